@@ -1,0 +1,34 @@
+# Sixty-six scorekeeper: every command sets up its own virtual environment first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STUBS := micropython-esp32-stubs==1.29.0.post1
+STAMP := $(VENV)/.installed
+
+.PHONY: venv test lint replay clean
+
+venv: $(STAMP)
+
+# The stubs go into typings/ (not the venv) so the type checker sees the
+# MicroPython standard library instead of CPython's.
+$(STAMP): requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements-dev.txt
+	rm -rf typings
+	$(BIN)/pip install -q --disable-pip-version-check --no-deps --target typings $(STUBS) micropython-stdlib-stubs==1.29.0.post2
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest host_tests -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware tools host_tests
+	$(BIN)/pyright --pythonpath /bin/false firmware
+	$(BIN)/python tools/compile_check.py
+
+# Replay an event file and print the match as JSON: make replay EVENTS=file
+replay: $(STAMP)
+	MICROPYPATH=firmware:.frozen $(BIN)/micropython tools/replay.py $(EVENTS)
+
+clean:
+	rm -rf $(VENV) typings .pytest_cache build
