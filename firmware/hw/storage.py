@@ -1,0 +1,489 @@
+"""Power-safe store: an append-only event journal plus atomically replaced blobs.
+
+Files in the root folder (format version 1, text headers, CRC-32 as 8 lowercase hex digits):
+
+  summary       "S66S 1 <gen> <len> <crc>\\n" + summary text      (checkpoint)
+  journal       "S66J 1 <gen> <crc>\\n", then one record per event:
+                "<line> <crc>\\n"                                   (append)
+  <name>.blob   "S66B 1 0 <len> <crc>\\n" + text                  (save_blob / load_blob)
+  *.tmp         a write in progress: never read, removed by load()
+  *.bad         a copy of the latest damaged file of that name, kept for inspection
+
+A header CRC covers the header fields and the body. Journal records are chained: a record's
+CRC is computed over "<line> " seeded with the previous record's CRC (the first one with the
+header's CRC), so a record only verifies in its own place in its own generation's journal:
+a duplicated, reordered or foreign record fails like a flipped bit does.
+
+Protocol. littlefs renames atomically and commits a file's new data at flush()/close().
+  append(line)   one write of one record to the open journal, then flush. When the current
+                 generation has no journal yet, header + record go to journal.tmp, which is
+                 closed and renamed over journal (so a journal never has a torn header).
+                 After a failed append the next one first loads (and repairs) again, so a
+                 record never lands after a torn one.
+  checkpoint(s)  1. write summary.tmp with generation gen+1, close
+                 2. rename summary.tmp -> summary          (the commit point)
+                 3. remove journal
+  load()         summary generation G, journal generation J:
+                 J == G   the summary plus the journal's events;
+                 J < G    power was cut between 2 and 3: the journal's events are already
+                          inside the summary, so the journal is dropped, never replayed;
+                 J > G, or the summary is missing or corrupt: reported as a problem.
+A cut before step 2 leaves the old summary and the whole journal: the checkpoint did not
+happen. A cut after step 2 leaves the new summary, and the old journal loses by generation.
+A cut inside an append can leave a torn last record on file systems that keep partial
+writes (littlefs does not): it fails its CRC, is dropped, and its append() never returned.
+
+load() keeps the longest valid prefix of the journal and never raises on bad data: a damaged
+file is kept as <name>.bad, and the journal is repaired by writing the valid prefix to
+journal.tmp and renaming it over journal (never rewritten in place), so the next append
+continues cleanly. Nothing is written except by append, checkpoint and save_blob, and by
+load() only when it repairs damage. bytes_written counts every byte this store writes.
+
+Runs unmodified on MicroPython (no os.path, no fsync) and CPython: all I/O goes through
+`fs` (os-like: rename, remove, stat, mkdir) and `opener` (open-like), so tests inject faults.
+"""
+
+import os
+
+VERSION = 1
+MAX_LINE = 200  # bytes of one event line (UTF-8)
+MAX_BLOB = 16384  # bytes of one summary or blob
+_MAXREC = MAX_LINE + 10  # line + " " + 8 hex digits + "\n"
+_ENOENT = 2
+_MAG_SUMMARY = b"S66S"
+_MAG_JOURNAL = b"S66J"
+_MAG_BLOB = b"S66B"
+_SUMMARY = "summary"
+_JOURNAL = "journal"
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+
+_table = None
+
+
+def _soft_crc32(data, crc=0):
+    # The same CRC-32 as binascii's, for ports built without it; table made on first use.
+    global _table
+    if _table is None:
+        _table = []
+        for n in range(256):
+            c = n
+            for _ in range(8):
+                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+            _table.append(c)
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc = _table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+try:
+    import binascii
+
+    crc32 = binascii.crc32
+except (ImportError, AttributeError):
+    crc32 = _soft_crc32
+
+
+class _Bad(Exception):
+    """Internal: a file's content is unusable; args[0] is the reason."""
+
+
+class Loaded:
+    """What load() found: summary text (or None), event lines after it, problems."""
+
+    def __init__(self, summary, events, problems, gen):
+        self.summary = summary
+        self.events = events
+        self.problems = problems
+        self.gen = gen
+
+    def __iter__(self):
+        return iter((self.summary, self.events, self.problems))
+
+
+def _hex(crc):
+    return b"%08x" % (crc & 0xFFFFFFFF)
+
+
+def _num(field):
+    # Strict: int() would also take "+1", " 1" or "1_0".
+    if not field or not field.isdigit() or len(field) > 9:
+        raise _Bad("unreadable header")
+    return int(field)
+
+
+def _check_header(fields, magic, count):
+    if len(fields) < 2 or fields[0] != magic:
+        raise _Bad("unreadable header")
+    if fields[1] != b"%d" % VERSION:
+        if fields[1].isdigit() and len(fields[1]) < 6:
+            raise _Bad("unknown format version " + fields[1].decode())
+        raise _Bad("unreadable header")
+    if len(fields) != count:
+        raise _Bad("unreadable header")
+
+
+class Store:
+    """The journal, summary and blobs in one folder. Call load() first, once per boot."""
+
+    def __init__(self, root, fs=os, opener=None):
+        if opener is None:
+            # CPython's os.open is the low-level fd call, not a file opener.
+            opener = open if fs is os else fs.open
+        self._fs = fs
+        self._open = opener
+        self._root = root
+        self._root_ok = root in ("", "/")
+        self.bytes_written = 0
+        self.problems = []
+        self.gen = 0
+        self._loaded = False
+        self._jf = None  # journal kept open for append between flushes
+        self._jexists = False  # a journal of generation self.gen exists and is clean
+        self._crc = 0  # CRC of the journal's last record (chain seed for the next)
+        self._carry = []  # valid events the next journal must start with (failed repair)
+
+    # ---- paths and small helpers ----
+
+    def _p(self, name):
+        root = self._root
+        if not root:
+            return name
+        if root[-1] == "/":
+            return root + name
+        return root + "/" + name
+
+    def _ensure_root(self):
+        if self._root_ok:
+            return
+        try:
+            self._fs.stat(self._root)
+        except OSError:
+            self._fs.mkdir(self._root)
+        self._root_ok = True
+
+    def _write(self, f, data):
+        n = f.write(data)
+        if n is None:
+            n = len(data)
+        self.bytes_written += n
+        if n != len(data):
+            raise OSError(28)  # ENOSPC: a short write
+
+    def _remove_quiet(self, name):
+        try:
+            self._fs.remove(self._p(name))
+        except OSError:
+            pass
+
+    def _write_atomic(self, name, chunks):
+        self._ensure_root()
+        tmp = self._p(name + ".tmp")
+        f = self._open(tmp, "wb")
+        try:
+            for chunk in chunks:
+                self._write(f, chunk)
+        finally:
+            f.close()
+        self._fs.rename(tmp, self._p(name))
+
+    def _keep_bad(self, name, copy):
+        """Keep name as name.bad: a rename, or a copy when the file stays in use."""
+        bad = name + ".bad"
+        try:
+            if not copy:
+                self._fs.rename(self._p(name), self._p(bad))
+                return bad
+            src = self._open(self._p(name), "rb")
+            try:
+                dst = self._open(self._p(bad), "wb")
+                try:
+                    while True:
+                        chunk = src.read(256)
+                        if not chunk:
+                            break
+                        self._write(dst, chunk)
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+        except OSError:
+            return "nothing (could not write " + bad + ")"
+        return bad
+
+    def _close_journal(self):
+        f = self._jf
+        self._jf = None
+        if f is not None:
+            f.close()
+
+    def close(self):
+        """Close the journal file (appends stay durable without it)."""
+        self._close_journal()
+
+    # ---- packed files (summary and blobs) ----
+
+    def _pack(self, magic, gen, body):
+        if len(body) > MAX_BLOB:
+            raise ValueError("too long")
+        head = b"%s %d %d %d " % (magic, VERSION, gen, len(body))
+        return head + _hex(crc32(body, crc32(head))) + b"\n", body
+
+    def _unpack(self, name, magic):
+        """Return (body, gen) of a packed file, or None if it does not exist.
+
+        Raises _Bad if it exists but is not a valid file of this kind.
+        """
+        try:
+            f = self._open(self._p(name), "rb")
+        except OSError as e:
+            if e.args[0] == _ENOENT:
+                return None
+            raise
+        try:
+            line = f.readline(64)
+            if not line.endswith(b"\n"):
+                raise _Bad("unreadable header")
+            fields = line[:-1].split(b" ")
+            _check_header(fields, magic, 5)
+            gen = _num(fields[2])
+            size = _num(fields[3])
+            if size > MAX_BLOB:
+                raise _Bad("unreadable header")
+            body = f.read(size + 1)
+        finally:
+            f.close()
+        if len(body) != size:
+            raise _Bad("length %d, header says %d" % (len(body), size))
+        head = line[: len(line) - 9]
+        if _hex(crc32(body, crc32(head))) != fields[4]:
+            raise _Bad("bad checksum")
+        return body, gen
+
+    def _load_packed(self, name, magic, problems):
+        """(text, gen) of a valid packed file, (None, None) if missing or damaged."""
+        try:
+            got = self._unpack(name, magic)
+            if got is None:
+                return None, None
+            return got[0].decode(), got[1]
+        except _Bad as e:
+            reason = e.args[0]
+        except UnicodeError:
+            reason = "not UTF-8"
+        except OSError:
+            reason = "read error"
+        problems.append("%s: %s, kept as %s" % (name, reason, self._keep_bad(name, False)))
+        return None, None
+
+    def save_blob(self, name, text):
+        """Atomically replace a small settings/statistics blob (str)."""
+        fname = self._blob_name(name)
+        self._write_atomic(fname, self._pack(_MAG_BLOB, 0, text.encode()))
+
+    def load_blob(self, name):
+        """Return the blob's text, or None if missing or damaged (see self.problems)."""
+        fname = self._blob_name(name)
+        self._remove_quiet(fname + ".tmp")
+        text, _ = self._load_packed(fname, _MAG_BLOB, self.problems)
+        return text
+
+    def _blob_name(self, name):
+        if not name or len(name) > 24:
+            raise ValueError("blob name")
+        for ch in name:
+            if ch not in _NAME_CHARS:
+                raise ValueError("blob name")
+        return name + ".blob"
+
+    # ---- journal ----
+
+    def _journal_header(self, gen):
+        head = b"%s %d %d" % (_MAG_JOURNAL, VERSION, gen)
+        crc = crc32(head)
+        return head + b" " + _hex(crc) + b"\n", crc
+
+    def _scan_journal(self):
+        """Read the journal without side effects.
+
+        Returns None if there is none, else (gen, events, crc, damage) where damage is
+        None or (kind, byte offset, records dropped). Raises _Bad for a bad header.
+        """
+        try:
+            f = self._open(self._p(_JOURNAL), "rb")
+        except OSError as e:
+            if e.args[0] == _ENOENT:
+                return None
+            raise
+        try:
+            line = f.readline(64)
+            if not line.endswith(b"\n"):
+                raise _Bad("unreadable header")
+            fields = line[:-1].split(b" ")
+            _check_header(fields, _MAG_JOURNAL, 4)
+            gen = _num(fields[2])
+            expect, crc = self._journal_header(gen)
+            if expect != line:
+                raise _Bad("bad header checksum")
+            pos = len(line)
+            events = []
+            damage = None
+            while True:
+                line = f.readline(_MAXREC)
+                if not line:
+                    break
+                if line[-1] != 10:
+                    more = f.read(1) if len(line) == _MAXREC else b""
+                    if not more:
+                        damage = ("torn", pos, 1)
+                        break
+                    line += more
+                kind = "bad"
+                c = crc
+                if len(line) > 10 and line[-1] == 10 and line[-10] == 32:
+                    c = crc32(line[:-9], crc)
+                    if _hex(c) == line[-9:-1]:
+                        try:
+                            events.append(line[:-10].decode())
+                            kind = None
+                        except UnicodeError:
+                            pass
+                if kind:
+                    dropped = 1
+                    while True:
+                        rest = f.readline(_MAXREC)
+                        if not rest:
+                            break
+                        if rest[-1] == 10:
+                            dropped += 1
+                    damage = (kind, pos, dropped)
+                    break
+                crc = c
+                pos += len(line)
+        finally:
+            f.close()
+        return gen, events, crc, damage
+
+    def _rewrite_journal(self, gen, events):
+        """Write a clean journal of events through journal.tmp; return the chain CRC."""
+        head, crc = self._journal_header(gen)
+        recs = [head]
+        for ev in events:
+            rec = ev.encode() + b" "
+            crc = crc32(rec, crc)
+            recs.append(rec + _hex(crc) + b"\n")
+        self._write_atomic(_JOURNAL, recs)
+        return crc
+
+    # ---- the API ----
+
+    def load(self):
+        """Read summary and journal; repair what is damaged. Never raises on bad data."""
+        try:
+            self._close_journal()
+        except OSError:
+            pass
+        self._loaded = True
+        self._carry = []
+        problems = []
+        for name in (_SUMMARY, _JOURNAL):
+            self._remove_quiet(name + ".tmp")
+        summary, sgen = self._load_packed(_SUMMARY, _MAG_SUMMARY, problems)
+        summary_lost = bool(problems)
+        try:
+            scan = self._scan_journal()
+        except _Bad as e:
+            kept = self._keep_bad(_JOURNAL, False)
+            problems.append("journal: %s, kept as %s" % (e.args[0], kept))
+            scan = None
+        except OSError:
+            # Keep the unread events out of the way of the next append's fresh journal.
+            problems.append("journal: read error, kept as " + self._keep_bad(_JOURNAL, False))
+            scan = None
+        events = []
+        gen = sgen or 0
+        self._jexists = False
+        self._crc = 0
+        if scan is not None:
+            jgen, jevents, crc, damage = scan
+            if sgen is not None and jgen < sgen:
+                # Cut between checkpoint steps 2 and 3: these events are in the summary.
+                self._remove_quiet(_JOURNAL)
+            elif sgen is not None and jgen > sgen:
+                kept = self._keep_bad(_JOURNAL, False)
+                problems.append(
+                    "journal: generation %d but summary is %d, kept as %s" % (jgen, sgen, kept)
+                )
+            else:
+                if sgen is None and (jgen > 0 or summary_lost):
+                    problems.append("summary: missing, journal continues generation %d" % jgen)
+                gen = jgen
+                events = jevents
+                self._crc = crc
+                self._jexists = True
+                if damage is not None:
+                    kind, pos, dropped = damage
+                    kept = self._keep_bad(_JOURNAL, True)
+                    if kind == "torn":
+                        msg = "journal: dropped torn record at byte %d" % pos
+                    else:
+                        msg = "journal: bad record at byte %d, dropped %d record%s" % (
+                            pos,
+                            dropped,
+                            "" if dropped == 1 else "s",
+                        )
+                    problems.append(msg + ", kept copy as " + kept)
+                    try:
+                        self._crc = self._rewrite_journal(gen, events)
+                    except OSError:
+                        # Never append after a torn tail: the next append rewrites it all.
+                        self._carry = events
+                        self._jexists = False
+        self.gen = gen
+        self.problems.extend(problems)
+        return Loaded(summary, events, problems, gen)
+
+    def append(self, line):
+        """Durably append one event line (str, no newline). Durable when this returns."""
+        body = line.encode() + b" "
+        if b"\n" in body or len(body) > MAX_LINE + 1:
+            raise ValueError("event line")
+        if not self._loaded:
+            self.load()
+        try:
+            if self._jexists:
+                crc = crc32(body, self._crc)
+                if self._jf is None:
+                    self._jf = self._open(self._p(_JOURNAL), "ab")
+                self._write(self._jf, body + _hex(crc) + b"\n")
+                self._jf.flush()
+            else:
+                # First event of this generation: the header comes with it, atomically.
+                crc = self._rewrite_journal(self.gen, self._carry + [line])
+                self._carry = []
+                self._jexists = True
+        except BaseException:
+            # The file may now end in a torn record: re-read (and repair) before the next
+            # append, so that it never lands after garbage.
+            self._loaded = False
+            try:
+                self._close_journal()
+            except OSError:
+                pass
+            raise
+        self._crc = crc
+
+    def checkpoint(self, summary_text):
+        """Atomically store the summary of everything so far and start an empty journal."""
+        if not self._loaded:
+            self.load()
+        self._close_journal()
+        gen = self.gen + 1
+        self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, summary_text.encode()))
+        # Committed: from here on the old journal is stale by generation.
+        self.gen = gen
+        self._jexists = False
+        self._carry = []
+        # Housekeeping only: a journal left behind is stale by generation, and the next
+        # append replaces it through a rename.
+        self._remove_quiet(_JOURNAL)
