@@ -117,6 +117,7 @@ class MatchState:
             side, points, markers = d.awards[self.applied]
             self.applied += 1
             self._add(side, points, markers)
+        self._match_end()
         if d.over or self.over:
             self._finish_deal()
 
@@ -134,6 +135,17 @@ class MatchState:
             if self.games[side] >= r.games:
                 self.over = True
                 self.winner = side
+            return
+
+    def _match_end(self):
+        """After all awards of an entry: a side alone at or past the target wins.
+
+        Checked once per entry, not per award: a false claim with three
+        players gives both others 1, and two players reaching the target
+        together is no winner yet.
+        """
+        r = self.rules
+        if r.pairs or self.over:
             return
         best = max(self.score)
         if best >= r.target and self.score.count(best) == 1:
