@@ -18,12 +18,14 @@ for path in (FIRMWARE, TOOLS):
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
 
-def run_micropython(args, heapsize=None, stdin=None, cwd=ROOT, extra_path=(), timeout=120):
+def run_micropython(args, heapsize=None, stdin=None, cwd=ROOT, extra_path=(), timeout=120,
+                    paths=None):
     """Run the MicroPython unix port with firmware/ (and tools/) on its path.
 
+    `paths` replaces the default path (e.g. a folder of compiled .mpy files).
     Returns the CompletedProcess (stdout/stderr as bytes).
     """
-    paths = [FIRMWARE, TOOLS] + list(extra_path) + [".frozen"]
+    paths = list(paths or [FIRMWARE, TOOLS]) + list(extra_path) + [".frozen"]
     env = dict(os.environ, MICROPYPATH=":".join(paths))
     cmd = [MICROPYTHON]
     if heapsize:

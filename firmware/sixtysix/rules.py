@@ -1,159 +1,94 @@
 """The rule sets and their options.
 
-Each rule set is a table row, not a subclass: the deal logic reads these
-attributes, so adding a variant is adding a row. docs/rules.md explains every
-attribute in words, with the seed sentence behind it.
+Each rule set is a row of a table, not a subclass: the deal logic reads the
+attributes of Rules, so adding a variant is adding a row. docs/rules.md
+explains every attribute in words, with the seed sentence behind it.
 """
 
 from .errors import Refused
 
 # How a deal ends when the cards run out and nobody has (claimed) 66.
-END_LAST = "last"  # the side that took the last trick gets 1
-END_HIGHER = "higher"  # the highest total gets 1; a tie for highest is a draw
+END_LAST = 0  # the side that took the last trick gets 1
+END_HIGHER = 1  # the highest total gets 1; a tie for highest is a draw
 
 # Closing rules: how a closed deal is scored.
-CLOSE_MARIAGE = "mariage"  # seeds 000/001: the winner always gets 3
-CLOSE_CLASSIC = "classic"  # seed 004: success on the ordinary scale; failure 2 (3)
-CLOSE_SCHNAPSEN = "schnapsen"  # success judged on the state at the close
-
-# When marriages may be declared.
-WINDOW_STOCK = "stock"  # only while the stock has cards and is open
-WINDOW_LEAD = "lead"  # whenever the player leads
-
-# Three-player judging of the losers.
-JUDGE_STRONG = "strong"
-JUDGE_WEAK = "weak"
-JUDGE_SUM = "sum"
-
-# Four-player scale: "3 or 1" (seed 000) or the two-player 1/2/3.
-SCALE_31 = "31"
-SCALE_FULL = "full"
-
-# False claim penalty.
-FALSE_ONE = "one"  # every other side gets 1 (seed 000)
-FALSE_TWO = "two"  # the opponent gets 2, 3 if the claimer had no trick (pagat)
+CLOSE_MARIAGE = 0  # seeds 000/001: the winner always gets 3
+CLOSE_CLASSIC = 1  # seed 004: success on the ordinary scale; failure 2 (3)
+CLOSE_SCHNAPSEN = 2  # as classic, but success is judged on the state at the close
 
 # Contract kinds of the four-player game, in rising precedence.
 CONTRACTS = ("five", "six", "coat", "costume")
 
-# Options a player may set in the `new` entry: name -> (attribute, kind).
-# kind: "int" a whole number, "bool" 0/1, or a tuple of allowed words.
-OPTIONS = {
-    "target": ("target", "int"),
-    "down": ("down", "bool"),
-    "hidden": ("hidden", "bool"),
-    "needtrick": ("needs_trick", "bool"),
-    "judge": ("judge3", (JUDGE_STRONG, JUDGE_WEAK, JUDGE_SUM)),
-    "scale": ("scale4", (SCALE_31, SCALE_FULL)),
-    "games": ("games", "int"),
-}
+# Card points in the pack; nines are worth nothing, so 20 and 24 cards both hold 120.
+PACK = 120
+
+RULE_SETS = ("mariage", "classic66", "mariage3", "classic66-3", "mariage4",
+             "schnapsen", "sechsundsechzig")
+
+# One row per rule set, in the order of RULE_SETS:
+# players, ranks in the pack (6: A..9, 5: no nines), hand, stock after dealing,
+# last-trick bonus, marriages only while the stock is open, marriages count
+# only with a trick, closing rule, end rule, count the piles at the end,
+# target, count down, hidden totals, false claim costs 2/3 (else 1 each).
+# Rows are bytes: a tuple of ints costs eight times the RAM on the board.
+_TABLE = (
+    bytes((2, 6, 6, 12, 0, 1, 0, CLOSE_MARIAGE, END_LAST, 1, 7, 0, 0, 0)),
+    bytes((2, 6, 6, 12, 10, 0, 0, CLOSE_CLASSIC, END_HIGHER, 1, 7, 1, 0, 0)),
+    bytes((3, 6, 8, 0, 0, 0, 0, CLOSE_MARIAGE, END_LAST, 1, 7, 0, 0, 0)),
+    bytes((3, 6, 8, 0, 10, 0, 0, CLOSE_CLASSIC, END_HIGHER, 1, 3, 1, 0, 0)),
+    bytes((4, 6, 6, 0, 0, 0, 0, CLOSE_MARIAGE, END_LAST, 1, 8, 0, 1, 0)),
+    bytes((2, 5, 5, 10, 0, 0, 1, CLOSE_SCHNAPSEN, END_LAST, 0, 7, 1, 1, 1)),
+    bytes((2, 6, 6, 12, 10, 0, 1, CLOSE_CLASSIC, END_HIGHER, 0, 7, 0, 1, 1)),
+)
+
+# Options a player may set in the `new` entry, with their allowed words.
+# Numbers are checked in make_rules.
+JUDGES = ("strong", "weak", "sum")  # three players: whose points decide 1/2/3
+SCALES = ("31", "full")  # four players: 3 or 1 (seed 000), or the full 1/2/3
 
 
 class Rules:
     """One rule set with its options applied. Plain attributes, read-only by convention."""
 
-    def __init__(self, rid, players, pairs, ranks, hand, stock, bonus, window,
-                 needs_trick, closing, end_rule, count_at_end, target, down, hidden,
-                 false_claim, judge3=JUDGE_STRONG, scale4=SCALE_31, games=1):
+    def __init__(self, rid):
+        row = _TABLE[RULE_SETS.index(rid)]
         self.id = rid
-        self.players = players
-        self.pairs = pairs  # four players in two pairs: seats 1+3 against 2+4
-        self.sides = 2 if pairs else players
-        self.ranks = ranks  # how many ranks the pack has: 6 (A..9) or 5 (no nines)
-        self.hand = hand
-        self.stock = stock  # cards left in the stock after dealing
-        self.bonus = bonus  # card points for the last trick (not in a closed deal)
-        self.window = window
-        self.needs_trick = needs_trick
-        self.closing = closing
-        self.end_rule = end_rule
-        # Seed rule sets count the piles when the cards run out, so an
-        # unclaimed 66 still wins; the pagat variants require the claim.
-        self.count_at_end = count_at_end
-        self.target = target
-        self.down = down
-        self.hidden = hidden
-        self.false_claim = false_claim
-        self.judge3 = judge3
-        self.scale4 = scale4
-        self.games = games
+        (self.players, self.ranks, self.hand, self.stock, self.bonus, self.stock_window,
+         self.needs_trick, self.closing, self.end_rule, self.count_at_end, self.target,
+         self.down, self.hidden, self.false_claim_23) = row
+        self.pairs = self.players == 4  # four players in two pairs: seats 1+3 vs 2+4
+        self.sides = 2 if self.pairs else self.players
+        self.tricks = self.ranks * 4 // self.players  # tricks in a deal that is not closed
+        self.judge3 = 0  # index in JUDGES
+        self.scale4 = 0  # index in SCALES
+        self.games = 1  # four players: eights to win the match
+        self.draws = self.end_rule == END_HIGHER
 
-    def tricks_in_deal(self):
-        return (self.ranks * 4) // self.players
-
-    def pack_points(self):
-        # Nines are worth nothing, so the 20- and 24-card packs both hold 120.
-        return 120
-
-    def has_rank(self, r):
-        return r < self.ranks
-
-    def draws_possible(self):
-        return self.end_rule == END_HIGHER
-
-    def game_point_choices(self):
+    def choices(self):
         """Game points a quick `result` entry may give."""
-        if self.pairs and self.scale4 == SCALE_31:
-            return (1, 3)
-        return (1, 2, 3)
-
-
-def _base(rid):
-    if rid == "mariage":
-        return Rules(rid, 2, False, 6, 6, 12, 0, WINDOW_STOCK, False, CLOSE_MARIAGE,
-                     END_LAST, True, 7, False, False, FALSE_ONE)
-    if rid == "classic66":
-        return Rules(rid, 2, False, 6, 6, 12, 10, WINDOW_LEAD, False, CLOSE_CLASSIC,
-                     END_HIGHER, True, 7, True, False, FALSE_ONE)
-    if rid == "mariage3":
-        return Rules(rid, 3, False, 6, 8, 0, 0, WINDOW_LEAD, False, CLOSE_MARIAGE,
-                     END_LAST, True, 7, False, False, FALSE_ONE)
-    if rid == "classic66-3":
-        return Rules(rid, 3, False, 6, 8, 0, 10, WINDOW_LEAD, False, CLOSE_CLASSIC,
-                     END_HIGHER, True, 3, True, False, FALSE_ONE)
-    if rid == "mariage4":
-        return Rules(rid, 4, True, 6, 6, 0, 0, WINDOW_LEAD, False, CLOSE_MARIAGE,
-                     END_LAST, True, 8, False, True, FALSE_ONE)
-    if rid == "schnapsen":
-        return Rules(rid, 2, False, 5, 5, 10, 0, WINDOW_LEAD, True, CLOSE_SCHNAPSEN,
-                     END_LAST, False, 7, True, True, FALSE_TWO)
-    if rid == "sechsundsechzig":
-        return Rules(rid, 2, False, 6, 6, 12, 10, WINDOW_LEAD, True, CLOSE_CLASSIC,
-                     END_HIGHER, False, 7, False, True, FALSE_TWO)
-    raise Refused("bad_rules")
-
-
-RULE_SETS = ("mariage", "classic66", "mariage3", "classic66-3", "mariage4",
-             "schnapsen", "sechsundsechzig")
+        return (1, 3) if self.pairs and self.scale4 == 0 else (1, 2, 3)
 
 
 def make_rules(rid, options=None):
     """Build a rule set with options given as {name: text}; refuse anything unknown."""
-    r = _base(rid)
-    if options:
-        for name in options:
-            spec = OPTIONS.get(name)
-            if spec is None:
-                raise Refused("bad_option")
-            attr, kind = spec
-            text = options[name]
-            if kind == "int" or kind == "bool":
-                if not text.isdigit():
-                    raise Refused("bad_option")
-                val = int(text)
-                if kind == "bool":
-                    if val > 1:
-                        raise Refused("bad_option")
-                    val = val == 1
-                elif not 1 <= val <= 99:
-                    raise Refused("bad_option")
-                setattr(r, attr, val)
-            else:
-                if text not in kind:
-                    raise Refused("bad_option")
-                setattr(r, attr, text)
-    if r.id != "mariage4" and (r.games != 1 or r.scale4 != SCALE_31):
-        raise Refused("bad_option")
-    if r.players != 3 and r.judge3 != JUDGE_STRONG:
-        raise Refused("bad_option")
+    if rid not in RULE_SETS:
+        raise Refused("bad_rules")
+    r = Rules(rid)
+    options = options or {}
+    for name in options:
+        text = options[name]
+        if name == "judge" and r.players == 3 and text in JUDGES:
+            r.judge3 = JUDGES.index(text)
+        elif name == "scale" and r.pairs and text in SCALES:
+            r.scale4 = SCALES.index(text)
+        elif not text.isdigit() or len(text) > 2:
+            raise Refused("bad_option")
+        elif name in ("down", "hidden", "needtrick") and text in ("0", "1"):
+            setattr(r, "needs_trick" if name == "needtrick" else name, text == "1")
+        elif name == "target" and int(text) > 0:
+            r.target = int(text)
+        elif name == "games" and r.pairs and int(text) > 0:
+            r.games = int(text)
+        else:
+            raise Refused("bad_option")
     return r

@@ -3,7 +3,7 @@
 Players, sides and dealers are 1-based here, as people count them.
 """
 
-from .cards import SUITS
+from .events import SUITS
 from .rules import CONTRACTS
 
 
@@ -53,11 +53,11 @@ def snapshot(match):
         "shown": [s.score_shown(i) for i in range(r.sides)],
         "over": s.over,
         "winner": _one(s.winner),
-        "deals": len(s.history),
-        "history": [_row(h) for h in s.history],
+        "deals": s.deals(),
+        "history": [_row(s.row(i)) for i in range(s.deals())],
         "stats": {"won": s.won[:], "won2": s.won2[:], "won3": s.won3[:]},
         "deal": None if s.over else _deal(s.deal),
-        "undo": len(match.events) + (len(match.prev[1]) if match.prev else 0),
+        "undo": match.undo_count(),
         "redo": len(match.redo_stack),
     }
     if r.pairs:
