@@ -162,9 +162,9 @@ MATCH_END = [
     ("mariage3 target=8", "result 1 3; result 1 3; result 1 1", False, None, [7, 0, 0],
      [7, 0, 0], "spec three players 5: mariage3 7 (option 8)"),
     # A false claim gives both others 1: two players at 7 together is no winner yet.
-    ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; claim 1", False, None,
+    ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; next; claim 1", False, None,
      [0, 7, 7], [0, 7, 7], "spec decision 3: the match ends when a side reaches the target and is alone in the lead"),
-    ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; claim 1; result 3 1", True, 3,
+    ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; next; claim 1; result 3 1", True, 3,
      [0, 7, 8], [0, 7, 8], "spec decision 3: the match ends when a side reaches the target and is alone in the lead"),
 ]
 

@@ -381,7 +381,7 @@ def test_match_end_and_display(rules, results, over, winner, score, shown, seed)
 
 
 def test_history_keeps_every_deal():
-    m = play("mariage dealer=1", LOSER32, LOSER33, "result 1 1")
+    m = play("mariage dealer=1", LOSER32, "next", LOSER33, "result 1 1")
     rows = deals(m)
     assert [(r["dealer"], r["reason"], r["winner"]) for r in rows] == [
         (1, "reached", 2), (2, "reached", 2), (1, "quick", 1)]
@@ -393,6 +393,8 @@ def test_undo_and_redo_across_a_deal_end():
     m = play("mariage dealer=1", LOSER32)
     ended = snap(m)
     assert ended["deals"] == 1 and ended["score"] == [0, 2]
+    # spec: a trick after the deal is over is refused until the next deal is opened.
+    assert refusal(m, "trick 1 A T") == "deal_over"
     m.enter_line("trump S")
     with_trump = snap(m)
     m.undo()

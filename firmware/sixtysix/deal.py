@@ -63,6 +63,7 @@ class Deal:
     bid_seat = -1
     bid_kind = -1
     started = False  # anything entered besides nines in the cut
+    opened = True  # False for a deal that follows another: see on_next
     over = False
     reason = ""
     winner = -1
@@ -94,14 +95,19 @@ class Deal:
 
     # --- shared checks --------------------------------------------------
 
-    def _need(self, seat=0, play=True):
-        """The checks every entry shares: the deal runs, the seat exists, and
-        (for play) no contract bid is waiting for its result."""
+    def _need(self, seat=0, play=True, quick=False):
+        """The checks entries share: the deal runs, the seat exists; for play
+        (tricks, marriages, closing, claims) the deal was opened, and for play
+        and quick results no contract bid is waiting for its result."""
         if self.over:
             raise Refused("deal_over")
         if not 0 <= seat < self.rules.players:
             raise Refused("no_player")
-        if play and self.bid_kind >= 0:
+        if play and not self.opened:
+            # The deal before just ended: an entry now is more likely a late
+            # trick of that deal than the first of this one.
+            raise Refused("deal_over")
+        if (play or quick) and self.bid_kind >= 0:
             raise Refused("bid_open")
 
     # --- ends and awards ------------------------------------------------
@@ -188,6 +194,15 @@ class Deal:
         if do:
             self.trump = rec[1]
             self.started = True
+            self.opened = True
+
+    def on_next(self, rec, do):
+        """Start this deal without entering anything else (the deal before is over)."""
+        self._need(0, False)
+        if self.opened:
+            raise Refused("deal_started")
+        if do:
+            self.opened = True
 
     def on_trick(self, rec, do):
         seat = rec[1]
@@ -337,7 +352,7 @@ class Deal:
 
     def on_result(self, rec, do):
         side = rec[1]
-        self._need()
+        self._need(0, False, True)
         if side >= self.rules.sides:
             raise Refused("no_player")
         if rec[2] not in self.rules.choices():
@@ -346,7 +361,7 @@ class Deal:
             self._end(side, "quick", rec[2])
 
     def on_draw(self, rec, do):
-        self._need()
+        self._need(0, False, True)
         if not self.rules.draws:
             raise Refused("no_draw")
         if do:
@@ -354,7 +369,7 @@ class Deal:
 
     def on_points(self, rec, do):
         """Counted card points per side (marriages included); NO_TRICK for no trick."""
-        self._need()
+        self._need(0, False, True)
         r = self.rules
         values = rec[1:]
         if len(values) != r.sides:
@@ -394,8 +409,10 @@ class Deal:
         from .deal4 import ENTRIES4  # only four-player matches pay for this code
 
         ENTRIES4[rec[0] - 8](self, rec, do)  # verbs from cut9 (8) on
+        if do:
+            self.opened = True
 
 
 # The entry for each verb number of events.VERBS, in the same order.
 ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim,
-           Deal.on_result, Deal.on_draw, Deal.on_points) + (Deal.on_four,) * 5
+           Deal.on_result, Deal.on_draw, Deal.on_points) + (Deal.on_four,) * 5 + (Deal.on_next,)

@@ -17,11 +17,11 @@ SUITS = "SHDC"  # spades, hearts, diamonds, clubs
 
 # Verb numbers are their index here; the order is part of the record format.
 VERBS = ("trump", "trick", "marriage", "close", "claim", "result", "draw", "points",
-         "cut9", "redeal", "nines", "bid", "contract")
+         "cut9", "redeal", "nines", "bid", "contract", "next")
 
 # What follows each verb in text: p player/side number, s suit, c card
 # (one or more), v points or n, w a word from the verb's list, - nothing.
-_SHAPES = ("s", "pc", "ps", "p", "p", "pd", "", "v", "", "", "pw", "pw", "w")
+_SHAPES = ("s", "pc", "ps", "p", "p", "pd", "", "v", "", "", "pw", "pw", "w", "")
 _WORDS = {10: ("lost", "won"), 11: CONTRACTS, 12: ("failed", "made")}  # nines, bid, contract
 
 

@@ -67,6 +67,7 @@ class MatchState:
         self.won2 = list(t[i + n:i + 2 * n])
         self.won3 = list(t[i + 2 * n:i + 3 * n])
         self.deal = Deal(self.rules, t[0])
+        self.deal.opened = t[3] == 0  # every deal but a match's first waits for `next`
         self.applied = 0
         self.rolled = False
 
@@ -143,6 +144,7 @@ class MatchState:
         n = self.rules.players
         dealer = d.dealer if d.reason == "redeal" else (d.dealer + 1) % n
         self.deal = Deal(self.rules, dealer)
+        self.deal.opened = False
         self.applied = 0
         self.rolled = True
 
