@@ -28,7 +28,7 @@ lint: $(STAMP)
 
 # Replay an event file and print the match as JSON: make replay EVENTS=file
 replay: $(STAMP)
-	MICROPYPATH=firmware:.frozen $(BIN)/micropython tools/replay.py $(EVENTS)
+	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/replay.py $(EVENTS)
 
 clean:
 	rm -rf $(VENV) typings .pytest_cache build

@@ -47,7 +47,10 @@ def test_there_are_scenarios():
 def test_scenario_replays_identically(path):
     cpy, mpy = replay_both(path)
     assert cpy == mpy
-    assert b'"rules"' in cpy
+    # The expected output was checked by hand against the rules (docs/rules.md)
+    # when the scenario was written; regenerate it only for a deliberate change.
+    with open(path[:-4] + ".json", "rb") as f:
+        assert cpy == f.read()
 
 
 @pytest.mark.parametrize("setup,seed", GENERATED)
@@ -72,21 +75,17 @@ def test_random_games_are_the_same_in_both_runtimes(setup, seed):
     assert out.stdout.decode().split("\n")[:-1] == p.lines
 
 
-def test_full_two_player_matches_fit_in_a_32k_heap(tmp_path):
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_a_full_two_player_match_fits_in_a_32k_heap(tmp_path, seed):
     # The board runs compiled .mpy files and enters records (its keys and its
     # journal make them), so the test does the same: the core compiled with
-    # mpy-cross, and three random matches written as records.
+    # mpy-cross, and a random match written as records.
     build = tmp_path / "build"
-    with_tools = compile_check.compile_all(str(build), march=None, only="sixtysix")
-    assert with_tools == []
+    assert compile_check.compile_all(str(build), march=None, only="sixtysix") == []
+    p = Player("new mariage", seed)
+    p.play_match()
     path = tmp_path / "records.txt"
-    lines = []
-    for seed in (5, 6, 7):
-        p = Player("new mariage", seed)
-        p.play_match()
-        lines.append(p.lines[0])
-        lines.extend(parse(line).hex() for line in p.lines[1:])
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join([p.lines[0]] + [parse(line).hex() for line in p.lines[1:]]))
     out = run_micropython(
         [os.path.join(ROOT, "host_tests", "mp_heap_match.py"), str(path)],
         heapsize="32k", paths=[str(build)],
