@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STUBS := micropython-esp32-stubs==1.29.0.post1
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint replay clean
+.PHONY: venv test lint replay sim font clean
 
 venv: $(STAMP)
 
@@ -29,6 +29,15 @@ lint: $(STAMP)
 # Replay an event file and print the match as JSON: make replay EVENTS=file
 replay: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/replay.py $(EVENTS)
+
+# The scorekeeper in this terminal (the firmware's own app in MicroPython);
+# its flash is the folder sim_flash/. ARGS="--buttons" for the four-button layout.
+sim: $(STAMP)
+	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/sim.py $(ARGS)
+
+# Regenerate the Cyrillic bitmap font (needs Debian's xfonts-base).
+font: $(STAMP)
+	$(BIN)/python tools/make_font.py
 
 clean:
 	rm -rf $(VENV) typings .pytest_cache build

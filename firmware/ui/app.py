@@ -1,0 +1,196 @@
+"""The application: screens on a 128x64 panel, driven by key events.
+
+The App knows no hardware. It gets a display (framebuf drawing calls plus
+show()), a Session (the match as saved on flash), a key layout name and the
+settings; main.py and the simulator feed it key events and call render().
+Screens are small objects with draw(app, fb) and act(app, action, arg); the
+scoreboard is always at the bottom of the stack.
+"""
+
+import gc
+
+from sixtysix.errors import Refused
+from ui import keymap
+from ui.i18n import t, use
+from ui.text import Text
+
+W = 128
+H = 64
+LINE = 10  # text line height (font 6x10)
+
+DEFAULTS = {
+    "lang": "en",
+    "contrast": 200,
+    "dim_s": 30,
+    "off_s": 120,
+    "sleep_s": 1800,
+    "sound": 1,
+}
+
+
+class App:
+    def __init__(self, display, session, font, layout=keymap.KEYPAD, settings=None,
+                 buzzer=None):
+        self.fb = display
+        self.session = session
+        self.layout = layout
+        self.buzzer = buzzer
+        self.text = Text(font)
+        self.settings = dict(DEFAULTS)
+        if settings:
+            self.settings.update(settings)
+        self.lang = use(self.settings["lang"])
+        self.stack = []
+        self.message = ""  # one line at the bottom until the next key: a refusal or news
+        self.dirty = True
+
+    # --- lifecycle --------------------------------------------------------
+
+    def boot(self):
+        """Restore the match and show the screen the players left (the scoreboard)."""
+        from ui.board import Board
+
+        problems = self.session.boot()
+        saved = self.session.load_settings()
+        if saved:
+            self.settings.update(saved)
+            self.lang = use(self.settings["lang"])
+        self.stack = [Board()]
+        if self.session.match.state is None:
+            from ui.menus import new_match
+
+            new_match(self)
+        if problems:
+            self.say(problems[0])
+        self.dirty = True
+        gc.collect()
+
+    @property
+    def match(self):
+        return self.session.match
+
+    @property
+    def screen(self):
+        return self.stack[-1]
+
+    def push(self, screen):
+        self.stack.append(screen)
+        self.dirty = True
+
+    def pop(self):
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.dirty = True
+
+    def home(self):
+        del self.stack[1:]
+        self.dirty = True
+
+    # --- keys ---------------------------------------------------------------
+
+    def key(self, name, long=False):
+        """One key event from the key layer (name, long press or not)."""
+        screen = self.screen
+        act = keymap.action(self.layout, name, long, screen.in_list)
+        self.message = ""
+        self.dirty = True
+        if act is None:
+            return
+        if act[0] == keymap.UNDO and screen.in_list:
+            self.home()  # undo works from every screen: it returns to the scoreboard
+            screen = self.screen
+        screen.act(self, act[0], act[1])
+
+    # --- entries --------------------------------------------------------------
+
+    def enter(self, rec):
+        """Enter one event record; a refusal is shown and changes nothing."""
+        try:
+            self.session.enter(rec)
+        except Refused as e:
+            self.refuse(e.code)
+            return False
+        except OSError:
+            self.say(t("flash error"))
+            return False
+        self._after_entry()
+        return True
+
+    def undo(self):
+        try:
+            self.session.undo()
+            self.say(t("undone"))
+        except Refused as e:
+            self.refuse(e.code)
+        except OSError:
+            self.say(t("flash error"))
+
+    def redo(self):
+        try:
+            self.session.redo()
+            self.say(t("redone"))
+        except Refused as e:
+            self.refuse(e.code)
+        except OSError:
+            self.say(t("flash error"))
+
+    def _after_entry(self):
+        state = self.match.state
+        if state.over:
+            self.session.record_match_end()
+            self.beep(3)
+        elif state.deal.played == 0 and not state.deal.opened and state.deals():
+            self.beep(1)  # a deal just ended (66 or the last trick)
+
+    def refuse(self, code):
+        self.say(t("x " + code))
+        self.beep(0)
+
+    def say(self, text):
+        self.message = text
+        self.dirty = True
+
+    def beep(self, kind):
+        """0 refused, 1 deal over, 3 match over; silent unless a buzzer and sound are on."""
+        if self.buzzer is not None and self.settings["sound"]:
+            self.buzzer(kind)
+
+    def set_lang(self, code):
+        self.settings["lang"] = code
+        self.lang = use(code)
+        self.session.save_settings(self.settings)
+
+    # --- drawing --------------------------------------------------------------
+
+    def render(self):
+        """Redraw if anything changed; the display sends only what changed."""
+        if not self.dirty:
+            return False
+        fb = self.fb
+        fb.fill(0)
+        self.screen.draw(self, fb)
+        if self.message:
+            fb.fill_rect(0, H - LINE - 1, W, LINE + 1, 1)
+            self.text.draw(fb, self.text.clip(self.message, W - 2), 1, H - LINE, 0)
+        fb.show()
+        self.dirty = False
+        return True
+
+    def write(self, s, x, y, color=1):
+        return self.text.draw(self.fb, s, x, y, color)
+
+    def write_right(self, s, x_right, y, color=1):
+        return self.text.draw(self.fb, s, x_right - self.text.width(s), y, color)
+
+    def write_center(self, s, y, color=1):
+        return self.text.draw(self.fb, s, (W - self.text.width(s)) // 2, y, color)
+
+
+class Screen:
+    in_list = False
+
+    def draw(self, app, fb):
+        pass
+
+    def act(self, app, action, arg):
+        pass

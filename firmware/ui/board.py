@@ -1,0 +1,273 @@
+"""The scoreboard, where tricks are entered.
+
+Keypad: a trick is the winner's key (A-D) then one rank key per card (1-6 =
+A 10 K Q J 9), three presses for two players; a suit key (7 8 9 0) after a
+rank adds its suit. With no trick under way a suit key enters trump (once per
+deal) or the leader's marriage in that suit. * takes back the last key of an
+unfinished trick, else the last entry. # opens the menu, or the next deal.
+
+Four buttons: the bottom line labels what each button does (soft keys).
+"""
+
+from sixtysix.cards import card, suit_of
+from ui import keymap
+from ui.app import LINE, Screen, W
+from ui.i18n import t
+
+RANK_TEXT = ("A", "10", "K", "Q", "J", "9")
+SUIT_TEXT = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣
+
+
+def side_name(state, side):
+    """A side's label: the player's name, or "1+3" style for pairs."""
+    if state.rules.pairs:
+        return state.names[side] + "+" + state.names[side + 2]
+    return state.names[side]
+
+
+def card_label(c):
+    s = suit_of(c)
+    return RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "")
+
+
+class Board(Screen):
+    def __init__(self):
+        self.win = -1  # the trick being entered: its winner, then its cards
+        self.cards = bytearray()
+        self.page = 0  # four buttons: which half of the rank strip is shown
+
+    # --- keys -------------------------------------------------------------
+
+    def act(self, app, action, arg):
+        state = app.match.state
+        if state is None:
+            return
+        if action == keymap.SOFT:
+            soft = self.soft(app)[arg]
+            if soft is None:
+                return
+            action, arg = soft[1], soft[2]
+        if action == keymap.UNDO:
+            self._undo(app)
+        elif action == keymap.REDO:
+            self.clear()
+            app.redo()
+        elif action == keymap.MENU:
+            self._menu(app)
+        elif state.over:
+            if action == keymap.OK:
+                from ui.menus import new_match
+
+                new_match(app)
+        elif action == keymap.OK:
+            if not state.deal.opened:
+                app.enter(b"\x0d")  # next: the players have seen the result
+            elif self.win < 0:
+                self._menu(app)
+        elif action == keymap.WIN:
+            self._winner(app, state, arg)
+        elif action == keymap.RANK:
+            self._rank(app, state, arg)
+        elif action == keymap.SUIT:
+            self._suit(app, state, arg)
+        elif action == keymap.PICK:  # four buttons: the second half of the rank strip
+            self.page = arg
+
+    def clear(self):
+        self.win = -1
+        self.cards = bytearray()
+        self.page = 0
+
+    def _menu(self, app):
+        from ui.menus import board_menu
+
+        self.clear()
+        board_menu(app)
+
+    def _undo(self, app):
+        if self.cards:
+            self.cards = self.cards[:-1]
+        elif self.win >= 0:
+            self.win = -1
+        else:
+            app.undo()
+        self.page = 0
+
+    def _winner(self, app, state, seat):
+        if not state.deal.opened:
+            app.refuse("deal_over")
+        elif seat >= state.rules.players:
+            app.refuse("no_player")
+        else:
+            self.win = seat
+            self.cards = bytearray()
+
+    def _rank(self, app, state, rank):
+        if self.win < 0:
+            app.say(t("winner first"))
+            return
+        self.cards.append(card(rank))
+        self.page = 0
+        if len(self.cards) == state.rules.players:
+            rec = bytes((1, self.win)) + bytes(self.cards)
+            self.clear()
+            app.enter(rec)
+
+    def _suit(self, app, state, suit):
+        if self.win >= 0:
+            if not self.cards or suit_of(self.cards[-1]) >= 0:
+                app.say(t("rank first"))
+            else:
+                self.cards[-1] = card(self.cards[-1] & 7, suit)
+            return
+        deal = state.deal
+        if deal.trump < 0:
+            app.enter(bytes((0, suit)))  # trump (it also opens a new deal)
+        else:
+            app.enter(bytes((2, deal.leader, suit)))  # the leader's marriage
+
+    # --- four buttons --------------------------------------------------------
+
+    def soft(self, app):
+        """Four (label, action, argument) entries, one per button, or None."""
+        state = app.match.state
+        if state is None or state.over:
+            return (None, None, ("OK", keymap.OK, 0), None)
+        if not state.deal.opened:
+            return (None, None, (t("next"), keymap.OK, 0), None)
+        if self.win >= 0:
+            if self.page == 0:
+                return (("A", keymap.RANK, 0), ("10", keymap.RANK, 1), ("K", keymap.RANK, 2),
+                        ("\u25b8", keymap.PICK, 1))
+            return (("Q", keymap.RANK, 3), ("J", keymap.RANK, 4), ("9", keymap.RANK, 5),
+                    ("\u25c2", keymap.PICK, 0))
+        n = state.rules.players
+        keys = [None, None, None, None]  # type: list
+        for seat in range(min(n, 4)):
+            keys[seat] = (state.names[seat][:4], keymap.WIN, seat)
+        if n < 4:
+            keys[3] = ("\u2261", keymap.MENU, 0)  # ≡ menu
+        if n == 2:
+            keys[2] = (t("suit"), keymap.MENU, 1)
+        return keys
+
+    # --- drawing ---------------------------------------------------------------
+
+    def draw(self, app, fb):
+        state = app.match.state
+        if state is None:
+            return
+        rules = state.rules
+        deal = state.deal
+        sides = rules.sides
+        # Names, with the dealer marked.
+        for s in range(sides):
+            name = side_name(state, s)
+            if not rules.pairs and deal.dealer == s:
+                name = name + "\u00b7"  # a middle dot after the dealer
+            self._column(app, s, sides, app.text.clip(name, W // sides - 2), 0)
+        # The match score, big.
+        for s in range(sides):
+            shown = str(state.score_shown(s))
+            if rules.pairs:
+                shown = shown + "/" + str(rules.target)
+            scale = 2 if sides < 3 and not rules.pairs else 2
+            w = app.text.big_width(shown, scale)
+            x = self._x(s, sides, w)
+            app.text.draw_big(fb, shown, x, LINE + 1, scale)
+        y = LINE + 23
+        if state.over:
+            who = side_name(state, state.winner)
+            app.write_center(who + " " + t("wins match"), y)
+            self._bottom(app, "# " + t("new match"))
+            return
+        if rules.pairs:
+            line = ""
+            for s in range(2):
+                line += str(state.games[s]) + t("games_short")
+                if state.markers[s]:
+                    line += " " + str(state.markers[s]) + t("coat_short")
+                self._column(app, s, 2, line, y)
+                line = ""
+            y += LINE
+        if not deal.opened:
+            self._result(app, state, y)
+            self._bottom(app, "# " + t("next deal"))
+            return
+        self._deal(app, state, y)
+        if self.win >= 0:
+            parts = [side_name(state, deal.side(self.win)) if rules.pairs
+                     else state.names[self.win], ":"]
+            for c in self.cards:
+                parts.append(card_label(c))
+            parts.append("_")
+            self._bottom(app, " ".join(parts))
+        elif deal.trump < 0:
+            self._bottom(app, t("trump?"))
+        else:
+            self._bottom(app, t("deal") + " " + str(state.deals() + 1) + "  " +
+                         t("lead") + " " + state.names[deal.leader])
+
+    def _deal(self, app, state, y):
+        deal = state.deal
+        rules = state.rules
+        sides = rules.sides
+        for s in range(sides):
+            pts = "??" if rules.hidden else str(deal.points[s])
+            if deal.pending[s]:
+                pts += "+" + str(deal.pending[s])
+            self._column(app, s, sides, pts + " (" + str(deal.tricks[s]) + ")", y)
+        if deal.trump >= 0 and sides == 2:
+            app.write_center(SUIT_TEXT[deal.trump], y)
+        y += LINE
+        info = ""
+        if rules.stock:
+            if deal.closer >= 0:
+                info = t("closed") + " " + state.names[deal.closer]
+            else:
+                info = t("stock") + " " + str(deal.stock_left())
+        for _seat, suit, value in deal.marriages:
+            info += " " + str(value) + SUIT_TEXT[suit]
+        if deal.bid_kind >= 0:
+            info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
+        if deal.trump >= 0 and sides != 2:
+            info = SUIT_TEXT[deal.trump] + " " + info
+        app.write(app.text.clip(info, W), 0, y)
+
+    def _result(self, app, state, y):
+        """The deal that just ended: who, how many, why."""
+        row = state.row(state.deals() - 1)
+        winner = row[2]
+        gp = 0
+        for side, points, _markers in row[3]:
+            if side == winner:
+                gp += points
+        if winner >= 0:
+            head = side_name(state, winner) + " +" + str(gp)
+        else:
+            head = t("no winner")
+        app.write(app.text.clip(head + "  " + t("why_" + row[1]), W), 0, y)
+        pts = row[4]
+        line = " : ".join([str(p) for p in pts])
+        app.write(line, 0, y + LINE)
+
+    def _x(self, s, sides, w):
+        col = W // sides
+        if sides == 2:
+            return 2 if s == 0 else W - 2 - w
+        return s * col + (col - w) // 2
+
+    def _column(self, app, s, sides, text, y):
+        w = app.text.width(text)
+        app.write(text, self._x(s, sides, w), y)
+
+    def _bottom(self, app, text):
+        if app.layout == keymap.BUTTONS:
+            soft = self.soft(app)
+            for i in range(4):
+                key = soft[i]
+                if key is not None:
+                    label = app.text.clip(key[0], 31)
+                    app.write(label, i * 32 + (32 - app.text.width(label)) // 2, 64 - LINE)
+            return
+        app.write(app.text.clip(text, W), 0, 64 - LINE)

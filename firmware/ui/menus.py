@@ -1,0 +1,310 @@
+"""Lists: the action menu, choosers, history, statistics, settings, a new match.
+
+A List shows numbered items, five at a time. Keypad: a digit picks its item,
+A/B move, # picks, * goes back. Four buttons: UP/DOWN move, OK picks, BACK
+goes back. Each item is (label, function); the function gets the app.
+"""
+
+from sixtysix.errors import Refused
+from ui import keymap
+from ui.app import LINE, Screen, W
+from ui.board import SUIT_TEXT, side_name
+from ui.i18n import LANGS, t
+
+ROWS = 5  # items below the title
+
+
+class List(Screen):
+    in_list = True
+
+    def __init__(self, title, items, pick=0):
+        self.title = title
+        self.items = items
+        self.pick = pick
+
+    def act(self, app, action, arg):
+        n = len(self.items)
+        if action == keymap.BACK:
+            app.pop()
+        elif action == keymap.UP:
+            self.pick = (self.pick - 1) % n
+        elif action == keymap.DOWN:
+            self.pick = (self.pick + 1) % n
+        elif action == keymap.MENU:
+            app.home()
+        elif action in (keymap.OK, keymap.PICK):
+            if action == keymap.PICK:
+                if arg >= n:
+                    return
+                self.pick = arg
+            fn = self.items[self.pick][1]
+            if fn is not None:
+                fn(app)
+
+    def draw(self, app, fb):
+        fb.fill_rect(0, 0, W, LINE, 1)
+        app.write(app.text.clip(self.title, W - 2), 1, 0, 0)
+        top = min(max(0, self.pick - ROWS + 1), max(0, len(self.items) - ROWS))
+        for i in range(top, min(top + ROWS, len(self.items))):
+            y = LINE + 1 + (i - top) * LINE
+            label = str(i + 1) + " " + self.items[i][0] if i < 9 else "  " + self.items[i][0]
+            label = app.text.clip(label, W - 2)
+            if i == self.pick:
+                fb.fill_rect(0, y, W, LINE, 1)
+                app.write(label, 1, y, 0)
+            else:
+                app.write(label, 1, y)
+
+
+def _entry(rec):
+    """An item function that enters a record and returns to the scoreboard if it counted."""
+
+    def go(app):
+        if app.enter(rec):
+            app.home()
+
+    return go
+
+
+def choose_seat(app, title, then):
+    """A list of the players; `then(app, seat)` runs for the one picked."""
+    state = app.match.state
+    items = []
+    for seat in range(state.rules.players):
+        items.append((state.names[seat], _bind(then, seat)))
+    app.push(List(title, items, state.deal.leader))
+
+
+def _bind(fn, value):
+    return lambda app: fn(app, value)
+
+
+def choose_suit(app, title, then):
+    items = [(SUIT_TEXT[s] + " " + t("suit_" + str(s)), _bind(then, s)) for s in range(4)]
+    app.push(List(title, items))
+
+
+# --- the action menu ---------------------------------------------------------
+
+
+def board_menu(app):
+    state = app.match.state
+    if state is None or state.over:
+        app.push(List(t("menu"), _general_items()))
+        return
+    rules = state.rules
+    deal = state.deal
+    items = []
+    if deal.trump < 0:
+        items.append((t("trump"), lambda a: choose_suit(a, t("trump"), _trump)))
+    else:
+        items.append((t("marriage"), lambda a: choose_suit(a, t("marriage"), _marriage)))
+    if rules.stock:
+        items.append((t("close"), lambda a: _close(a)))
+    items.append((t("claim 66"), lambda a: choose_seat(a, t("claim 66"), _claim)))
+    items.append((t("result"), lambda a: choose_side(a, t("result"), _result_points)))
+    if rules.draws:
+        items.append((t("draw"), _entry(b"\x06")))
+    if rules.pairs:
+        items.append((t("cut nine"), _entry(b"\x08")))
+        items.append((t("redeal"), _entry(b"\x09")))
+        items.append((t("three nines"), lambda a: choose_seat(a, t("three nines"), _nines)))
+        items.append((t("contract"), lambda a: choose_seat(a, t("contract"), _bid)))
+        if deal.bid_kind >= 0:
+            items.append((t("contract made"), _entry(b"\x0c\x01")))
+            items.append((t("contract failed"), _entry(b"\x0c\x00")))
+    if not deal.opened:
+        items.insert(0, (t("next deal"), _entry(b"\x0d")))
+    items.extend(_general_items())
+    app.push(List(t("menu"), items))
+
+
+def _general_items():
+    return [
+        (t("undo"), lambda a: (a.home(), a.undo())),
+        (t("redo"), lambda a: (a.home(), a.redo())),
+        (t("history"), lambda a: a.push(History(a))),
+        (t("statistics"), lambda a: a.push(Stats(a))),
+        (t("settings"), settings_menu),
+        (t("new match"), new_match),
+    ]
+
+
+def choose_side(app, title, then):
+    state = app.match.state
+    items = [(side_name(state, s), _bind(then, s)) for s in range(state.rules.sides)]
+    app.push(List(title, items))
+
+
+def _trump(app, suit):
+    _entry(bytes((0, suit)))(app)
+
+
+def _marriage(app, suit):
+    _entry(bytes((2, app.match.state.deal.leader, suit)))(app)
+
+
+def _close(app):
+    _entry(bytes((3, app.match.state.deal.leader)))(app)
+
+
+def _claim(app, seat):
+    _entry(bytes((4, seat)))(app)
+
+
+def _result_points(app, side):
+    items = []
+    for g in app.match.state.rules.choices():
+        items.append(("+" + str(g), _entry(bytes((5, side, g)))))
+    app.push(List(t("game points"), items))
+
+
+def _nines(app, seat):
+    app.push(List(t("three nines"), [(t("won"), _entry(bytes((10, seat, 1)))),
+                                     (t("lost"), _entry(bytes((10, seat, 0))))]))
+
+
+def _bid(app, seat):
+    items = [(t("bid_" + str(k)), _entry(bytes((11, seat, k)))) for k in range(4)]
+    app.push(List(t("contract"), items))
+
+
+# --- history and statistics ------------------------------------------------------
+
+
+class History(List):
+    """Every finished deal, newest first: who won how much, and why."""
+
+    def __init__(self, app):
+        state = app.match.state
+        items = []
+        if state is not None:
+            for i in range(state.deals() - 1, -1, -1):
+                row = state.row(i)
+                winner = row[2]
+                gp = 0
+                for side, points, _m in row[3]:
+                    if side == winner:
+                        gp += points
+                who = side_name(state, winner) + " +" + str(gp) if winner >= 0 else "-"
+                items.append((str(i + 1) + ". " + who + " " + t("why_" + row[1]), None))
+        if not items:
+            items.append((t("no deals yet"), None))
+        List.__init__(self, t("history"), items)
+
+
+class Stats(List):
+    """Deals won (with 2 and 3 points) this match, and matches won over time."""
+
+    def __init__(self, app):
+        state = app.match.state
+        items = []
+        if state is not None:
+            for s in range(state.rules.sides):
+                items.append((side_name(state, s) + ": " + str(state.won[s]) + " " +
+                              t("deals") + " " + str(state.won2[s]) + "\u00d72 " +
+                              str(state.won3[s]) + "\u00d73", None))
+        lifetime = app.session.load_stats()
+        for name in sorted(lifetime):
+            rec = lifetime[name]
+            if isinstance(rec, dict):
+                items.append((name + ": " + str(rec.get("won", 0)) + "/" +
+                              str(rec.get("played", 0)) + " " + t("matches"), None))
+        if not items:
+            items.append((t("no deals yet"), None))
+        List.__init__(self, t("statistics"), items)
+
+
+# --- settings --------------------------------------------------------------------
+
+
+def settings_menu(app):
+    s = app.settings
+    items = [
+        (t("language") + ": " + app.lang, _languages),
+        (t("contrast") + ": " + str(s["contrast"]), _cycle("contrast", (40, 120, 200, 255))),
+        (t("dim after") + ": " + str(s["dim_s"]) + "s", _cycle("dim_s", (15, 30, 60, 120))),
+        (t("off after") + ": " + str(s["off_s"]) + "s", _cycle("off_s", (60, 120, 300, 600))),
+        (t("sleep after") + ": " + str(s["sleep_s"] // 60) + "min",
+         _cycle("sleep_s", (0, 900, 1800, 3600))),
+        (t("sound") + ": " + (t("on") if s["sound"] else t("off")), _cycle("sound", (0, 1))),
+    ]
+    app.push(List(t("settings"), items))
+
+
+def _cycle(key, values):
+    def go(app):
+        s = app.settings
+        i = values.index(s[key]) if s[key] in values else -1
+        s[key] = values[(i + 1) % len(values)]
+        app.session.save_settings(s)
+        if key == "contrast":
+            contrast = getattr(app.fb, "contrast", None)
+            if contrast is not None:
+                contrast(s[key])
+        app.pop()
+        settings_menu(app)
+
+    return go
+
+
+def _languages(app):
+    names = {"uk": "Українська", "ru": "Русский", "en": "English", "de": "Deutsch"}
+    items = [(names[c], _bind(_set_lang, c)) for c in LANGS]
+    app.push(List(t("language"), items, LANGS.index(app.lang)))
+
+
+def _set_lang(app, code):
+    app.set_lang(code)
+    app.home()
+
+
+# --- a new match -------------------------------------------------------------------
+
+RULE_NAMES = (("mariage", "Mar'yazh 2"), ("classic66", "66 (2)"), ("mariage3", "Mar'yazh 3"),
+              ("classic66-3", "66 (3)"), ("mariage4", "Mar'yazh 4"),
+              ("schnapsen", "Schnapsen"), ("sechsundsechzig", "Sechsundsechzig"))
+
+
+def new_match(app):
+    """Rule set, then the first dealer (by lot or picked), then start."""
+    items = [(name, _bind(_pick_dealer, rid)) for rid, name in RULE_NAMES]
+    app.push(List(t("new match"), items))
+
+
+def _pick_dealer(app, rid):
+    from sixtysix.rules import RULE_SETS, Rules
+
+    players = Rules(rid).players if rid in RULE_SETS else 2
+    items = [(t("by lot"), _bind(_start, (rid, -1)))]
+    for seat in range(players):
+        items.append((t("dealer") + " " + str(seat + 1), _bind(_start, (rid, seat))))
+    app.push(List(t("first dealer"), items))
+
+
+def _start(app, choice):
+    rid, dealer = choice
+    if dealer < 0:
+        dealer = _lot(app, rid)
+    try:
+        app.session.new_match("new " + rid + " dealer=" + str(dealer + 1))
+    except Refused as e:
+        app.refuse(e.code)
+        return
+    except OSError:
+        app.say(t("flash error"))
+        return
+    app.home()
+    app.stack[0].clear()
+    app.say(t("dealer") + ": " + app.match.state.names[dealer])
+
+
+def _lot(app, rid):
+    from sixtysix.rules import Rules
+
+    try:
+        import random
+
+        return random.getrandbits(8) % Rules(rid).players
+    except ImportError:
+        return 0
