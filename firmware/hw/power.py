@@ -1,0 +1,330 @@
+"""Idle policy: dim the panel, switch it off, let the CPU sleep, deep sleep at last.
+
+The policy is separate from the main loop and never reads a clock: every call takes `now`
+(time.ticks_ms()), so tests drive it with a fake clock. One loop turn looks like this:
+
+    now = time.ticks_ms()
+    ev = keys.poll(now)
+    power.watch(now, keys.any_down())      # optional: light the panel on key down
+    if ev is not None and not power.key(now):
+        app.handle(ev)                     # a press that only woke the device does nothing
+    power.update(now)                      # dim / panel off / deep sleep when due
+    power.sleep(power.wait_ms(now, keys.idle()))
+
+Stages, counted from the last key activity (each 0 = never):
+- dim_s:   contrast down to dim_contrast (panel still on).
+- off_s:   display.power(False); 0xAE keeps the panel RAM, so waking needs no redraw.
+- sleep_s: machine.deepsleep(), only when the board's machine module has deepsleep and a
+           key can wake the chip (`wake`, see below). The ESP32 wakes from deep sleep by
+           rebooting: main.py starts afresh (machine.reset_cause() == DEEPSLEEP_RESET) and
+           the app restores the match from the journal; nothing here survives.
+
+Any key restores full contrast and the panel. The press that did that is swallowed: key()
+returns True for it, so it does nothing else.
+
+Waiting: with the panel on (bright or dimmed), or while a key is held, the loop must scan the
+keys every scan_ms, so wait_ms() returns scan_ms. With the panel off and the keys idle it
+returns the time to the next stage, at most cap_ms ("forever"). If no key can end a sleep
+early (no wake source), a press is only seen by the next scan, so the wait is at most
+nowake_ms instead: a press shorter than about that may go unnoticed while the panel is off.
+sleep(ms) then uses machine.lightsleep(ms) when the board has it and the last wait_ms() said
+"panel off, keys idle", otherwise time.sleep_ms(ms); both block, neither spins.
+
+All tick arithmetic goes through hw.keys.ticks_diff (ESP32 ticks wrap at 2**30 ms). update(),
+key(), watch(), timeout() and wait_ms() allocate nothing (small ints and bools only).
+
+Waking the ESP32 from light sleep with a key: see wake_on_keys() below.
+"""
+
+from hw.keys import ticks_add, ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython (host tests)
+
+    def const(__x):  # dunder name: positional-only, like the real one
+        return __x
+
+
+try:
+    from time import sleep_ms
+except ImportError:  # CPython
+    from time import sleep as _sleep
+
+    def sleep_ms(__ms):
+        _sleep(__ms / 1000)
+
+
+# States, in the order they are reached.
+AWAKE = const(0)
+DIM = const(1)
+OFF = const(2)
+DEEP = const(3)  # deepsleep() was called (it returns only on fakes)
+
+# Longest stage delay and longest idle time tracked: far below half the tick period (2**29),
+# so ticks_diff never sees a gap that wraps, however long the device lies idle.
+_MAX_MS = const(0xFFFFFFF)  # 2**28 - 1 ms, about 74 hours
+
+DEFAULTS = {
+    "dim_s": 30,
+    "off_s": 120,
+    "sleep_s": 1800,
+    "scan_ms": 20,
+    "cap_ms": 1000,
+    "nowake_ms": 100,
+    "contrast": 0xCF,
+    "dim_contrast": 0x08,
+}
+
+
+def _setting(settings, name):
+    default = DEFAULTS[name]
+    if settings is None:
+        return default
+    if isinstance(settings, dict):
+        value = settings.get(name, default)
+    else:
+        value = getattr(settings, name, default)
+    return default if value is None else int(value)
+
+
+def _stage_ms(seconds):
+    if seconds <= 0:
+        return 0
+    ms = seconds * 1000
+    return _MAX_MS if ms > _MAX_MS else ms
+
+
+class Power:
+    """Dim / panel off / sleep policy for one display.
+
+    display: has contrast(v) and power(on) (hw.display.Display).
+    settings: dict or object with any of DEFAULTS' names (missing ones take the default);
+      call configure() again after the user changes them.
+    machine: the machine module, or None (no lightsleep, no deepsleep).
+    wake: how keys wake the chip from machine sleep. None/False: they cannot (no deep sleep,
+      short waits with the panel off). True: a wake source is set up (wake_on_keys()).
+      A callable: set up, and called right before each lightsleep/deepsleep, e.g.
+      Keypad.arm_wake, which drives every row low so that any key pulls its column low.
+
+    Derived from the settings: dim_ms, off_ms, deep_ms (0 = stage disabled; deep_ms is 0
+    unless the board can deep sleep and wake on a key), scan_ms, and cap_ms, the longest wait
+    with the panel off (the cap_ms setting when a key can end a lightsleep, else nowake_ms).
+
+    Attributes for tests and benchmarks: state (AWAKE/DIM/OFF/DEEP), wakeups (calls to
+    sleep()), lightsleeps, deepsleeps.
+    """
+
+    def __init__(self, display, settings=None, machine=None, wake=None):
+        self._display = display
+        self._lightsleep = getattr(machine, "lightsleep", None) if machine else None
+        self._deepsleep = getattr(machine, "deepsleep", None) if machine else None
+        # A wake source only helps when sleep() can use lightsleep (which it ends early).
+        self._can_wake = bool(wake) and self._lightsleep is not None
+        self._deep_ok = bool(wake) and self._deepsleep is not None
+        self._arm = wake if callable(wake) else None
+        self.state = AWAKE
+        self._low = False  # contrast lowered
+        self._off = False  # panel switched off
+        self._last = 0  # tick of the last key activity
+        self._held = False  # a key was down at the last watch()
+        self._woke = False  # the press in progress started by waking the device
+        self._nap = False  # last wait_ms(): panel off and keys idle
+        self.wakeups = 0
+        self.lightsleeps = 0
+        self.deepsleeps = 0
+        self.deep_failed = False
+        self.configure(settings)
+
+    def configure(self, settings):
+        """(Re)read the settings; stages already reached stay as they are."""
+        self.dim_ms = _stage_ms(_setting(settings, "dim_s"))
+        self.off_ms = _stage_ms(_setting(settings, "off_s"))
+        deep = _stage_ms(_setting(settings, "sleep_s"))
+        self.deep_ms = deep if self._deep_ok and not self.deep_failed else 0
+        self.scan_ms = max(1, _setting(settings, "scan_ms"))
+        cap = _setting(settings, "cap_ms" if self._can_wake else "nowake_ms")
+        self.cap_ms = max(self.scan_ms, min(cap, _MAX_MS))
+        self.contrast = _setting(settings, "contrast") & 0xFF
+        self.dim_contrast = _setting(settings, "dim_contrast") & 0xFF
+
+    def start(self, now):
+        """Count idle time from now (call once when the loop starts)."""
+        self._last = now
+
+    # -- key activity ---------------------------------------------------------------------
+
+    def _restore(self):
+        """Full contrast, panel on. True if anything was dimmed, off or asleep."""
+        d = self._display
+        was = self.state != AWAKE
+        if self._low:
+            d.contrast(self.contrast)  # before power-on: the panel lights up at full
+            self._low = False
+        if self._off:
+            d.power(True)
+            self._off = False
+        self.state = AWAKE
+        return was
+
+    def key(self, now):
+        """A key event (PRESS or LONG) at now: True if it only woke the device.
+
+        Restores contrast and panel. The press that woke the device (here, or at key down
+        through watch()) gives True; the presses after it give False.
+        """
+        self._last = now
+        woke = self._woke
+        self._woke = False
+        if self._restore():
+            woke = True
+        return woke
+
+    def watch(self, now, down):
+        """Call every loop turn with keys.any_down(); optional but recommended.
+
+        A held key is activity (no dimming during a hold), and the panel lights at key down
+        rather than when the event arrives at release. Each new press decides afresh whether
+        it is a waking press, so a press that ends without an event (a voided keypad chord)
+        leaves nothing behind.
+        """
+        if down:
+            self._last = now
+            if not self._held:
+                self._held = True
+                self._woke = self._restore()
+        else:
+            self._held = False
+
+    # -- stages ---------------------------------------------------------------------------
+
+    def _idle(self, now):
+        idle = ticks_diff(now, self._last)
+        if idle > _MAX_MS:  # keep the reference recent: no wrap, however long the idle
+            self._last = ticks_add(now, -_MAX_MS)
+            idle = _MAX_MS
+        elif idle < 0:  # a `now` older than the last key: nothing is due
+            idle = 0
+        return idle
+
+    def update(self, now):
+        """Apply the stages that are due at now. Returns the state."""
+        if self._held or self.state == DEEP:
+            return self.state
+        idle = self._idle(now)
+        d = self._display
+        off = self.off_ms
+        deep = self.deep_ms
+        if self.state < DIM and self.dim_ms and idle >= self.dim_ms:
+            # Skip dimming when the panel goes off in the same update anyway.
+            if not (off and idle >= off) and not (deep and idle >= deep):
+                d.contrast(self.dim_contrast)
+                self._low = True
+            self.state = DIM
+        if self.state < OFF and ((off and idle >= off) or (deep and idle >= deep)):
+            d.power(False)
+            self._off = True
+            self.state = OFF
+        if deep and idle >= deep:
+            self.state = DEEP
+            self.deepsleeps += 1
+            if self._arm is not None:
+                self._arm()
+            ds = self._deepsleep
+            if ds is not None:  # always, when deep_ms is set
+                try:
+                    ds()  # on the board: no return; the next boot restores the journal
+                except (ValueError, OSError, RuntimeError):
+                    # Refused (e.g. the original ESP32 with GPIO wake pins set): stay in
+                    # OFF with light sleeps rather than crash; no further attempts.
+                    self.deep_ms = 0
+                    self.deep_failed = True
+                    self.state = OFF
+        return self.state
+
+    def timeout(self, now):
+        """ms until the next stage is due (0 if overdue), at most cap_ms."""
+        best = self.cap_ms
+        if self.state == DEEP:
+            return best
+        idle = self._idle(now)
+        st = self.state
+        if st < DIM and self.dim_ms:
+            best = min(best, self.dim_ms - idle)
+        if st < OFF and self.off_ms:
+            best = min(best, self.off_ms - idle)
+        if self.deep_ms:
+            best = min(best, self.deep_ms - idle)
+        return best if best > 0 else 0
+
+    def wait_ms(self, now, keys_idle):
+        """How long the loop may block now: scan_ms while the panel is on or a key is busy,
+        else up to the next stage (at most cap_ms). Never below 1."""
+        if not keys_idle or not self._off:
+            self._nap = False
+            return self.scan_ms
+        self._nap = True
+        t = self.timeout(now)
+        return t if t > 0 else 1
+
+    def sleep(self, ms):
+        """Block for ms: machine.lightsleep when the panel is off and keys idle (as the last
+        wait_ms() found) and the board has it, else time.sleep_ms. A key wake source ends a
+        lightsleep early; the next keys.poll() then sees the key."""
+        self.wakeups += 1
+        if self._nap and self._lightsleep is not None:
+            self.lightsleeps += 1
+            if self._arm is not None:
+                self._arm()
+            self._lightsleep(ms)
+        else:
+            sleep_ms(ms)
+
+
+# -- wake sources (ESP32) ------------------------------------------------------------------
+
+GPIO = "gpio"
+EXT0 = "ext0"
+EXT1 = "ext1"
+
+
+def wake_on_keys(machine, pins, level=0, esp32=None, deep=False, any_low=False):
+    """Let key pins end machine.lightsleep() (and, with deep=True, machine.deepsleep()).
+
+    pins: machine.Pin inputs, already set up with their pulls, whose level is `level` while a
+      key is pressed: 0 for buttons to GND with pull-ups, and for keypad columns (pulled up)
+      while Keypad.arm_wake() drives every row low, so that any key joins its column to a
+      low row. Power calls the arm function (its `wake` argument) before each sleep; the
+      next keys.poll() restores the rows for scanning.
+    esp32: the esp32 module (None: only machine.Pin.irq is used).
+    Returns the mechanism used: GPIO, EXT0 or EXT1.
+
+    What the ESP32 port offers (checked against the MicroPython sources, not on a board):
+    - esp32.wake_on_gpio(pins, level) (in the 1.29 stubs, not in older firmware): any
+      GPIO, any number of pins, each pin wakes on its own at the level. Light sleep only
+      on the original ESP32 (there, machine.deepsleep() raises ValueError while GPIO wake
+      pins are set; Power then gives up deep sleep and keeps light-sleeping).
+    - pin.irq(trigger=Pin.WAKE_LOW or WAKE_HIGH, wake=machine.SLEEP | machine.DEEPSLEEP):
+      ext0, ONE pin only (a second pin raises "no resources"), an RTC GPIO (0, 2, 4, 12-15,
+      25-27, 32-39). Wakes light and deep sleep. The handler is not called.
+    - esp32.wake_on_ext1(pins, level): several RTC GPIOs; on the original ESP32 the modes
+      are "any high" and "ALL low", so active-low keys cannot use it there (any_low=True
+      for chips whose ext1 low mode is "any low": ESP32-S2, -S3, -C6, -H2).
+    For deep sleep the rows of a keypad must stay low while the chip sleeps (pad hold:
+    Pin(..., hold=True) and esp32.gpio_deep_sleep_hold(True)), and 34-39 have no pull-ups.
+    """
+    pins = list(pins)
+    if not pins:
+        raise ValueError("no wake pins")
+    if not deep and esp32 is not None and hasattr(esp32, "wake_on_gpio"):
+        esp32.wake_on_gpio(pins, bool(level))
+        return GPIO
+    if len(pins) == 1:
+        pin_cls = machine.Pin
+        trigger = pin_cls.WAKE_HIGH if level else pin_cls.WAKE_LOW
+        pins[0].irq(trigger=trigger, wake=machine.SLEEP | machine.DEEPSLEEP)
+        return EXT0
+    if esp32 is not None and (level or any_low):
+        esp32.wake_on_ext1(pins, bool(level))
+        return EXT1
+    raise ValueError("several active-low wake pins need wake_on_gpio or any-low ext1")
