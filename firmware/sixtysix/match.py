@@ -308,15 +308,23 @@ class Match:
         return list(_records(self.log))
 
     def summary(self):
-        """What a summary file holds: the setup line and the match at this deal's start."""
+        """What a summary file holds: the setup line, the match at this deal's start, the
+        deal before (so undo can cross back into it) and the redo stack."""
         state = self.state
         base = self.base
         assert state is not None and base is not None
+        prev = None
+        if self.prev:
+            pbase, plog = self.prev
+            assert pbase is not None
+            prev = [list(pbase), bytes(plog).hex()]
         return {"v": SUMMARY_VERSION, "setup": self.setup, "base": list(base),
-                "hist": bytes(state.hist[:base[3]]).hex()}
+                "hist": bytes(state.hist[:base[3]]).hex(), "prev": prev,
+                "redo": [rec.hex() for rec in self.redo_stack]}
 
     def restore(self, summary, records):
-        """Rebuild from a summary and the current deal's event records."""
+        """Rebuild from a summary and the current deal's event records (as they were
+        when the summary was taken: the redo stack is set after them)."""
         if summary.get("v") != SUMMARY_VERSION:
             raise Refused("bad_summary")
         self.enter_line(summary["setup"])
@@ -327,5 +335,9 @@ class Match:
         base[3] = len(state.hist)
         self.base = tuple(base)
         state.thaw(self.base)
+        prev = summary.get("prev")
+        if prev:
+            self.prev = (tuple(prev[0]), bytes.fromhex(prev[1]))
         for rec in records:
             self.enter(rec)
+        self.redo_stack = [bytes.fromhex(h) for h in summary.get("redo") or ()]

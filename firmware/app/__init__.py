@@ -1,0 +1,1 @@
+"""The application: the match as the device keeps it, settings, statistics."""
