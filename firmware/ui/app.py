@@ -8,6 +8,7 @@ scoreboard is always at the bottom of the stack.
 """
 
 import gc
+import sys
 
 from sixtysix.errors import Refused
 from ui import keymap
@@ -78,13 +79,20 @@ class App:
         self.dirty = True
 
     def pop(self):
-        if len(self.stack) > 1:
+        if len(self.stack) > 2:
             self.stack.pop()
-        self.dirty = True
+            self.dirty = True
+        else:
+            self.home()
 
     def home(self):
+        """Back to the scoreboard. The menu code is dropped from RAM until it is needed
+        again: on the board every module's code lives in the heap."""
         del self.stack[1:]
         self.dirty = True
+        if "ui.menus" in sys.modules:
+            del sys.modules["ui.menus"]
+            gc.collect()
 
     # --- keys ---------------------------------------------------------------
 

@@ -41,6 +41,10 @@ class Board(Screen):
     def act(self, app, action, arg):
         state = app.match.state
         if state is None:
+            if action in (keymap.OK, keymap.MENU) or action == keymap.SOFT and arg == 2:
+                from ui.menus import new_match
+
+                new_match(app)
             return
         if action == keymap.SOFT:
             soft = self.soft(app)[arg]
@@ -156,6 +160,8 @@ class Board(Screen):
     def draw(self, app, fb):
         state = app.match.state
         if state is None:
+            app.write_center(t("new match") + "?", 20)
+            self._bottom(app, "# " + t("new match"))
             return
         rules = state.rules
         deal = state.deal

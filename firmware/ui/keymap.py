@@ -31,16 +31,12 @@ SOFT = const(11)  # four-button layout: the n-th soft key
 KEYPAD = "keypad"
 BUTTONS = "buttons"
 
-# Keypad: A-D players, 1-6 ranks, 7 8 9 0 suits, * undo, # OK / menu.
-_PAD_BOARD = {
-    "A": (WIN, 0), "B": (WIN, 1), "C": (WIN, 2), "D": (WIN, 3),
-    "1": (RANK, 0), "2": (RANK, 1), "3": (RANK, 2), "4": (RANK, 3), "5": (RANK, 4),
-    "6": (RANK, 5), "7": (SUIT, 0), "8": (SUIT, 1), "9": (SUIT, 2), "0": (SUIT, 3),
-    "*": (UNDO, 0), "#": (OK, 0),
-}
-# In lists a digit picks its item; A/B move the cursor; * goes back.
-_PAD_LIST = {"A": (UP, 0), "B": (DOWN, 0), "#": (OK, 0), "*": (BACK, 0)}
 BUTTON_NAMES = ("UP", "DOWN", "OK", "BACK")
+# Keypad on the scoreboard: A-D players, 1-6 ranks, 7 8 9 0 suits, * undo, # OK.
+# Strings, not dicts: a lookup table costs far more RAM on the board.
+_PLAYERS = "ABCD"
+_RANKS = "123456"
+_SUITS = "7890"
 
 
 def action(layout, name, long, in_list):
@@ -53,11 +49,21 @@ def action(layout, name, long, in_list):
             if name == "#":
                 return (MENU, 0)
             return None
+        if len(name) != 1:
+            return None
         if in_list:
-            if name in "123456789" and len(name) == 1:
+            # A digit picks its item; A/B move the cursor; # picks; * goes back.
+            if name in "123456789":
                 return (PICK, int(name) - 1)
-            return _PAD_LIST.get(name)
-        return _PAD_BOARD.get(name)
+            i = "AB#*".find(name)
+            return ((UP, 0), (DOWN, 0), (OK, 0), (BACK, 0))[i] if i >= 0 else None
+        for kind, keys in ((WIN, _PLAYERS), (RANK, _RANKS), (SUIT, _SUITS)):
+            i = keys.find(name)
+            if i >= 0:
+                return (kind, i)
+        if name == "*":
+            return (UNDO, 0)
+        return (OK, 0) if name == "#" else None
     if name not in BUTTON_NAMES:
         return None
     i = BUTTON_NAMES.index(name)

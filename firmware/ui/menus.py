@@ -9,7 +9,7 @@ from sixtysix.errors import Refused
 from ui import keymap
 from ui.app import LINE, Screen, W
 from ui.board import SUIT_TEXT, side_name
-from ui.i18n import LANGS, t
+from ui.i18n import LANGS, NAMES, t
 
 ROWS = 5  # items below the title
 
@@ -249,8 +249,7 @@ def _cycle(key, values):
 
 
 def _languages(app):
-    names = {"uk": "Українська", "ru": "Русский", "en": "English", "de": "Deutsch"}
-    items = [(names[c], _bind(_set_lang, c)) for c in LANGS]
+    items = [(NAMES[i], _bind(_set_lang, LANGS[i])) for i in range(len(LANGS))]
     app.push(List(t("language"), items, LANGS.index(app.lang)))
 
 
