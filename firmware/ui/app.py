@@ -26,6 +26,7 @@ DEFAULTS = {
     "off_s": 120,
     "sleep_s": 1800,
     "sound": 1,
+    "quick": 0,  # 1: deals are entered as results only (winner, then game points)
 }
 
 

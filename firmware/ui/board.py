@@ -6,6 +6,9 @@ rank adds its suit. With no trick under way a suit key enters trump (once per
 deal) or the leader's marriage in that suit. * takes back the last key of an
 unfinished trick, else the last entry. # opens the menu, or the next deal.
 
+Result entry (settings: entry = results): the winner's key, then the game
+points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
+
 Four buttons: the bottom line labels what each button does (soft keys).
 """
 
@@ -98,7 +101,7 @@ class Board(Screen):
         self.page = 0
 
     def _winner(self, app, state, seat):
-        if not state.deal.opened:
+        if not state.deal.opened and not app.settings["quick"]:
             app.refuse("deal_over")
         elif seat >= state.rules.players:
             app.refuse("no_player")
@@ -109,6 +112,12 @@ class Board(Screen):
     def _rank(self, app, state, rank):
         if self.win < 0:
             app.say(t("winner first"))
+            return
+        if app.settings["quick"]:
+            # Keys 1-3 are the game points; the winner is a side (a pair with four players).
+            rec = bytes((5, state.deal.side(self.win), rank + 1))
+            self.clear()
+            app.enter(rec)
             return
         self.cards.append(card(rank))
         self.page = 0
@@ -137,8 +146,11 @@ class Board(Screen):
         state = app.match.state
         if state is None or state.over:
             return (None, None, ("OK", keymap.OK, 0), None)
-        if not state.deal.opened:
+        if not state.deal.opened and not app.settings["quick"]:
             return (None, None, (t("next"), keymap.OK, 0), None)
+        if self.win >= 0 and app.settings["quick"]:
+            return (("+1", keymap.RANK, 0), ("+2", keymap.RANK, 1), ("+3", keymap.RANK, 2),
+                    ("\u25c2", keymap.UNDO, 0))
         if self.win >= 0:
             if self.page == 0:
                 return (("A", keymap.RANK, 0), ("10", keymap.RANK, 1), ("K", keymap.RANK, 2),
@@ -196,9 +208,16 @@ class Board(Screen):
                 self._column(app, s, 2, line, y)
                 line = ""
             y += LINE
+        quick = app.settings["quick"]
         if not deal.opened:
             self._result(app, state, y)
-            self._bottom(app, "# " + t("next deal"))
+            self._bottom(app, t("winner, points") if quick else "# " + t("next deal"))
+            return
+        if quick:
+            if self.win >= 0:
+                self._bottom(app, side_name(state, deal.side(self.win)) + ": +1/2/3?")
+            else:
+                self._bottom(app, t("winner, points"))
             return
         self._deal(app, state, y)
         if self.win >= 0:
@@ -254,8 +273,8 @@ class Board(Screen):
             head = t("no winner")
         app.write(app.text.clip(head + "  " + t("why_" + row[1]), W), 0, y)
         pts = row[4]
-        line = " : ".join([str(p) for p in pts])
-        app.write(line, 0, y + LINE)
+        if max(pts):  # quick results carry no card points
+            app.write(" : ".join([str(p) for p in pts]), 0, y + LINE)
 
     def _x(self, s, sides, w):
         col = W // sides

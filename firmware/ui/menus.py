@@ -228,6 +228,8 @@ def settings_menu(app):
         (t("sleep after") + ": " + str(s["sleep_s"] // 60) + "min",
          _cycle("sleep_s", (0, 900, 1800, 3600))),
         (t("sound") + ": " + (t("on") if s["sound"] else t("off")), _cycle("sound", (0, 1))),
+        (t("entry") + ": " + (t("results") if s["quick"] else t("tricks")),
+         _cycle("quick", (0, 1))),
     ]
     app.push(List(t("settings"), items))
 
