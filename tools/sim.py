@@ -14,8 +14,18 @@ Keys (keypad layout): a b c d = A-D (players), 1-6 ranks A 10 K Q J 9,
 long presses: z = long * (redo), m = long # (menu).
 Four buttons: w up, s down, e or Enter OK, q or Backspace back;
 W S E Q = the same held long.
-Scripted keys use the same letters; "." waits one idle second (power tests).
+Scripted keys use the same letters; "." is reserved for one idle second (the
+simulator does not model time yet: it is skipped); "|" notes the words on
+screen for --texts. An argument longer than 255 bytes stops the unix port
+("FATAL: uncaught NLR"): pass long scripts with --keys-file.
 Ctrl-C or x quits.
+
+Test hooks (scripted runs):
+  --state         print the match as JSON (sixtysix/snapshot.py, sorted keys) after
+                  the keys, instead of the screen (use --dump for the screen then)
+  --texts FILE    write, as JSON, the words drawn on screen at each "|" in the keys
+                  and after the last key: a list of frames, each a list of strings in
+                  reading order (top to bottom, left to right)
 """
 
 import sys
@@ -121,6 +131,39 @@ class Sim:
         self.layout = layout
         self.presses = 0
         self.sent = []  # bytes sent to the panel for each key press
+        self.drawn = []  # (y, x, text) drawn in the last frame
+        self._watch_text()
+        self.app.render()  # the screen the players left, before any key
+
+    def _watch_text(self):
+        """Note every string the app draws, so tests can read the screen as words."""
+        text = self.app.text
+        draw = text.draw
+        draw_big = text.draw_big
+        drawn = self.drawn
+
+        def note(fb, s, x, y, *args):
+            drawn.append((y, x, s))
+            return draw(fb, s, x, y, *args)
+
+        def note_big(fb, s, x, y, *args):
+            drawn.append((y, x, s))
+            return draw_big(fb, s, x, y, *args)
+
+        text.draw = note
+        text.draw_big = note_big
+        app_render = self.app.render
+
+        def render():
+            if self.app.dirty:
+                del drawn[:]
+            return app_render()
+
+        self.app.render = render
+
+    def words(self):
+        """The strings on screen, top to bottom and left to right."""
+        return [s for _y, _x, s in sorted(self.drawn)]
 
     def press(self, ch):
         """One keyboard character; returns False for a character that is not a key."""
@@ -189,17 +232,26 @@ def interactive(sim):
         out.write("\r\n")
 
 
+def state_json(sim):
+    from jsonout import dumps
+    from sixtysix.snapshot import snapshot
+
+    return dumps(snapshot(sim.app.match))
+
+
 def main(argv):
     layout = "buttons" if "--buttons" in argv else "keypad"
+    state = "--state" in argv
     root = SIM_ROOT
     keys = None
     dump = None
     png = None
     lang = None
+    texts = None
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--keys", "--keys-file", "--flash", "--dump", "--png", "--lang"):
+        if a in ("--keys", "--keys-file", "--flash", "--dump", "--png", "--lang", "--texts"):
             i += 1
             v = argv[i]
             if a == "--keys":
@@ -213,6 +265,8 @@ def main(argv):
                 dump = v
             elif a == "--png":
                 png = v
+            elif a == "--texts":
+                texts = v
             else:
                 lang = v
         i += 1
@@ -220,14 +274,26 @@ def main(argv):
     if keys is None:
         interactive(sim)
         return 0
+    frames = []
     for ch in keys:
-        sim.press(ch)
+        if ch == "|":
+            frames.append(sim.words())
+        else:
+            sim.press(ch)
     text = "\n".join(sim.screen()) + "\n"
     if dump:
         with open(dump, "w") as f:
             f.write(text)
-    else:
+    elif not state:
         sys.stdout.write(text)
+    if state:
+        sys.stdout.write(state_json(sim) + "\n")
+    if texts:
+        from jsonout import dumps
+
+        frames.append(sim.words())
+        with open(texts, "w") as f:
+            f.write(dumps(frames) + "\n")
     if png:
         write_png(png, sim.display)
     return 0

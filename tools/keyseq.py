@@ -1,0 +1,297 @@
+"""Event lines to key presses: what a player types on the device for each entry.
+
+    keys = entry_keys(state, "trick 2 A T", "keypad")      # -> "b12"
+    for line, keys in match_keys(lines, "buttons"): ...
+
+The translation mirrors the documented key layouts (ui/keymap.py, ui/board.py,
+ui/menus.py) and always takes the fewest presses the UI offers, so the tests
+can check that the UI really enters what the keys say, and ui_figures.py can
+count presses. Keys are the simulator's characters (tools/sim.py):
+
+  keypad   a b c d players, 1-6 ranks A 10 K Q J 9, 7 8 9 0 suits S H D C,
+           * undo, # OK/menu, z long * (redo), m long # (menu)
+  buttons  w UP, s DOWN, e OK, q BACK; W S E Q held long
+
+Entries the UI does not offer raise Unsupported: counted card points
+(`points`), a four-player claim with a marriage (`claim P S`), suits of the
+cards on the four-button layout, the suit of a trick's last card on the keypad
+(the trick is entered on its last rank key), and `new` with options other than
+the dealer.
+UiPlayer plays dealgen matches with only what the UI offers (a counted
+`points` deal is entered as the `result` it amounts to).
+
+Runs under CPython and MicroPython.
+"""
+
+from sixtysix.events import parse
+from sixtysix.match import Match
+from sixtysix.rules import RULE_SETS
+
+KEYPAD = "keypad"
+BUTTONS = "buttons"
+
+# Order of the new-match list (ui/menus.py RULE_NAMES).
+RULE_ORDER = RULE_SETS
+
+_PLAYER_KEYS = "abcd"
+_RANK_KEYS = "123456"
+_SUIT_KEYS = "7890"
+_SOFT_KEYS = "wseq"  # four buttons: UP DOWN OK BACK, left to right under the screen
+
+# Menu items (ui/menus.py board_menu) by their role.
+TRUMP = "trump"
+MARRIAGE = "marriage"
+CLOSE = "close"
+CLAIM = "claim"
+RESULT = "result"
+DRAW = "draw"
+CUT9 = "cut9"
+REDEAL = "redeal"
+NINES = "nines"
+CONTRACT = "contract"
+MADE = "made"
+FAILED = "failed"
+NEXT = "next"
+SETTINGS = "settings"
+GENERAL = ("undo", "redo", "history", "statistics", SETTINGS, "new match")
+ENTRY_SETTING = 6  # "Entry: tricks/results", the seventh item of the settings list
+SETTINGS_ITEMS = 7
+
+
+class Unsupported(Exception):
+    """The UI offers no way to enter this."""
+
+
+def menu_items(state):
+    """The roles of the action menu's items, in screen order, for this state."""
+    rules = state.rules
+    deal = state.deal
+    items = [TRUMP if deal.trump < 0 else MARRIAGE]
+    if rules.stock:
+        items.append(CLOSE)
+    items.append(CLAIM)
+    items.append(RESULT)
+    if rules.draws:
+        items.append(DRAW)
+    if rules.pairs:
+        items.extend((CUT9, REDEAL, NINES, CONTRACT))
+        if deal.bid_kind >= 0:
+            items.extend((MADE, FAILED))
+    if not deal.opened:
+        items.insert(0, NEXT)
+    items.extend(GENERAL)
+    return items
+
+
+def pick(layout, index, count, start=0):
+    """Keys that pick item `index` of a list of `count` items whose cursor is at `start`."""
+    if layout == KEYPAD:
+        if index < 9:
+            return str(index + 1)
+        down = (index - start) % count
+        up = (start - index) % count
+        return ("b" * down if down <= up else "a" * up) + "#"
+    down = (index - start) % count
+    up = (start - index) % count
+    return ("s" * down if down <= up else "w" * up) + "e"
+
+
+def open_menu(state, layout):
+    """Keys that open the action menu from the scoreboard (nothing under way)."""
+    opened = state.deal.opened and not state.over
+    if layout == KEYPAD:
+        return "#" if opened else "m"
+    if opened and state.rules.players < 4:
+        return "q"  # the soft key labelled with the menu sign
+    return "E"  # a long OK opens the menu on every screen
+
+
+def menu(state, layout, role):
+    """Keys from the scoreboard to the menu item with this role."""
+    items = menu_items(state)
+    if role not in items:
+        raise Unsupported("no menu item " + role)
+    return open_menu(state, layout) + pick(layout, items.index(role), len(items))
+
+
+def new_match_keys(rid, dealer, layout, from_board=False):
+    """The new-match wizard: rule set, then the first dealer (0-based; -1: by lot).
+
+    from_board: the match on screen is over (the scoreboard offers a new match)."""
+    keys = ""
+    if from_board:
+        keys = "#" if layout == KEYPAD else "e"
+    keys += pick(layout, RULE_ORDER.index(rid), len(RULE_ORDER))
+    players = (2, 2, 3, 3, 4, 2, 2)[RULE_ORDER.index(rid)]
+    return keys + pick(layout, dealer + 1, players + 1)
+
+
+def _card_keys(layout, c):
+    rank = c & 7
+    suit = (c >> 3) - 1
+    if layout == KEYPAD:
+        return _RANK_KEYS[rank] + (_SUIT_KEYS[suit] if suit >= 0 else "")
+    if suit >= 0:
+        raise Unsupported("suits of cards on four buttons")
+    # Soft keys show A 10 K and a page key; the second page Q J 9.
+    return "wse"[rank] if rank < 3 else "q" + "wse"[rank - 3]
+
+
+def results_mode_keys(state, layout):
+    """Keys that switch the entry setting (tricks <-> results) and return to the board."""
+    return (menu(state, layout, SETTINGS) + pick(layout, ENTRY_SETTING, SETTINGS_ITEMS) +
+            ("m" if layout == KEYPAD else "E"))
+
+
+def entry_keys(state, line, layout, results=False):
+    """Keys for one event line, entered on the scoreboard with nothing under way.
+
+    `state` is the match state before the entry (Match().state); results: the entry
+    setting is "results" (a result is the winner's key, then the game points)."""
+    words = line.split()
+    verb = words[0]
+    if verb == "undo":
+        return "*" if layout == KEYPAD else "Q"
+    if verb == "redo":
+        return "z" if layout == KEYPAD else "W"
+    rec = parse(line)
+    code = rec[0]
+    deal = state.deal
+    rules = state.rules
+    if code == 0:  # trump
+        if layout == KEYPAD:
+            return _SUIT_KEYS[rec[1]]
+        return menu(state, layout, TRUMP) + pick(layout, rec[1], 4)
+    if results and code == 5:  # the winning side's (first) player, then 1-3
+        if not 1 <= rec[2] <= 3:
+            raise Unsupported("game points above 3 in results mode")
+        if layout == KEYPAD:
+            return _PLAYER_KEYS[rec[1]] + str(rec[2])
+        return _SOFT_KEYS[rec[1]] + _SOFT_KEYS[rec[2] - 1]
+    if results and code == 1:
+        raise Unsupported("tricks in results mode")
+    if code == 1:  # trick: the winner, then one rank (and suit) per card
+        if layout == KEYPAD:
+            keys = _PLAYER_KEYS[rec[1]]
+        else:
+            keys = _SOFT_KEYS[rec[1]]
+        if layout == KEYPAD and (rec[-1] >> 3):
+            # The trick is entered on its last rank key: a suit key after it is read as
+            # a marriage (host_tests/test_sim.py, test_keypad_suit_of_the_last_card).
+            raise Unsupported("the suit of a trick's last card on the keypad")
+        for c in rec[2:]:
+            keys += _card_keys(layout, c)
+        return keys
+    if code == 2:  # marriage: always the leader's
+        if rec[1] != deal.leader:
+            raise Unsupported("a marriage of a player who does not lead")
+        if layout == KEYPAD and deal.trump >= 0:
+            return _SUIT_KEYS[rec[2]]
+        return menu(state, layout, MARRIAGE) + pick(layout, rec[2], 4)
+    if code == 3:  # close: the leader's
+        if rec[1] != deal.leader:
+            raise Unsupported("closing by a player who does not lead")
+        return menu(state, layout, CLOSE)
+    if code == 4:  # claim
+        if len(rec) > 2:
+            raise Unsupported("a claim with a marriage")
+        return menu(state, layout, CLAIM) + pick(layout, rec[1], rules.players, deal.leader)
+    if code == 5:  # result: side, game points
+        choices = rules.choices()
+        if rec[2] not in choices:
+            raise Unsupported("game points the menu does not offer")
+        return (menu(state, layout, RESULT) + pick(layout, rec[1], rules.sides) +
+                pick(layout, choices.index(rec[2]), len(choices)))
+    if code == 6:
+        return menu(state, layout, DRAW)
+    if code == 7:
+        raise Unsupported("counted card points")
+    if code == 8:
+        return menu(state, layout, CUT9)
+    if code == 9:
+        return menu(state, layout, REDEAL)
+    if code == 10:  # nines: player, won (1) / lost (0); the list shows won first
+        return (menu(state, layout, NINES) + pick(layout, rec[1], rules.players, deal.leader) +
+                pick(layout, 1 - rec[2], 2))
+    if code == 11:  # bid: player, kind
+        return (menu(state, layout, CONTRACT) + pick(layout, rec[1], rules.players, deal.leader) +
+                pick(layout, rec[2], 4))
+    if code == 12:
+        return menu(state, layout, MADE if rec[1] else FAILED)
+    if code == 13:  # next: OK on the scoreboard of an ended deal
+        return "#" if layout == KEYPAD else "e"
+    raise Unsupported(verb)
+
+
+def setup_keys(line, layout, from_board=False):
+    """Keys for a `new RULES dealer=N` line (the wizard offers no other options)."""
+    words = line.split()
+    dealer = 0
+    for w in words[2:]:
+        if w.startswith("dealer="):
+            dealer = int(w[7:]) - 1
+        else:
+            raise Unsupported("option " + w)
+    return new_match_keys(words[1], dealer, layout, from_board)
+
+
+def match_keys(lines, layout, results=False):
+    """[(line, keys)] for a `new` line and the events after it; entries are checked by
+    the core as they go (a refused line raises Refused, as it would on the device).
+
+    results: enter results as in the "results" entry setting, which the keys of the
+    first `new` line switch on (settings outlive matches)."""
+    m = Match()
+    out = []
+    switch = results
+    for line in lines:
+        if line.startswith("new"):
+            keys = setup_keys(line, layout, m.state is not None and m.state.over)
+            m.enter_line(line)
+            if switch:
+                keys += results_mode_keys(m.state, layout)
+                switch = False
+        else:
+            keys = entry_keys(m.state, line, layout, results)
+            if line == "undo":
+                m.undo()
+            elif line == "redo":
+                m.redo()
+            else:
+                m.enter_line(line)
+        out.append((line, keys))
+    return out
+
+
+def _dealgen_player():
+    from dealgen import Player
+
+    class UiPlayer(Player):
+        """dealgen's random player, entering only what the UI offers."""
+
+        def enter(self, line):
+            if line.startswith("points"):
+                line = self._as_result(line)
+            Player.enter(self, line)
+
+        def _as_result(self, line):
+            m = self.match
+            m.enter_line(line)
+            state = m.state
+            row = state.row(state.deals() - 1)
+            gp = 0
+            for side, points, _markers in row[3]:
+                if side == row[2]:
+                    gp += points
+            m.undo()
+            return "result %d %d" % (row[2] + 1, gp)
+
+    return UiPlayer
+
+
+def random_match(rid, seed, suits=True, quick=10, dealer=1, max_deals=60):
+    """A random legal match the UI can enter: the list of lines and the final Match."""
+    player = _dealgen_player()("new %s dealer=%d" % (rid, dealer), seed, quick=quick,
+                               suits=suits)
+    m = player.play_match(max_deals)
+    return player.lines, m
