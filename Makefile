@@ -41,3 +41,18 @@ font: $(STAMP)
 
 clean:
 	rm -rf $(VENV) typings .pytest_cache build
+
+# ---- Boards and deploy (tools/deploy.py; boards/*.json; docs/boards.md) -------------------
+# make deploy BOARD=devkitc-ssd1306-keypad PORT=/dev/ttyUSB0   (PORT defaults to auto)
+# Checks the board file, compiles firmware/ to .mpy in build/, copies what changed, resets.
+# make repl PORT=/dev/ttyUSB0                                  (Ctrl-] leaves)
+PORT ?= auto
+
+.PHONY: deploy repl
+
+deploy: $(STAMP)
+	@test -n "$(BOARD)" || { echo "make deploy BOARD=<name> [PORT=...]; boards:"; ls boards | sed -n 's/\.json$$//p'; exit 2; }
+	$(BIN)/python tools/deploy.py --board $(BOARD) --port $(PORT)
+
+repl: $(STAMP)
+	$(BIN)/mpremote connect $(PORT) repl

@@ -1,0 +1,265 @@
+"""Check a board file (boards/*.json, board.json on the board) before anything is wired up.
+
+Shared by the host (tools/deploy.py refuses to deploy a bad file) and the board (main.py
+checks board.json at boot). Runs on CPython and MicroPython; imports nothing.
+
+    errors = check(cfg)      # list of messages, empty = good
+    check_display(cfg)       # only the display part: can the panel show the errors?
+
+The format:
+
+    {"name": "...",
+     "display": {"chip": "ssd1306" | "sh1106", "sda": pin, "scl": pin,
+                 "addr": 60 | 61 | "0x3C" | "0x3D", "freq": Hz, "reset": pin | null,
+                 "rotate": false},
+     "keys": {"type": "keypad", "rows": [pins], "cols": [pins], "layout": "123A/456B/789C/*0#D"}
+          or {"type": "buttons", "pins": {"UP": pin, "DOWN": pin, "OK": pin, "BACK": pin}},
+     "buzzer": pin | null,
+     "wake": true | false}
+
+chip, sda and scl are required in "display"; addr defaults to 0x3C, freq to 400 kHz.
+"wake": keys may end a light sleep (a GPIO wake source; main.py falls back to short naps
+when the firmware cannot set one up).
+
+Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
+- GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
+- 34-39 are input-only and have no internal pull-up: not for I2C, reset, buzzer, keypad rows
+  (outputs) nor keypad columns or buttons (which need the pull-up).
+- 0, 2, 12, 15 are strapping pins: a key held at power-on can stop the boot or set the
+  wrong flash voltage, so no key may use them.
+- 1 and 3 are the serial console (TX/RX) that the REPL and deploying use.
+- No pin may serve two purposes.
+"""
+
+VALID = "0-5, 12-19, 21-23, 25-27, 32-39"
+STRAPPING = (0, 2, 12, 15)
+CHIPS = ("ssd1306", "sh1106")
+ADDRS = (0x3C, 0x3D)
+BUTTONS = ("UP", "DOWN", "OK", "BACK")
+KEY_NAMES = "0123456789ABCD*#"
+DEFAULT_LAYOUT = "123A/456B/789C/*0#D"
+FREQ_MIN = 10000
+FREQ_MAX = 1000000
+
+_TOP = ("name", "display", "keys", "buzzer", "wake")
+_DISPLAY = ("chip", "sda", "scl", "addr", "freq", "reset", "rotate")
+_KEYPAD = ("type", "rows", "cols", "layout")
+_BUTTONS = ("type", "pins")
+
+# Roles: what a pin must be able to do.
+_OUT = 0  # push-pull or open-drain output (keypad row, reset, buzzer)
+_I2C = 1  # I2C line (open-drain output)
+_PULL = 2  # input with the internal pull-up (keypad column, button)
+
+
+def exists(pin):
+    """True for a GPIO number the ESP32 brings out (flash pins 6-11 excluded)."""
+    return (0 <= pin <= 5 or 12 <= pin <= 19 or 21 <= pin <= 23 or 25 <= pin <= 27
+            or 32 <= pin <= 39)
+
+
+def address(value):
+    """The I2C address from a board file value (60, 61, "0x3C", "0x3D"); None if invalid."""
+    if type(value) is int:
+        return value
+    if type(value) is str:
+        try:
+            return int(value, 16)
+        except ValueError:
+            return None
+    return None
+
+
+def _is_int(v):
+    return type(v) is int  # JSON true/false are not pin numbers
+
+
+class _Check:
+    def __init__(self):
+        self.errors = []
+        self.uses = []  # (pin, where) of every valid pin, for the duplicate check
+
+    def err(self, msg):
+        self.errors.append(msg)
+
+    def fields(self, where, d, allowed, required):
+        """Unknown and missing fields of the object d; False if d is not an object."""
+        if type(d) is not dict:
+            self.err(where + ": must be an object {...}" if where
+                     else "the board file must be a JSON object {...}")
+            return False
+        prefix = where + ": " if where else ""
+        for k in d:
+            if k not in allowed:
+                self.err("%sunknown field '%s' (allowed: %s)" % (prefix, k, ", ".join(allowed)))
+        for k in required:
+            if k not in d:
+                self.err("%smissing field '%s'" % (prefix, k))
+        return True
+
+    def pin(self, where, v, role, key=False):
+        if not _is_int(v):
+            self.err("%s: %r is not a pin number" % (where, v))
+            return
+        if 6 <= v <= 11:
+            self.err("%s: pin %d is wired to the flash chip (GPIO 6-11); use another pin"
+                     % (where, v))
+            return
+        if not exists(v):
+            self.err("%s: pin %d does not exist on the ESP32 (valid: %s)" % (where, v, VALID))
+            return
+        self.uses.append((v, where))
+        if v >= 34:
+            if role == _PULL:
+                self.err("%s: pin %d is input-only (34-39) and has no internal pull-up"
+                         % (where, v))
+            elif role == _I2C:
+                self.err("%s: pin %d is input-only (34-39) and cannot drive I2C" % (where, v))
+            else:
+                self.err("%s: pin %d is input-only (34-39) and cannot be an output"
+                         % (where, v))
+        if key and v in STRAPPING:
+            self.err("%s: pin %d is a strapping pin (0, 2, 12, 15): a key held at power-on "
+                     "can stop the board from booting" % (where, v))
+        if v == 1 or v == 3:
+            self.err("%s: pin %d is the serial console (%s) used by the REPL and deploy"
+                     % (where, v, "TX" if v == 1 else "RX"))
+
+    def pin_or_null(self, where, v, role):
+        if v is not None:
+            self.pin(where, v, role)
+
+    def display(self, d):
+        if not self.fields("display", d, _DISPLAY, ("chip", "sda", "scl")):
+            return
+        if "chip" in d and d["chip"] not in CHIPS:
+            self.err("display.chip: unknown chip %r (ssd1306 or sh1106)" % (d["chip"],))
+        for name in ("sda", "scl"):
+            if name in d:
+                self.pin("display." + name, d[name], _I2C)
+        if "addr" in d:
+            a = address(d["addr"])
+            if a not in ADDRS:
+                self.err("display.addr: %r is not an OLED address (0x3C or 0x3D)" % (d["addr"],))
+        if "freq" in d:
+            f = d["freq"]
+            if not _is_int(f) or not FREQ_MIN <= f <= FREQ_MAX:
+                self.err("display.freq: %r is not a bus speed in Hz (%d-%d)"
+                         % (f, FREQ_MIN, FREQ_MAX))
+        if "reset" in d:
+            self.pin_or_null("display.reset", d["reset"], _OUT)
+        if "rotate" in d and type(d["rotate"]) is not bool:
+            self.err("display.rotate: must be true or false")
+
+    def pin_list(self, where, v, role):
+        if type(v) is not list or not v:
+            self.err("%s: must be a list of pins" % where)
+            return 0
+        for i in range(len(v)):
+            self.pin("%s[%d]" % (where, i), v[i], role, key=True)
+        return len(v)
+
+    def keys(self, k):
+        if type(k) is not dict:
+            self.err("keys: must be an object {...}")
+            return
+        kind = k.get("type")
+        if kind == "keypad":
+            if not self.fields("keys", k, _KEYPAD, ("type", "rows", "cols")):
+                return
+            rows = self.pin_list("keys.rows", k.get("rows"), _OUT) if "rows" in k else 0
+            cols = self.pin_list("keys.cols", k.get("cols"), _PULL) if "cols" in k else 0
+            self.layout(k.get("layout", DEFAULT_LAYOUT), rows, cols)
+        elif kind == "buttons":
+            if not self.fields("keys", k, _BUTTONS, ("type", "pins")):
+                return
+            pins = k.get("pins")
+            if pins is None:
+                return
+            if not self.fields("keys.pins", pins, BUTTONS, BUTTONS):
+                return
+            for name in BUTTONS:
+                if name in pins:
+                    self.pin("keys.pins." + name, pins[name], _PULL, key=True)
+        else:
+            self.err("keys.type: unknown type %r (keypad or buttons)" % (kind,))
+
+    def layout(self, layout, rows, cols):
+        if type(layout) is not str:
+            self.err("keys.layout: must be a string like %r" % DEFAULT_LAYOUT)
+            return
+        lines = layout.split("/")
+        if rows and len(lines) != rows:
+            self.err("keys.layout: %d rows of keys for %d row pins" % (len(lines), rows))
+        for i in range(len(lines)):
+            if cols and len(lines[i]) != cols:
+                self.err("keys.layout: row %d has %d keys for %d column pins"
+                         % (i + 1, len(lines[i]), cols))
+        seen = ""
+        for ch in layout:
+            if ch == "/":
+                continue
+            if ch not in KEY_NAMES:
+                self.err("keys.layout: unknown key %r (keys are %s)" % (ch, KEY_NAMES))
+            elif ch in seen:
+                self.err("keys.layout: key %r appears twice" % (ch,))
+            seen += ch
+        for ch in "*#":
+            if ch not in layout:
+                self.err("keys.layout: key %r is missing (undo and OK need it)" % (ch,))
+
+    def duplicates(self):
+        done = []
+        for pin, _ in self.uses:
+            if pin in done:
+                continue
+            done.append(pin)
+            where = [w for p, w in self.uses if p == pin]
+            if len(where) > 1:
+                self.err("pin %d is used %s: %s" % (
+                    pin, "twice" if len(where) == 2 else "%d times" % len(where),
+                    " and ".join(where)))
+
+
+def check(cfg):
+    """Every problem of a board file (parsed JSON) as a message; [] when it is good."""
+    c = _Check()
+    if not c.fields("", cfg, _TOP, ("name", "display", "keys")):
+        return c.errors
+    if "name" in cfg and (type(cfg["name"]) is not str or not cfg["name"]):
+        c.err("name: must be a non-empty string")
+    if "display" in cfg:
+        c.display(cfg["display"])
+    if "keys" in cfg:
+        c.keys(cfg["keys"])
+    if "buzzer" in cfg:
+        c.pin_or_null("buzzer", cfg["buzzer"], _OUT)
+    if "wake" in cfg and type(cfg["wake"]) is not bool:
+        c.err("wake: must be true or false")
+    c.duplicates()
+    return c.errors
+
+
+def check_display(cfg):
+    """Problems of the display part alone: [] means the panel can be started (to show the
+    other problems on it)."""
+    if type(cfg) is not dict or "display" not in cfg:
+        return ["missing field 'display'"]
+    c = _Check()
+    c.display(cfg["display"])
+    c.duplicates()
+    return c.errors
+
+
+def load(path):
+    """(cfg, errors) for a board file; cfg is None when it cannot be read or parsed."""
+    import json
+
+    try:
+        with open(path) as f:
+            cfg = json.load(f)
+    except OSError:
+        return None, ["%s: cannot be read" % path]
+    except ValueError as e:
+        return None, ["%s: not valid JSON (%s)" % (path, e)]
+    return cfg, check(cfg)

@@ -1,0 +1,122 @@
+"""A fake `machine` module for the virtual board (MicroPython unix port, tools/vboard.py).
+
+Put its folder on the virtual board's module path (vboard.py --path): the deployed firmware
+then builds its display, keys and buzzer from these. Pins read their idle level (inputs
+pulled up read 1: no key pressed). The I2C bus answers at 0x3C and records every write;
+`buses`, `pins` and `pwms` list what the firmware made, for tests to inspect.
+"""
+
+import sys
+
+buses = []
+pins = {}
+pwms = []
+
+SLEEP = 2
+DEEPSLEEP = 4
+
+
+class Pin:
+    IN = 1
+    OUT = 3
+    OPEN_DRAIN = 7
+    PULL_UP = 2
+    PULL_DOWN = 1
+    WAKE_LOW = 4
+    WAKE_HIGH = 5
+    IRQ_FALLING = 2
+    IRQ_RISING = 1
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.mode = mode
+        self.pull = pull
+        self.level = 1 if pull == Pin.PULL_UP or mode in (Pin.OPEN_DRAIN,) else 0
+        if value is not None:
+            self.level = 1 if value else 0
+        pins[id] = self
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        if self.mode in (Pin.OUT, Pin.OPEN_DRAIN):
+            self.level = 1 if v else 0
+        return None
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def irq(self, handler=None, trigger=0, wake=None):
+        return None
+
+
+class I2C:
+    def __init__(self, id, scl=None, sda=None, freq=400000):
+        self.addresses = [0x3C]
+        self.freq = freq
+        self.writes = 0
+        self.sent = 0
+        buses.append(self)
+
+    def _check(self, addr):
+        if addr not in self.addresses:
+            raise OSError(19)  # ENODEV, as the ESP32 port says when nobody answers
+
+    def writeto(self, addr, buf, stop=True):
+        self._check(addr)
+        self.writes += 1
+        self.sent += len(buf)
+        return 1
+
+    def writevto(self, addr, bufs, stop=True):
+        self._check(addr)
+        self.writes += 1
+        for b in bufs:
+            self.sent += len(b)
+        return 1
+
+    def scan(self):
+        return list(self.addresses)
+
+
+class PWM:
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin = pin
+        self._freq = freq
+        self._duty = duty_u16
+        pwms.append(self)
+
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        self._duty = d
+
+    def deinit(self):
+        pass
+
+
+def reset():
+    sys.exit(0)  # the virtual board's bridge restarts the process: a reboot
+
+
+def soft_reset():
+    sys.exit(0)
+
+
+def reset_cause():
+    return 1  # PWRON_RESET
+
+
+def unique_id():
+    return b"vboard"
