@@ -405,17 +405,14 @@ def test_results_mode_flow_buttons(micropython, tmp_path):
     ], layout=BUTTONS)
 
 
-@pytest.mark.xfail(strict=True, reason="UI bug: with four buttons the trick under way (winner "
-                   "and ranks so far) is not shown; only the rank strip is")
 def test_buttons_show_the_trick_under_way(micropython, tmp_path):
     check_flow(micropython, tmp_path, [
-        ("eseqese", "trump H", []),
+        ("ese", "new mariage dealer=1", []),
+        ("qese", "trump H", []),
         ("sw", None, ["2 : A _"]),
     ], layout=BUTTONS)
 
 
-@pytest.mark.xfail(strict=True, reason="UI bug: the two-player soft key labelled Suit opens the "
-                   "whole menu, like the menu key, not the suit list")
 def test_buttons_suit_soft_key_opens_the_suits(micropython, tmp_path):
     check_flow(micropython, tmp_path, [
         ("ese", "new mariage dealer=1", ["Suit"]),
@@ -423,8 +420,6 @@ def test_buttons_suit_soft_key_opens_the_suits(micropython, tmp_path):
     ], layout=BUTTONS)
 
 
-@pytest.mark.xfail(strict=True, reason="UI bug: on the keypad a trick is entered on its last "
-                   "rank key, so the suit key meant for the last card enters a marriage")
 def test_keypad_suit_of_the_last_card(micropython, tmp_path):
     check_flow(micropython, tmp_path, [
         ("12", "new mariage dealer=1", []),

@@ -117,7 +117,7 @@ LAYOUT = (
        ("1 <sound>: <on>", LIST), ("1 <sound>: <off>", LIST),
        ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST)]
     # statistics: deals won this match (two players), matches won over time
-    + [("1 1: 7 <deals> 3\u00d72 2\u00d73", LIST), ("1 1: 12/30 <matches>", LIST)]
+    + [("1 1+3: 17 (2\u00d713 3\u00d712)", LIST), ("1 1: 12/30 <matches>", LIST)]
 )
 SHORT = ("games_short", "coat_short")  # one or two characters after a number
 FIELD = re.compile(r"<([^<>]+)>")
@@ -390,7 +390,7 @@ def pairs_lines_53_54(frame, kind, item):
             and sorted((item[1], item[3])) == [53, 54])
 
 
-def problems(frames, known=(pairs_lines_53_54,)):
+def problems(frames, known=()):
     bad = []
     for f in frames:
         for kind in ("clips", "oob", "overlap"):
@@ -435,12 +435,12 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["new match"] + "?",
         # two players
         s["dealer"] + ": 1", s["trump?"], s["deal"] + " 1  " + s["lead"] + " 2", "2 : K\u2665 _",
-        s["stock"] + " 10 20\u2665 40\u2660", "2 +3  " + s["why_closed_won"],
-        s["closed"] + " 2 20\u2665 40\u2660",
+        s["stock"] + " 10 20\u2665" + "40\u2660", "2 +3  " + s["why_closed_won"],
+        s["closed"] + " 2 20\u2665" + "40\u2660",
         "1 \u2660 " + s["suit_0"], "4 \u2663 " + s["suit_3"], s["claim 66"], s["result"],
         s["game points"], "3 +3", "# " + s["next deal"], "1 +1  " + s["why_false_claim"],
         "1 +3  " + s["why_reached"], "2 +3  " + s["why_claim"], "1 " + s["wins match"],
-        "# " + s["new match"], s["history"], "1 " + s["no deals yet"], s["statistics"],
+        "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],
         s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
         s["no winner"] + "  " + s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players
@@ -459,8 +459,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
     assert len({f["screen"] for f in frames}) == len(TOUR)
 
 
-@pytest.mark.xfail(strict=True, reason="layout problems of board.py/menus.py, see KNOWN_LAYOUT")
 @pytest.mark.parametrize("what,layout,keys", KNOWN_LAYOUT, ids=[k[0][:40] for k in KNOWN_LAYOUT])
-def test_known_layout_problems(micropython, tmp_path, what, layout, keys):
+def test_former_layout_problems_stay_fixed(micropython, tmp_path, what, layout, keys):
     frames = tour(micropython, tmp_path, "en", [(what, layout, keys, [])])
     assert problems(frames[-1:], known=()) == []

@@ -13,6 +13,7 @@ Four buttons: the bottom line labels what each button does (soft keys).
 """
 
 from sixtysix.cards import card, suit_of
+from sixtysix.errors import Refused
 from ui import keymap
 from ui.app import LINE, Screen, W
 from ui.i18n import t
@@ -38,10 +39,15 @@ class Board(Screen):
         self.win = -1  # the trick being entered: its winner, then its cards
         self.cards = bytearray()
         self.page = 0  # four buttons: which half of the rank strip is shown
+        # The trick just entered, while a suit key may still complete its last card:
+        # a trick counts on its last rank key, before a suit could follow it.
+        self.amend = None
 
     # --- keys -------------------------------------------------------------
 
     def act(self, app, action, arg):
+        amend = self.amend
+        self.amend = None
         state = app.match.state
         if state is None:
             if action in (keymap.OK, keymap.MENU) or action == keymap.SOFT and arg == 2:
@@ -60,7 +66,12 @@ class Board(Screen):
             self.clear()
             app.redo()
         elif action == keymap.MENU:
-            self._menu(app)
+            if arg == 1:  # four buttons: the suit list, as a suit key on the keypad
+                from ui.menus import choose_suit
+
+                choose_suit(app, t("suit"), lambda a, s: (a.home(), self._suit(a, state, s)))
+            else:
+                self._menu(app)
         elif state.over:
             if action == keymap.OK:
                 from ui.menus import new_match
@@ -76,7 +87,10 @@ class Board(Screen):
         elif action == keymap.RANK:
             self._rank(app, state, arg)
         elif action == keymap.SUIT:
-            self._suit(app, state, arg)
+            if amend is not None:
+                self._amend(app, amend, arg)
+            else:
+                self._suit(app, state, arg)
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
@@ -124,7 +138,25 @@ class Board(Screen):
         if len(self.cards) == state.rules.players:
             rec = bytes((1, self.win)) + bytes(self.cards)
             self.clear()
-            app.enter(rec)
+            if app.enter(rec) and suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
+                self.amend = rec  # suits are being entered: the next key may be the last one's
+
+    def _amend(self, app, rec, suit):
+        """Give the last card of the trick just entered its suit: the entry is replaced."""
+        new = rec[:-1] + bytes((card(rec[-1] & 7, suit),))
+        session = app.session
+        try:
+            session.undo()
+            try:
+                session.enter(new)
+            except Refused as e:
+                session.redo()  # the trick as it was
+                app.refuse(e.code)
+                return
+        except (Refused, OSError):
+            app.say(t("flash error"))
+            return
+        app._after_entry()
 
     def _suit(self, app, state, suit):
         if self.win >= 0:
@@ -178,10 +210,14 @@ class Board(Screen):
         rules = state.rules
         deal = state.deal
         sides = rules.sides
-        # Names, with the dealer marked.
+        # Names, with the dealer marked; pairs add their completed eights and markers.
         for s in range(sides):
             name = side_name(state, s)
-            if not rules.pairs and deal.dealer == s:
+            if rules.pairs:
+                name += " " + str(state.games[s]) + t("games_short")
+                if state.markers[s]:
+                    name += " " + str(state.markers[s]) + t("coat_short")
+            elif deal.dealer == s:
                 name = name + "\u00b7"  # a middle dot after the dealer
             self._column(app, s, sides, app.text.clip(name, W // sides - 2), 0)
         # The match score, big.
@@ -199,15 +235,6 @@ class Board(Screen):
             app.write_center(who + " " + t("wins match"), y)
             self._bottom(app, "# " + t("new match"))
             return
-        if rules.pairs:
-            line = ""
-            for s in range(2):
-                line += str(state.games[s]) + t("games_short")
-                if state.markers[s]:
-                    line += " " + str(state.markers[s]) + t("coat_short")
-                self._column(app, s, 2, line, y)
-                line = ""
-            y += LINE
         quick = app.settings["quick"]
         if not deal.opened:
             self._result(app, state, y)
@@ -226,7 +253,12 @@ class Board(Screen):
             for c in self.cards:
                 parts.append(card_label(c))
             parts.append("_")
-            self._bottom(app, " ".join(parts))
+            line = " ".join(parts)
+            if app.layout == keymap.BUTTONS:
+                # The soft keys take the bottom line: the trick goes above them.
+                fb.fill_rect(0, 64 - 2 * LINE, W, LINE, 0)
+                app.write(app.text.clip(line, W), 0, 64 - 2 * LINE)
+            self._bottom(app, line)
         elif deal.trump < 0:
             self._bottom(app, t("trump?"))
         else:
@@ -251,13 +283,19 @@ class Board(Screen):
                 info = t("closed") + " " + state.names[deal.closer]
             else:
                 info = t("stock") + " " + str(deal.stock_left())
-        for _seat, suit, value in deal.marriages:
-            info += " " + str(value) + SUIT_TEXT[suit]
+        if deal.marriages:
+            # "20♠40♥"; with too many for the line, the suits alone.
+            full = ""
+            suits = ""
+            for _seat, suit, value in deal.marriages:
+                full += str(value) + SUIT_TEXT[suit]
+                suits += SUIT_TEXT[suit]
+            info += " " + (full if app.text.fits(info + " " + full, W) else suits)
         if deal.bid_kind >= 0:
             info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
         if deal.trump >= 0 and sides != 2:
             info = SUIT_TEXT[deal.trump] + " " + info
-        app.write(app.text.clip(info, W), 0, y)
+        app.write(app.text.clip(info.strip(), W), 0, y)
 
     def _result(self, app, state, y):
         """The deal that just ended: who, how many, why."""

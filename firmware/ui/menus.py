@@ -16,11 +16,16 @@ ROWS = 5  # items below the title
 
 class List(Screen):
     in_list = True
+    numbered = True  # keypad digits pick items 1-9, so the list shows their numbers
 
     def __init__(self, title, items, pick=0):
         self.title = title
         self.items = items
         self.pick = pick
+
+    def detail(self, app, i):
+        """A line about item i, shown at the bottom while it is picked (None: no line)."""
+        return None
 
     def act(self, app, action, arg):
         n = len(self.items)
@@ -44,16 +49,22 @@ class List(Screen):
     def draw(self, app, fb):
         fb.fill_rect(0, 0, W, LINE, 1)
         app.write(app.text.clip(self.title, W - 2), 1, 0, 0)
-        top = min(max(0, self.pick - ROWS + 1), max(0, len(self.items) - ROWS))
-        for i in range(top, min(top + ROWS, len(self.items))):
+        more = self.detail(app, self.pick)
+        rows = ROWS - 1 if more is not None else ROWS
+        top = min(max(0, self.pick - rows + 1), max(0, len(self.items) - rows))
+        for i in range(top, min(top + rows, len(self.items))):
             y = LINE + 1 + (i - top) * LINE
-            label = str(i + 1) + " " + self.items[i][0] if i < 9 else "  " + self.items[i][0]
+            label = self.items[i][0]
+            if self.numbered:
+                label = (str(i + 1) + " " if i < 9 else "  ") + label
             label = app.text.clip(label, W - 2)
             if i == self.pick:
                 fb.fill_rect(0, y, W, LINE, 1)
                 app.write(label, 1, y, 0)
             else:
                 app.write(label, 1, y)
+        if more is not None:
+            app.write(app.text.clip(more, W - 2), 1, 64 - LINE)
 
 
 def _entry(rec):
@@ -173,11 +184,15 @@ def _bid(app, seat):
 
 
 class History(List):
-    """Every finished deal, newest first: who won how much, and why."""
+    """Every finished deal, newest first: its number, who won how much; the reason
+    and the card points of the picked deal show on the bottom line."""
+
+    numbered = False
 
     def __init__(self, app):
         state = app.match.state
         items = []
+        self.rows = []
         if state is not None:
             for i in range(state.deals() - 1, -1, -1):
                 row = state.row(i)
@@ -187,10 +202,21 @@ class History(List):
                     if side == winner:
                         gp += points
                 who = side_name(state, winner) + " +" + str(gp) if winner >= 0 else "-"
-                items.append((str(i + 1) + ". " + who + " " + t("why_" + row[1]), None))
+                items.append((str(i + 1) + ". " + who, None))
+                self.rows.append(row)
         if not items:
             items.append((t("no deals yet"), None))
         List.__init__(self, t("history"), items)
+
+    def detail(self, app, i):  # type: ignore[override]
+        if i >= len(self.rows):
+            return None
+        row = self.rows[i]
+        pts = row[4]
+        text = t("why_" + row[1])
+        if max(pts):
+            text += " " + ":".join([str(p) for p in pts])
+        return text
 
 
 class Stats(List):
@@ -201,9 +227,9 @@ class Stats(List):
         items = []
         if state is not None:
             for s in range(state.rules.sides):
-                items.append((side_name(state, s) + ": " + str(state.won[s]) + " " +
-                              t("deals") + " " + str(state.won2[s]) + "\u00d72 " +
-                              str(state.won3[s]) + "\u00d73", None))
+                # "Ann: 5 (2x1 3x2)": deals won, of them with 2 and with 3 points.
+                items.append((side_name(state, s) + ": " + str(state.won[s]) + " (2\u00d7" +
+                              str(state.won2[s]) + " 3\u00d7" + str(state.won3[s]) + ")", None))
         lifetime = app.session.load_stats()
         for name in sorted(lifetime):
             rec = lifetime[name]
