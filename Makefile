@@ -56,3 +56,20 @@ deploy: $(STAMP)
 
 repl: $(STAMP)
 	$(BIN)/mpremote connect $(PORT) repl
+
+# ---- Benchmarks and fuzzing (tools/bench.py, tools/fuzz.py) -------------------------------
+# make bench    every figure with its target (presses, panel bytes, heap, boot, flash,
+#               wake-ups), measured in MicroPython; the table, and bench.json at the root.
+# make fuzz     a million random key presses with power cuts, every rule set, both key
+#               layouts, invariants checked after each press. SEED=N PRESSES=N; ARGS="..."
+#               passes more (e.g. ARGS="--write-errors 20" for write errors with power on).
+SEED ?= 1
+PRESSES ?= 1000000
+
+.PHONY: bench fuzz
+
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py $(ARGS)
+
+fuzz: $(STAMP)
+	MICROPYPATH=firmware:tools:host_tests:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
