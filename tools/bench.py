@@ -5,13 +5,14 @@
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in the MicroPython unix port.
 
-  presses      random legal matches of every rule set (tools/keyseq.py) typed through the
-               simulator's key layer (tools/sim.py, Sim.press), keypad and four buttons;
-               each match must end exactly as the scoring core says, or the run fails.
-               Tricks with ranks only (what the design's "three presses" means); quick
-               entry with the app's results-only setting.
-  panel bytes  bytes each of those presses sent to the panel (median, 95th percentile),
-               and the same presses against a driver that always sends the full frame.
+  presses      tools/ui_figures.py: random legal matches of every rule set typed through
+               the simulator's key layer (Sim.press), keypad and four buttons, each match
+               checked against the scoring core; tricks with ranks only (the design's
+               "three presses"); quick entry in the app's results-only setting, and through
+               the menu.
+  panel bytes  bytes each of those presses sent to the panel (median, 95th percentile), and
+               keypad matches of every rule set against a driver that always sends the full
+               frame (show_full).
   heap         a 100-deal match typed on the keypad into the app as main.py builds it (font
                with Cyrillic, display, storage on files), firmware compiled to .mpy, under
                `micropython -X heapsize=56k`; gc.collect() and gc.mem_alloc() after every
@@ -156,103 +157,36 @@ def percentile(values, pct):
     return s[max(0, k - 1)]
 
 
-def mean(values):
-    return sum(values) / len(values) if values else 0
-
-
-def _quick_keys(line, layout):
-    """Keys for `result S G` with the app's results-only entry (settings: entry = results):
-    the winner's key, then the game points (keypad 1-3; buttons: soft keys +1 +2 +3)."""
-    words = line.split()
-    side = int(words[1]) - 1
-    points = int(words[2])
-    if layout == "keypad":
-        return "abcd"[side] + str(points)
-    return "wseq"[side] + "wse"[points - 1]
-
-
 # ---- workers (MicroPython) ---------------------------------------------------------------
 
 
-def worker_presses(root, seeds):
-    """Presses per entry and panel bytes per press, through Sim.press. Prints JSON."""
+def worker_presses(root, matches):
+    """Presses per entry and panel bytes per press (tools/ui_figures.py: random matches
+    through Sim.press, each checked against the core), plus the same keypad presses
+    against a driver that always sends the full frame. Prints JSON."""
     import json
     import os
 
-    import keyseq
+    import ui_figures
+    from keyseq import match_keys, random_match
     from sim import Sim
-    from sixtysix.match import Match
     from sixtysix.snapshot import snapshot
 
-    out = {}
-    counter = [0]
-
-    def fresh(layout):
-        counter[0] += 1
-        path = root + "/p%d" % counter[0]
+    out = ui_figures.measure(matches, 1, root + "/figures")
+    full = []
+    for rid in RULE_ORDER:
+        lines, match = random_match(rid, 1, suits=False, quick=10)
+        path = root + "/full-" + rid
         os.mkdir(path)
-        return Sim(path, layout)
-
-    def type_entry(sim, keys):
-        before = sim.presses
-        for ch in keys:
-            if not sim.press(ch):
-                raise ValueError("not a key: " + ch)
-        return sim.presses - before
-
-    def check(sim, match, what):
+        sim = Sim(path, "keypad")
+        sim.display.show = sim.display.show_full  # a driver without a shadow
+        for _line, keys in match_keys(lines, "keypad"):
+            for ch in keys:
+                sim.press(ch)
         if snapshot(sim.app.match) != snapshot(match):
-            raise AssertionError("the keys did not enter the match: " + what)
-
-    for layout in ("keypad", "buttons"):
-        res = {"trick2": [], "trick3": [], "trick4": [], "deal_tricks": [], "quick": [],
-               "sent": [], "full": [], "matches": 0, "quick_matches": 0}
-        out[layout] = res
-        for rid in RULE_ORDER:
-            for seed in seeds:
-                lines, match = keyseq.random_match(rid, seed, suits=False, quick=0)
-                sim = fresh(layout)
-                if layout == "keypad" and seed == seeds[0]:
-                    full = fresh(layout)
-                    full.display.show = full.display.show_full  # a driver without a shadow
-                else:
-                    full = None
-                players = match.state.rules.players
-                state = Match()
-                deal_presses = 0
-                for line, keys in keyseq.match_keys(lines, layout):
-                    n = type_entry(sim, keys)
-                    if full is not None:
-                        type_entry(full, keys)
-                    if line.startswith("new"):
-                        state.enter_line(line)
-                        continue
-                    deals = state.state.deals()
-                    state.enter_line(line)
-                    deal_presses += n
-                    if line.startswith("trick"):
-                        res["trick%d" % players].append(n)
-                    if state.state.deals() > deals:
-                        res["deal_tricks"].append(deal_presses)
-                        deal_presses = 0
-                check(sim, match, "%s %s %d" % (layout, rid, seed))
-                res["sent"].extend(sim.sent)
-                if full is not None:
-                    check(full, match, "full frame %s %d" % (rid, seed))
-                    res["full"].extend(full.sent)
-                res["matches"] += 1
-                # Quick entry: deals entered as results only.
-                lines, match = keyseq.random_match(rid, seed, suits=False, quick=100)
-                sim = fresh(layout)
-                if "quick" not in sim.app.settings:
-                    continue
-                for _line, keys in keyseq.match_keys(lines[:1], layout):
-                    type_entry(sim, keys)
-                sim.app.settings["quick"] = 1
-                for line in lines[1:]:
-                    res["quick"].append(type_entry(sim, _quick_keys(line, layout)))
-                check(sim, match, "quick %s %s %d" % (layout, rid, seed))
-                res["quick_matches"] += 1
+            raise AssertionError("full-frame run: the keys did not enter the match " + rid)
+        full.extend(sim.sent)
+    out["full_driver"] = full
     print(json.dumps(out))
 
 
@@ -565,10 +499,9 @@ def build(quick=False):
             raise RuntimeError("mpy-cross failed: %r" % (failures,))
         lang_src = os.path.join(root, "firmware", "ui", "lang")
         shutil.copytree(lang_src, os.path.join(mpy, "ui", "lang"), dirs_exist_ok=True)
-        seeds = "1,2" if quick else "1,2,3,4"
         os.mkdir(os.path.join(tmp, "presses"))
         presses = _json_out(_run(["tools/bench.py", "presses", os.path.join(tmp, "presses"),
-                                  seeds], _source_paths()), "presses")
+                                  "2" if quick else "4"], _source_paths()), "presses")
         hundred = os.path.join(tmp, "hundred.txt")
         deals, entries = _hundred_keys(hundred)
         lang = _heap_lang(mpy)
@@ -602,35 +535,31 @@ def figures(presses, heap, grow, boot, first, misc, deals, entries):
                      "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
 
     for layout, limit2 in (("keypad", 3), ("buttons", 6)):
-        p = presses[layout]
-        t2 = mean(p["trick2"])
+        t2 = presses["trick2"][layout]["mean"]
         row("presses per 2-player trick, %s" % layout, "%.2f" % t2, "<= %d" % limit2,
-            t2 <= limit2, layout + "_trick2", t2)
+            t2 <= limit2, layout + "_trick2", presses["trick2"][layout])
         for n in (3, 4):
-            v = mean(p["trick%d" % n])
-            row("presses per %d-player trick, %s" % (n, layout), "%.2f" % v, "-", None,
+            v = presses["trick%d" % n][layout]
+            row("presses per %d-player trick, %s" % (n, layout), "%.2f" % v["mean"], "-", None,
                 "%s_trick%d" % (layout, n), v)
-        v = mean(p["deal_tricks"])
-        row("presses per deal, tricks entered, %s" % layout, "%.1f" % v, "-", None,
-            layout + "_deal_tricks", v)
-        if p["quick"]:
-            q = mean(p["quick"])
-            row("presses per deal, quick entry, %s" % layout, "%.2f" % q, "<= 3", q <= 3,
-                layout + "_quick_deal", q)
-        else:
-            row("presses per deal, quick entry, %s" % layout, "n/a", "<= 3", False,
-                layout + "_quick_deal", None)
-    sent = presses["keypad"]["sent"] + presses["buttons"]["sent"]
-    full = presses["keypad"]["full"]
-    med, p95 = median(sent), percentile(sent, 95)
+        q = presses["quick_deal"][layout]
+        row("presses per deal, quick entry, %s" % layout, "%.2f" % q["mean"], "<= 3",
+            q["mean"] <= 3, layout + "_quick_deal", q)
+        q = presses["quick_deal_menu"][layout]
+        row("  through the menu (tricks setting)", "%.2f" % q["mean"], "-", None,
+            layout + "_quick_deal_menu", q)
+    full = presses["full_driver"]
     fmed, fp95 = median(full), percentile(full, 95)
-    row("panel bytes per key press, median / p95", "%d / %d" % (med, p95),
-        "median <= 25%% of full (%d)" % (fmed // 4), med <= fmed / 4, "panel_bytes",
-        {"median": med, "p95": p95, "presses": len(sent)})
-    row("  full-frame driver, median / p95", "%d / %d" % (fmed, fp95), "-", None,
+    for layout in ("keypad", "buttons"):
+        b = presses["per_key_bytes"][layout]
+        med = b["median"]
+        row("panel bytes per key press, %s, median / p95" % layout,
+            "%d / %d (%.1f%% / %.1f%%)" % (med, b["p95"], 100.0 * med / fmed,
+                                           100.0 * b["p95"] / fmed),
+            "median <= 25%% of full (%d)" % (fmed // 4), med <= fmed / 4,
+            "panel_bytes_" + layout, b)
+    row("  full-frame driver (show_full), median / p95", "%d / %d" % (fmed, fp95), "-", None,
         "panel_bytes_full", {"median": fmed, "p95": fp95, "presses": len(full)})
-    row("  median as share of a full frame", "%.1f%%" % (100.0 * med / fmed), "<= 25%",
-        med <= fmed / 4, "panel_share", med / fmed)
     kib = 32 * 1024
     if heap["fits"]:
         row("peak live heap, 100-deal match (56k heap, .mpy)", "%d B" % heap["peak"],
@@ -639,7 +568,9 @@ def figures(presses, heap, grow, boot, first, misc, deals, entries):
         row("peak live heap, 100-deal match (.mpy)",
             "%d B; runs from %dk heap, not 56k" % (heap["peak"], heap["smallest_k"]),
             "<= 32 KiB (%d)" % kib, False, "heap_peak", heap)
-        row("  at 56k", heap["error"][:60], "-", None, "heap_56k_error", heap["error"])
+        err = heap["error"].replace("memory allocation failed, allocating ", "(")
+        err = err.replace(" bytes at ", " B) at ", 1)
+        row("  at 56k", err, "-", None, "heap_56k_error", heap["error"])
     row("  live heap after boot and first frame", "%d B" % heap["start"], "-", None,
         "heap_start", heap["start"])
     marks = grow["marks"]
@@ -687,9 +618,7 @@ def figures(presses, heap, grow, boot, first, misc, deals, entries):
             "<= key scan (%.0f/s)" % off_scan if need is None else "0 (keys wake it)",
             off <= off_scan + 1e-9, "wake_off_" + name, r)
     return {"rows": rows, "deals_in_long_match": deals, "entries_in_long_match": entries,
-            "presses": {k: {"matches": v["matches"], "quick_matches": v["quick_matches"],
-                            "tricks": len(v["trick2"]) + len(v["trick3"]) + len(v["trick4"]),
-                            "presses": len(v["sent"])} for k, v in presses.items()}}
+            "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
 
 
 def table(result):
@@ -709,7 +638,7 @@ def main(argv):
     if MICRO:
         what = argv[1]
         if what == "presses":
-            worker_presses(argv[2], [int(s) for s in argv[3].split(",")])
+            worker_presses(argv[2], int(argv[3]))
         elif what == "boot":
             worker_boot(argv[2], argv[3], argv[4])
         elif what == "misc":
