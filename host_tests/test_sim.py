@@ -304,7 +304,8 @@ def test_mariage4_flow_four_player_menu_items(micropython, tmp_path):
         ("7", "trump S", ["\u2660"]),
         ("a1234", "trick 1 A T K Q", ["?? (1)"]),
         ("#2", None, ["Claim 66"]),
-        ("3", "claim 3", ["false claim"]),
+        ("3", None, ["1 No marriage"]),
+        ("1", "claim 3", ["false claim"]),
     ])
 
 

@@ -192,15 +192,19 @@ def entry_keys(state, line, layout, results=False):
         if rec[1] != deal.leader:
             raise Unsupported("closing by a player who does not lead")
         return menu(state, layout, CLOSE)
-    if code == 4:  # claim
-        if len(rec) > 2:
-            raise Unsupported("a claim with a marriage")
-        return menu(state, layout, CLAIM) + pick(layout, rec[1], rules.players, deal.leader)
+    if code == 4:  # claim [with a marriage]: four players choose "no marriage" or its suit
+        keys = menu(state, layout, CLAIM) + pick(layout, rec[1], rules.players, deal.leader)
+        if rules.pairs:
+            keys += pick(layout, rec[2] + 1 if len(rec) > 2 else 0, 5)
+        elif len(rec) > 2:
+            raise Unsupported("a claim with a marriage outside the four-player game")
+        return keys
     if code == 5:  # result: side, game points
         choices = rules.choices()
         if rec[2] not in choices:
             raise Unsupported("game points the menu does not offer")
-        return (menu(state, layout, RESULT) + pick(layout, rec[1], rules.sides) +
+        # The result list: one item per side, then "counted points".
+        return (menu(state, layout, RESULT) + pick(layout, rec[1], rules.sides + 1) +
                 pick(layout, choices.index(rec[2]), len(choices)))
     if code == 6:
         return menu(state, layout, DRAW)

@@ -309,7 +309,8 @@ class Board(Screen):
             head = side_name(state, winner) + " +" + str(gp)
         else:
             head = t("no winner")
-        app.write(app.text.clip(head + "  " + t("why_" + row[1]), W), 0, y)
+        why = t("why_" + row[1])
+        app.write(app.text.clip(head + "  " + why if why else head, W), 0, y)
         pts = row[4]
         if max(pts):  # quick results carry no card points
             app.write(" : ".join([str(p) for p in pts]), 0, y + LINE)

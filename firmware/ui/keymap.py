@@ -39,8 +39,13 @@ _RANKS = "123456"
 _SUITS = "7890"
 
 
+NUMBER = 2  # the in_list value of a screen that takes numbers: keypad digits give PICK 0-9
+
+
 def action(layout, name, long, in_list):
-    """(action, argument) for a key event, or None for a key that means nothing here."""
+    """(action, argument) for a key event, or None for a key that means nothing here.
+
+    in_list: False on the scoreboard, True in lists, NUMBER where digits are typed."""
     if layout == KEYPAD:
         if long:
             # A long press has one meaning everywhere: * redo (undo in lists), # menu.
@@ -51,6 +56,8 @@ def action(layout, name, long, in_list):
             return None
         if len(name) != 1:
             return None
+        if in_list == NUMBER and name in "0123456789":
+            return (PICK, int(name))
         if in_list:
             # A digit picks its item; A/B move the cursor; # picks; * goes back.
             if name in "123456789":

@@ -113,7 +113,10 @@ def board_menu(app):
     if rules.stock:
         items.append((t("close"), lambda a: _close(a)))
     items.append((t("claim 66"), lambda a: choose_seat(a, t("claim 66"), _claim)))
-    items.append((t("result"), lambda a: choose_side(a, t("result"), _result_points)))
+    # A result: the winning side and its game points, or (last) the counted card points
+    # of a deal played without the device, from which the game points follow.
+    items.append((t("result"), lambda a: choose_side(
+        a, t("result"), _result_points, (t("counted points"), lambda b: b.push(Points(b))))))
     if rules.draws:
         items.append((t("draw"), _entry(b"\x06")))
     if rules.pairs:
@@ -141,9 +144,11 @@ def _general_items():
     ]
 
 
-def choose_side(app, title, then):
+def choose_side(app, title, then, extra=None):
     state = app.match.state
     items = [(side_name(state, s), _bind(then, s)) for s in range(state.rules.sides)]
+    if extra is not None:
+        items.append(extra)
     app.push(List(title, items))
 
 
@@ -160,7 +165,70 @@ def _close(app):
 
 
 def _claim(app, seat):
-    _entry(bytes((4, seat)))(app)
+    if not app.match.state.rules.pairs:
+        _entry(bytes((4, seat)))(app)
+        return
+    # Seed 000: with four players a claim may come with a marriage, declared without leading.
+    items = [(t("no marriage"), _entry(bytes((4, seat))))]
+    for s in range(4):
+        items.append((t("marriage") + " " + SUIT_TEXT[s], _entry(bytes((4, seat, s)))))
+    app.push(List(t("claim 66"), items))
+
+
+class Points(Screen):
+    """Counted card points, one side after the other (marriages included). Keypad:
+    digits, * deletes, # takes the number; # with no number means "took no trick".
+    Four buttons: UP adds 10, DOWN adds 1, BACK clears, OK takes the number."""
+
+    in_list = keymap.NUMBER
+
+    def __init__(self, app):
+        self.sides = app.match.state.rules.sides
+        self.values = bytearray()
+        self.typed = ""
+
+    def act(self, app, action, arg):
+        if action == keymap.PICK and len(self.typed) < 3:
+            self.typed += str(arg)
+        elif action == keymap.UP:
+            self.typed = str(int(self.typed or "0") + 10)
+        elif action == keymap.DOWN:
+            self.typed = str(int(self.typed or "0") + 1)
+        elif action == keymap.BACK:
+            if self.typed:
+                self.typed = self.typed[:-1] if app.layout == keymap.KEYPAD else ""
+            elif self.values:
+                self.values = self.values[:-1]
+            else:
+                app.pop()
+        elif action == keymap.OK:
+            v = int(self.typed) if self.typed else 255  # 255: took no trick
+            if v > 254:
+                v = 255 if not self.typed else 254
+            self.values.append(v)
+            self.typed = ""
+            if len(self.values) == self.sides:
+                _entry(bytes((7,)) + bytes(self.values))(app)
+                if app.stack[-1] is self:
+                    self.values = bytearray()  # refused: the message says why; start again
+        elif action == keymap.MENU:
+            app.home()
+
+    def draw(self, app, fb):
+        state = app.match.state
+        fb.fill_rect(0, 0, W, LINE, 1)
+        app.write(t("counted points"), 1, 0, 0)
+        for s in range(self.sides):
+            y = LINE + 1 + s * LINE
+            if s < len(self.values):
+                v = self.values[s]
+                shown = t("no trick") if v == 255 else str(v)
+            elif s == len(self.values):
+                shown = self.typed + "_"
+            else:
+                shown = ""
+            app.write(app.text.clip(side_name(state, s) + ": " + shown, W - 2), 1, y)
+        app.write(app.text.clip(t("empty no trick"), W - 2), 1, 64 - LINE)
 
 
 def _result_points(app, side):
