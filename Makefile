@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STUBS := micropython-esp32-stubs==1.29.0.post1
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint replay sim font clean
+.PHONY: venv test lint replay sim run font clean
 
 venv: $(STAMP)
 
@@ -34,6 +34,13 @@ replay: $(STAMP)
 # its flash is the folder sim_flash/. ARGS="--buttons" for the four-button layout.
 sim: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/sim.py $(ARGS)
+
+# The scorekeeper: deployed to a board when one is attached (BOARD names its wiring in
+# boards/, the reference keypad build by default), else the simulator in this terminal.
+run: $(STAMP)
+	@if [ -n "$(BOARD)" ] || ls /dev/ttyUSB* /dev/ttyACM* >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory deploy BOARD=$(if $(BOARD),$(BOARD),devkitc-ssd1306-keypad); \
+	else $(MAKE) --no-print-directory sim; fi
 
 # Regenerate the Cyrillic bitmap font (needs Debian's xfonts-base).
 font: $(STAMP)
