@@ -338,17 +338,17 @@ def test_sechsundsechzig_flow_hidden_totals_and_claim(micropython, tmp_path):
 def test_buttons_flow_soft_keys_rank_pages_undo_redo(micropython, tmp_path):
     check_flow(micropython, tmp_path, [
         ("e", None, ["First dealer", "1 Draw lots", "2 Dealer 1", "3 Dealer 2"]),
-        ("se", "new mariage dealer=1", ["1", "2", "Suit", "\u2261"]),
+        ("se", "new mariage dealer=1", ["1", "2", "Suit", "Menu"]),
         ("q", None, ["Menu", "1 Trump"]),
         ("e", None, ["Trump", "1 \u2660 spades"]),
         ("se", "trump H", ["\u2665"]),
-        ("s", None, ["A", "10", "K", "\u25b8"]),  # a winner: the first half of the ranks
-        ("q", None, ["Q", "J", "9", "\u25c2"]),
-        ("q", None, ["A", "10", "K", "\u25b8"]),
+        ("s", None, ["A", "10", "K", "\u25ba"]),  # a winner: the first half of the ranks
+        ("q", None, ["Q", "J", "9", "\u25c4"]),
+        ("q", None, ["A", "10", "K", "\u25ba"]),
         ("ws", "trick 2 A T", ["21 (1)"]),
         ("Q", "undo", ["Undone", "0 (0)"]),
         ("W", "redo", ["Redone", "21 (1)"]),
-        ("qq", None, ["1", "2", "Suit", "\u2261"]),  # BACK leaves the menu
+        ("qq", None, ["1", "2", "Suit", "Menu"]),  # BACK leaves the menu
         ("wqeqw", "trick 1 9 Q", ["3 (1)"]),
         ("E", None, ["Menu"]),
         ("sse", None, ["Claim 66"]),  # the seat list starts at the leader
@@ -363,7 +363,7 @@ def test_buttons_flow_four_players(micropython, tmp_path):
         ("sse", "new mariage4 dealer=2", ["1", "2", "3", "4"]),
         ("E", None, ["Menu", "1 Trump"]),
         ("ewe", "trump C", ["\u2663"]),
-        ("qwsqe", None, ["A", "10", "K", "\u25b8"]),
+        ("qwsqe", None, ["A", "10", "K", "\u25ba"]),
         ("e", "trick 4 A T 9 K", ["?? (1)"]),
         ("Q", "undo", [T("undone"), "?? (0)"]),
         ("E", None, ["Menu"]),
@@ -376,7 +376,7 @@ def test_buttons_flow_four_players(micropython, tmp_path):
 def test_results_mode_flow_two_presses_per_deal(micropython, tmp_path):
     steps = [
         ("12", "new mariage dealer=1", []),
-        ("#9", None, ["Settings", "1 Language: en"]),
+        ("#9", None, ["Settings", "1 Language: English"]),
         ("7", None, ["Settings"]),  # Entry: tricks -> results; the list opens again
         ("m", None, [T("winner, points")]),
         ("b", None, ["2: +1/2/3?"]),
@@ -395,13 +395,13 @@ def test_results_mode_flow_two_presses_per_deal(micropython, tmp_path):
 def test_results_mode_flow_buttons(micropython, tmp_path):
     check_flow(micropython, tmp_path, [
         ("sse", None, ["First dealer", "4 Dealer 3"]),
-        ("sse", "new mariage3 dealer=2", ["1", "2", "3", "\u2261"]),
+        ("sse", "new mariage3 dealer=2", ["1", "2", "3", "Menu"]),
         ("q", None, ["Menu"]),
         ("ssssssse", None, ["Settings"]),
         ("we", None, ["Settings"]),
-        ("E", None, ["1", "2", "3", "\u2261"]),
-        ("e", None, ["+1", "+2", "+3", "\u25c2"]),
-        ("q", None, ["1", "2", "3", "\u2261"]),  # the back key under the points
+        ("E", None, ["1", "2", "3", "Menu"]),
+        ("e", None, ["+1", "+2", "+3", "\u25c4"]),
+        ("q", None, ["1", "2", "3", "Menu"]),  # the back key under the points
         ("es", "result 3 2", ["3 +2"]),
     ], layout=BUTTONS)
 

@@ -114,10 +114,14 @@ LAYOUT = (
     + [("1 <%s>" % k, LIST) for k in LIST_ITEMS]
     + [("1 <dealer> 4", LIST)]
     + [("1 \u2660 <suit_%d>" % s, LIST) for s in range(4)]
-    + [("1 <language>: uk", LIST), ("1 <contrast>: 255", LIST), ("1 <dim after>: 120s", LIST),
-       ("1 <off after>: 600s", LIST), ("1 <sleep after>: 60min", LIST),
+    + [("1 <language>: <lang_name>", LIST), ("1 <contrast>: 255", LIST), ("1 <dim after>: 120<sec>", LIST),
+       ("1 <off after>: 600<sec>", LIST), ("1 <sleep after>: 60<min>", LIST),
        ("1 <sound>: <on>", LIST), ("1 <sound>: <off>", LIST),
        ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST)]
+    # the new-match list
+    + [("1 <rules_%s>" % r, LIST) for r in ("mariage", "classic66", "mariage3", "classic66-3",
+                                           "mariage4", "schnapsen", "sechsundsechzig")]
+    + [("<menu>", SOFT)]
     # counted points: a side's row, and a marriage to claim with (four players)
     + [("1+3: <no trick>", LIST), ("1 <marriage> \u2660", LIST)]
     # statistics: deals won this match (two players), matches won over time
@@ -435,7 +439,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         shown.update(f["texts"])
     expect = [
         # wizard, and the empty scoreboard before any match
-        s["new match"], "7 Sechsundsechzig", s["first dealer"], "5 " + s["dealer"] + " 4",
+        s["new match"], "7 " + s["rules_sechsundsechzig"], s["first dealer"], "5 " + s["dealer"] + " 4",
         s["new match"] + "?",
         # two players
         s["dealer"] + ": 1", s["trump?"], s["deal"] + " 1  " + s["lead"] + " 2", "2 : K\u2665 _",
@@ -448,14 +452,14 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
         s["no winner"] + "  " + s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players
-        "3 : A\u2660 10\u2665 _", "\u2660  20\u2666",
+        "3 : A\u2660 10\u2665 _", "\u2660 20\u2666",
         # four players
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
         "8 " + s["contract made"], "9 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
         "4 " + s["cut nine"], "5 " + s["redeal"], s["no winner"] + "  " + s["why_redeal"],
         "1+3 +1  " + s["why_cut_nines"], "1+3 +0  " + s["why_contract"],
         # four buttons
-        s["suit"], s["next"], "\u25b8", "\u25c2", "OK",
+        s["suit"], s["next"], "\u25ba", "\u25c4", "OK",
         # messages
         s["x match_over"], s["x no_stock"], s["x wrong_winner"],
     ]

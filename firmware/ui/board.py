@@ -182,19 +182,19 @@ class Board(Screen):
             return (None, None, (t("next"), keymap.OK, 0), None)
         if self.win >= 0 and app.settings["quick"]:
             return (("+1", keymap.RANK, 0), ("+2", keymap.RANK, 1), ("+3", keymap.RANK, 2),
-                    ("\u25c2", keymap.UNDO, 0))
+                    ("\u25c4", keymap.UNDO, 0))
         if self.win >= 0:
             if self.page == 0:
                 return (("A", keymap.RANK, 0), ("10", keymap.RANK, 1), ("K", keymap.RANK, 2),
-                        ("\u25b8", keymap.PICK, 1))
+                        ("\u25ba", keymap.PICK, 1))
             return (("Q", keymap.RANK, 3), ("J", keymap.RANK, 4), ("9", keymap.RANK, 5),
-                    ("\u25c2", keymap.PICK, 0))
+                    ("\u25c4", keymap.PICK, 0))
         n = state.rules.players
         keys = [None, None, None, None]  # type: list
         for seat in range(min(n, 4)):
             keys[seat] = (state.names[seat][:4], keymap.WIN, seat)
         if n < 4:
-            keys[3] = ("\u2261", keymap.MENU, 0)  # ≡ menu
+            keys[3] = (t("menu"), keymap.MENU, 0)
         if n == 2:
             keys[2] = (t("suit"), keymap.MENU, 1)
         return keys
@@ -294,7 +294,7 @@ class Board(Screen):
         if deal.bid_kind >= 0:
             info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
         if deal.trump >= 0 and sides != 2:
-            info = SUIT_TEXT[deal.trump] + " " + info
+            info = SUIT_TEXT[deal.trump] + " " + info.strip()
         app.write(app.text.clip(info.strip(), W), 0, y)
 
     def _result(self, app, state, y):

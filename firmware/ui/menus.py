@@ -315,11 +315,12 @@ class Stats(List):
 def settings_menu(app):
     s = app.settings
     items = [
-        (t("language") + ": " + app.lang, _languages),
+        (t("language") + ": " + t("lang_name"), _languages),
         (t("contrast") + ": " + str(s["contrast"]), _cycle("contrast", (40, 120, 200, 255))),
-        (t("dim after") + ": " + str(s["dim_s"]) + "s", _cycle("dim_s", (15, 30, 60, 120))),
-        (t("off after") + ": " + str(s["off_s"]) + "s", _cycle("off_s", (60, 120, 300, 600))),
-        (t("sleep after") + ": " + str(s["sleep_s"] // 60) + "min",
+        (t("dim after") + ": " + str(s["dim_s"]) + t("sec"), _cycle("dim_s", (15, 30, 60, 120))),
+        (t("off after") + ": " + str(s["off_s"]) + t("sec"),
+         _cycle("off_s", (60, 120, 300, 600))),
+        (t("sleep after") + ": " + str(s["sleep_s"] // 60) + t("min"),
          _cycle("sleep_s", (0, 900, 1800, 3600))),
         (t("sound") + ": " + (t("on") if s["sound"] else t("off")), _cycle("sound", (0, 1))),
         (t("entry") + ": " + (t("results") if s["quick"] else t("tricks")),
@@ -356,14 +357,13 @@ def _set_lang(app, code):
 
 # --- a new match -------------------------------------------------------------------
 
-RULE_NAMES = (("mariage", "Mar'yazh 2"), ("classic66", "66 (2)"), ("mariage3", "Mar'yazh 3"),
-              ("classic66-3", "66 (3)"), ("mariage4", "Mar'yazh 4"),
-              ("schnapsen", "Schnapsen"), ("sechsundsechzig", "Sechsundsechzig"))
 
 
 def new_match(app):
     """Rule set, then the first dealer (by lot or picked), then start."""
-    items = [(name, _bind(_pick_dealer, rid)) for rid, name in RULE_NAMES]
+    from sixtysix.rules import RULE_SETS
+
+    items = [(t("rules_" + rid), _bind(_pick_dealer, rid)) for rid in RULE_SETS]
     app.push(List(t("new match"), items))
 
 
