@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STUBS := micropython-esp32-stubs==1.29.0.post1
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint replay sim run font clean
+.PHONY: venv test lint replay sim run font screenshots clean
 
 venv: $(STAMP)
 
@@ -41,6 +41,11 @@ run: $(STAMP)
 	@if [ -n "$(BOARD)" ] || ls /dev/ttyUSB* /dev/ttyACM* >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory deploy BOARD=$(if $(BOARD),$(BOARD),devkitc-ssd1306-keypad); \
 	else $(MAKE) --no-print-directory sim; fi
+
+# Regenerate the README's screenshots (docs/img, from the simulator) and the keypad overlay.
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py
+	$(BIN)/python tools/make_overlay.py
 
 # Regenerate the Cyrillic bitmap font (needs Debian's xfonts-base).
 font: $(STAMP)

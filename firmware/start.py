@@ -122,9 +122,9 @@ def report(cfg, errors):
     d.show()
 
 
-def run(loops=None, board=BOARD_FILE):
-    """Boot and run the loop (forever, or `loops` turns). Returns the app, or None when the
-    board file is bad."""
+def run(loops=None, board=BOARD_FILE, seconds=None):
+    """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
+    the app, with app.loops the turns made, or None when the board file is bad."""
     import os
     import sys
 
@@ -157,7 +157,10 @@ def run(loops=None, board=BOARD_FILE):
     print("scorekeeper: %s; heap free %d" % (cfg["name"], gc.mem_free()))
     power.start(time.ticks_ms())
     n = 0
+    start = time.ticks_ms()
     while loops is None or n < loops:
+        if seconds is not None and time.ticks_diff(time.ticks_ms(), start) >= seconds * 1000:
+            break
         now = time.ticks_ms()
         ev = keys.poll(now)
         power.watch(now, keys.any_down())
@@ -168,4 +171,5 @@ def run(loops=None, board=BOARD_FILE):
         app.render()
         power.sleep(power.wait_ms(now, keys.idle()))
         n += 1
+    app.loops = n
     return app

@@ -1,0 +1,31 @@
+"""The board's main loop sleeps between key scans: it does not spin while idle.
+
+The real start.run() runs in the MicroPython unix port with the fake machine
+module (host_tests/fake_machine) for a fixed wall time with no key pressed;
+the loop turns are counted. With the panel on, a turn is one key scan every
+20 ms (hw/power.py scan_ms), so about 50 turns a second; a busy loop would make
+tens of thousands.
+"""
+
+import json
+import os
+
+from conftest import FIRMWARE, ROOT, run_micropython
+
+FAKE_MACHINE = os.path.join(ROOT, "host_tests", "fake_machine")
+
+
+def test_the_idle_main_loop_blocks_between_scans(tmp_path):
+    with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+        cfg = json.load(f)
+    (tmp_path / "board.json").write_text(json.dumps(cfg))
+    code = ("import main\napp = main.run(seconds=2)\nprint('LOOPS', app.loops)\n")
+    proc = run_micropython(["-c", code], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],
+                           heapsize="256k")
+    assert proc.returncode == 0, proc.stderr.decode()
+    loops = [int(line.split()[1]) for line in proc.stdout.decode().splitlines()
+             if line.startswith("LOOPS")][0]
+    per_second = loops / 2
+    print("idle main loop: %.1f turns per second" % per_second)
+    # 20 ms per scan: 50 a second; allow for a slow shared machine, never a spin.
+    assert 10 <= per_second <= 60
