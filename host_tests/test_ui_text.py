@@ -122,6 +122,11 @@ LAYOUT = (
     + [("1 <rules_%s>" % r, LIST) for r in ("mariage", "classic66", "mariage3", "classic66-3",
                                            "mariage4", "schnapsen", "sechsundsechzig")]
     + [("<menu>", SOFT)]
+    # new-match options under the dealers
+    + [("1 <target>: 12", LIST), ("1 <eights>: 5", LIST), ("1 <hidden totals>: <off>", LIST),
+       ("1 <hidden totals>: <on>", LIST), ("1 <count down>: <off>", LIST),
+       ("1 <count down>: <on>", LIST)]
+    + [("1 <judge_%d>" % k, LIST) for k in range(3)]
     # counted points: a side's row, and a marriage to claim with (four players)
     + [("1+3: <no trick>", LIST), ("1 <marriage> \u2660", LIST)]
     # statistics: deals won this match (two players), matches won over time

@@ -123,7 +123,10 @@ def new_match_keys(rid, dealer, layout, from_board=False):
         keys = "#" if layout == KEYPAD else "e"
     keys += pick(layout, RULE_ORDER.index(rid), len(RULE_ORDER))
     players = (2, 2, 3, 3, 4, 2, 2)[RULE_ORDER.index(rid)]
-    return keys + pick(layout, dealer + 1, players + 1)
+    # The dealer list (ui/menus.py NewMatch): by lot, one item per seat, then the options
+    # (target or eights, hidden totals, counting down, and for three players the judge).
+    options = 4 if players == 3 else 3
+    return keys + pick(layout, dealer + 1, players + 1 + options)
 
 
 def _card_keys(layout, c):

@@ -368,30 +368,73 @@ def new_match(app):
 
 
 def _pick_dealer(app, rid):
-    from sixtysix.rules import RULE_SETS, Rules
-
-    players = Rules(rid).players if rid in RULE_SETS else 2
-    items = [(t("by lot"), _bind(_start, (rid, -1)))]
-    for seat in range(players):
-        items.append((t("dealer") + " " + str(seat + 1), _bind(_start, (rid, seat))))
-    app.push(List(t("first dealer"), items))
+    app.push(NewMatch(rid))
 
 
-def _start(app, choice):
-    rid, dealer = choice
-    if dealer < 0:
-        dealer = _lot(app, rid)
-    try:
-        app.session.new_match("new " + rid + " dealer=" + str(dealer + 1))
-    except Refused as e:
-        app.refuse(e.code)
-        return
-    except OSError:
-        app.say(t("flash error"))
-        return
-    app.home()
-    app.stack[0].clear()
-    app.say(t("dealer") + ": " + app.match.state.names[dealer])
+class NewMatch(List):
+    """The first dealer (by lot, or a seat), then the match's options below them:
+    target (or eights to win with four players), hidden totals, counting down,
+    and for three players whose points decide the loser's game points."""
+
+    def __init__(self, rid):
+        from sixtysix.rules import Rules
+
+        r = Rules(rid)
+        self.rid = rid
+        self.players = r.players
+        # Option values as the `new` line takes them; shown and cycled below.
+        self.opts = {"games" if r.pairs else "target": r.games if r.pairs else r.target,
+                     "hidden": int(r.hidden), "down": int(r.down)}
+        if r.players == 3:
+            self.opts["judge"] = 0
+        List.__init__(self, t("first dealer"), self._items())
+
+    def _items(self):
+        items = [(t("by lot"), _bind(self._start, -1))]
+        for seat in range(self.players):
+            items.append((t("dealer") + " " + str(seat + 1), _bind(self._start, seat)))
+        o = self.opts
+        if "games" in o:
+            items.append((t("eights") + ": " + str(o["games"]),
+                          self._cycle("games", (1, 2, 3, 5))))
+        else:
+            items.append((t("target") + ": " + str(o["target"]),
+                          self._cycle("target", (3, 5, 7, 8, 10, 11, 12))))
+        items.append((t("hidden totals") + ": " + t("on" if o["hidden"] else "off"),
+                      self._cycle("hidden", (0, 1))))
+        items.append((t("count down") + ": " + t("on" if o["down"] else "off"),
+                      self._cycle("down", (0, 1))))
+        if "judge" in o:
+            items.append((t("judge_" + str(o["judge"])), self._cycle("judge", (0, 1, 2))))
+        return items
+
+    def _cycle(self, key, values):
+        def go(app):
+            v = self.opts[key]
+            self.opts[key] = values[(values.index(v) + 1) % len(values)] if v in values \
+                else values[0]
+            self.items = self._items()
+
+        return go
+
+    def _start(self, app, dealer):
+        if dealer < 0:
+            dealer = _lot(app, self.rid)
+        line = "new " + self.rid + " dealer=" + str(dealer + 1)
+        for key in self.opts:
+            v = self.opts[key]
+            line += " " + key + "=" + (("strong", "weak", "sum")[v] if key == "judge" else str(v))
+        try:
+            app.session.new_match(line)
+        except Refused as e:
+            app.refuse(e.code)
+            return
+        except OSError:
+            app.say(t("flash error"))
+            return
+        app.home()
+        app.stack[0].clear()
+        app.say(t("dealer") + ": " + app.match.state.names[dealer])
 
 
 def _lot(app, rid):
