@@ -114,7 +114,8 @@ LAYOUT = (
     + [("1 <%s>" % k, LIST) for k in LIST_ITEMS]
     + [("1 <dealer> 4", LIST)]
     + [("1 \u2660 <suit_%d>" % s, LIST) for s in range(4)]
-    + [("1 <language>: <lang_name>", LIST), ("1 <contrast>: 255", LIST), ("1 <dim after>: 120<sec>", LIST),
+    + [("1 <language>: <lang_name>", LIST), ("1 <contrast>: 255", LIST),
+       ("1 <dim after>: 120<sec>", LIST),
        ("1 <off after>: 600<sec>", LIST), ("1 <sleep after>: 60<min>", LIST),
        ("1 <sound>: <on>", LIST), ("1 <sound>: <off>", LIST),
        ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST)]
@@ -444,7 +445,8 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         shown.update(f["texts"])
     expect = [
         # wizard, and the empty scoreboard before any match
-        s["new match"], "7 " + s["rules_sechsundsechzig"], s["first dealer"], "5 " + s["dealer"] + " 4",
+        s["new match"], "7 " + s["rules_sechsundsechzig"], s["first dealer"],
+        "5 " + s["dealer"] + " 4",
         s["new match"] + "?",
         # two players
         s["dealer"] + ": 1", s["trump?"], s["deal"] + " 1  " + s["lead"] + " 2", "2 : K\u2665 _",
