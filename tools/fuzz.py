@@ -413,7 +413,8 @@ class Fuzz:
                 self.rules_seen[rid] = self.rules_seen.get(rid, 0) + 1
                 if state.deals() > deals:
                     self.deals += state.deals() - deals
-                if state.over and dev.actions and dev.actions[-1][0] == "enter":
+                if state.over and dev.actions and dev.actions[-1][0] == "enter" and \
+                        dev.actions[-1][2]:
                     self.matches += 1
             if fs.dead:
                 dev = self.power_cut(fs, dev, before)
@@ -575,8 +576,8 @@ def main(argv):
     dt = max(time.time() - t0, 1e-3)
     print("seed %d: %d presses in %.1f s (%.0f presses/s), %d segments" % (
         seed, fuzz.presses, dt, fuzz.presses / dt, fuzz.segments))
-    print("entries %d, deals ended %d, matches ended %d" % (fuzz.entries, fuzz.deals,
-                                                          fuzz.matches))
+    print("entries %d (session actions that returned), deals ended %d, matches ended %d" % (
+        fuzz.entries, fuzz.deals, fuzz.matches))
     print("power cuts %d (in-flight action lost %d, kept %d; boots with problems %d), "
           "restarts %d, replay checks %d" % (fuzz.cuts, fuzz.lost_inflight, fuzz.kept_inflight,
                                              fuzz.problems, fuzz.restarts, fuzz.checks))
