@@ -156,9 +156,6 @@ app.boot()
 """
 
 
-@pytest.mark.xfail(strict=True, reason="ui/app.py: App._after_entry() calls "
-                   "Session.record_match_end() outside the OSError handler, so a failed "
-                   "statistics write crashes the app (fuzz: seed 1, power cut at a match end)")
 def test_a_failed_statistics_write_at_a_match_end_does_not_crash(micropython):
     code = FAILING_BLOBS + """
 ok = app.enter(bytes((5, 0, 1)))  # result: side 1 wins the deal, 1 point: the match ends
@@ -173,9 +170,6 @@ print("screen ok")
     assert "screen ok" in out
 
 
-@pytest.mark.xfail(strict=True, reason="ui/menus.py / ui/app.py: a failed settings write "
-                   "(Session.save_settings from the settings list or App.set_lang) is not "
-                   "caught and crashes the app (fuzz: seed 2 --write-errors 20)")
 def test_a_failed_settings_write_does_not_crash(micropython):
     code = FAILING_BLOBS + """
 app.set_lang("de")

@@ -490,7 +490,7 @@ def test_settings_from_an_object_with_defaults_for_the_rest():
 
     p = Power(FakeDisplay(), Cfg(), FakeMachine(), True)
     assert (p.dim_ms, p.off_ms, p.deep_ms) == (10 * S, 120 * S, 1800 * S)
-    assert (p.scan_ms, p.cap_ms, p.contrast, p.dim_contrast) == (20, 1000, 0x7F, 0x08)
+    assert (p.scan_ms, p.cap_ms, p.contrast, p.dim_contrast) == (20, 3600000, 0x7F, 0x08)
     p.configure({"dim_s": 0, "sleep_s": -1})
     assert (p.dim_ms, p.deep_ms) == (0, 0)
     assert Power(FakeDisplay(), None).off_ms == 120 * S
@@ -608,7 +608,7 @@ class Disp:
         self.log.append(on)
 
 d = Disp()
-p = Power(d, {"dim_s": 30, "off_s": 120, "sleep_s": 1800}, machine, True)
+p = Power(d, {"dim_s": 30, "off_s": 120, "sleep_s": 1800, "cap_ms": 1000}, machine, True)
 start = (1 << 30) - 5000
 p.start(start)
 t = 0

@@ -70,7 +70,7 @@ DEFAULTS = {
     "off_s": 120,
     "sleep_s": 1800,
     "scan_ms": 20,
-    "cap_ms": 1000,
+    "cap_ms": 3600000,  # a key can end the sleep: block until the next stage (an hour at most)
     "nowake_ms": 100,
     "contrast": 0xCF,
     "dim_contrast": 0x08,

@@ -147,7 +147,10 @@ class App:
     def _after_entry(self):
         state = self.match.state
         if state.over:
-            self.session.record_match_end()
+            try:
+                self.session.record_match_end()
+            except OSError:  # the match itself is saved; only the statistics are not
+                self.say(t("flash error"))
             self.beep(3)
         elif state.deal.played == 0 and not state.deal.opened and state.deals():
             self.beep(1)  # a deal just ended (66 or the last trick)
@@ -168,7 +171,14 @@ class App:
     def set_lang(self, code):
         self.settings["lang"] = code
         self.lang = use(code)
-        self.session.save_settings(self.settings)
+        self.save_settings()
+
+    def save_settings(self):
+        """Keep the settings on flash; a failed write is shown, the setting still applies."""
+        try:
+            self.session.save_settings(self.settings)
+        except OSError:
+            self.say(t("flash error"))
 
     # --- drawing --------------------------------------------------------------
 

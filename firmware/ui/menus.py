@@ -59,7 +59,8 @@ class List(Screen):
                 label = (str(i + 1) + " " if i < 9 else "  ") + label
             label = app.text.clip(label, W - 2)
             if i == self.pick:
-                fb.fill_rect(0, y, W, LINE, 1)
+                # Inverted under the text only: a cursor move then changes fewer columns.
+                fb.fill_rect(0, y, app.text.width(label) + 2, LINE, 1)
                 app.write(label, 1, y, 0)
             else:
                 app.write(label, 1, y)
@@ -334,13 +335,15 @@ def _cycle(key, values):
         s = app.settings
         i = values.index(s[key]) if s[key] in values else -1
         s[key] = values[(i + 1) % len(values)]
-        app.session.save_settings(s)
+        app.save_settings()
         if key == "contrast":
             contrast = getattr(app.fb, "contrast", None)
             if contrast is not None:
                 contrast(s[key])
+        pick = app.screen.pick
         app.pop()
         settings_menu(app)
+        app.screen.pick = pick  # stay on the changed line
 
     return go
 
