@@ -10,7 +10,6 @@ its own (see their reasons).
 import os
 import re
 
-import pytest
 from conftest import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))  # faultfs.py
