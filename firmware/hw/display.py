@@ -8,22 +8,7 @@ mode; the SH1106 has 132 columns of RAM with the visible 128 starting at column 
 
 import framebuf
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(__x):  # dunder name: positional-only, like the real one
-        return __x
-
-
-try:
-    from time import sleep_ms
-except ImportError:  # CPython
-    from time import sleep as _sleep
-
-    def sleep_ms(__ms):
-        _sleep(__ms / 1000)
-
+from hw.compat import const, sleep_ms
 
 _WIDTH = const(128)
 _HEIGHT = const(64)

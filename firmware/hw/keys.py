@@ -21,13 +21,7 @@ Hardware is passed in: an input is any zero-argument callable returning 0/1
 event tuples are made per key in the constructor.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython (host tests)
-
-    def const(__x):  # dunder name: positional-only, like the real one
-        return __x
-
+from hw.compat import const
 
 PRESS = const(1)
 LONG = const(2)

@@ -36,24 +36,8 @@ key(), watch(), timeout() and wait_ms() allocate nothing (small ints and bools o
 Waking the ESP32 from light sleep with a key: see wake_on_keys() below.
 """
 
+from hw.compat import const, sleep_ms
 from hw.keys import ticks_add, ticks_diff
-
-try:
-    from micropython import const
-except ImportError:  # CPython (host tests)
-
-    def const(__x):  # dunder name: positional-only, like the real one
-        return __x
-
-
-try:
-    from time import sleep_ms
-except ImportError:  # CPython
-    from time import sleep as _sleep
-
-    def sleep_ms(__ms):
-        _sleep(__ms / 1000)
-
 
 # States, in the order they are reached.
 AWAKE = const(0)

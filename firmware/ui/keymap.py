@@ -6,13 +6,7 @@ labels the screen shows above them ("soft keys") on the scoreboard and move a
 cursor in lists.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython in tests
-
-    def const(__x):  # dunder name: positional-only, like the real one
-        return __x
-
+from hw.compat import const
 
 # Actions a screen receives as (action, argument).
 WIN = const(0)  # a player (or pair) takes the trick: argument = seat
