@@ -237,10 +237,24 @@ def draw(self, fb, s, x, y, color=1):
 _big = Text.draw_big
 
 
+def ink_rows(self, s):
+    """First and last row of the font's cell that the characters of s light."""
+    import framebuf
+
+    w = self.width(s)
+    scratch = framebuf.FrameBuffer(bytearray(((w + 7) // 8) * self.height), w, self.height,
+                                   framebuf.MONO_HLSB)
+    _draw(self, scratch, s, 0, 0, 1)
+    rows = [r for r in range(self.height) if any(scratch.pixel(c, r) for c in range(w))]
+    return (rows[0], rows[-1]) if rows else (0, 0)
+
+
 def draw_big(self, fb, s, x, y, scale=2, color=1):
+    # Big digits are drawn as their lit pixels only: the box is where the ink is.
     w = self.big_width(s, scale)
-    outside("big", x, y, w, self.height * scale, s)
-    frame["texts"].append([x, y, x + w, y + self.height * scale, s])
+    top, bottom = ink_rows(self, s)
+    outside("big", x, y + top * scale, w, (bottom - top + 1) * scale, s)
+    frame["texts"].append([x, y + top * scale, x + w, y + (bottom + 1) * scale, s])
     nested[0] += 1
     try:
         return _big(self, fb, s, x, y, scale, color)

@@ -220,16 +220,17 @@ class Board(Screen):
             elif deal.dealer == s:
                 name = name + "\u00b7"  # a middle dot after the dealer
             self._column(app, s, sides, app.text.clip(name, W // sides - 2), 0)
-        # The match score, big.
+        # The match score, big enough to read across the table: digits three times the
+        # font's size (24 px of ink from y 10), two times where three would not fit.
         for s in range(sides):
             shown = str(state.score_shown(s))
             if rules.pairs:
                 shown = shown + "/" + str(rules.target)
-            scale = 2 if sides < 3 and not rules.pairs else 2
+            scale = 3 if app.text.big_width(shown, 3) <= W // sides - 4 else 2
             w = app.text.big_width(shown, scale)
             x = self._x(s, sides, w)
-            app.text.draw_big(fb, shown, x, LINE + 1, scale)
-        y = LINE + 23
+            app.text.draw_big(fb, shown, x, LINE - scale, scale)  # ink starts `scale` rows down
+        y = LINE + 24
         if state.over:
             who = side_name(state, state.winner)
             app.write_center(who + " " + t("wins match"), y)
