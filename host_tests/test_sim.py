@@ -596,3 +596,26 @@ def test_new_match_options_target_and_counting_down(micropython, tmp_path):
     assert run.state["target"] == 8
     assert run.state["shown"] == [8, 8]  # counting down from the target
     assert run.state["deal"]["dealer"] == 1
+
+
+def test_the_menu_code_leaves_ram_when_the_players_return_to_the_scoreboard(micropython, tmp_path):
+    # On the board the bytecode of an imported module lives in the heap: the menus are
+    # loaded when a list opens and dropped again on the way home.
+    script = tmp_path / "menus_ram.py"
+    script.write_text(
+        "import gc, sys\n"
+        "from sim import Sim\n"
+        "s = Sim(%r, 'keypad')\n"
+        "for ch in '12': s.press(ch)\n"
+        "gc.collect(); home = gc.mem_alloc()\n"
+        "s.press('#')\n"
+        "gc.collect(); menu = gc.mem_alloc()\n"
+        "s.press('*')\n"
+        "gc.collect(); back = gc.mem_alloc()\n"
+        "print(home, menu, back, 'ui.menus' in sys.modules)\n" % str(tmp_path / "flash"))
+    out = micropython([str(script)])
+    assert out.returncode == 0, out.stderr.decode()
+    home, menu, back, loaded = out.stdout.decode().split()
+    assert loaded == "False"
+    assert int(menu) - int(home) > 5000  # the menu code came in ...
+    assert int(back) - int(home) < (int(menu) - int(home)) // 2  # ... and most of it left

@@ -93,7 +93,12 @@ class App:
         del self.stack[1:]
         self.dirty = True
         if "ui.menus" in sys.modules:
+            # The package keeps its submodule as an attribute too: drop both references.
             del sys.modules["ui.menus"]
+            import ui
+
+            if hasattr(ui, "menus"):
+                delattr(ui, "menus")
             gc.collect()
 
     # --- keys ---------------------------------------------------------------
