@@ -142,13 +142,13 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
     from hw.keys import LONG
     from hw.power import Power
     from hw.storage import Store
-    from ui import font6x10
     from ui.app import App
+    from ui.text import board_font
 
     display = make_display(cfg)
     keys, layout, wake_pins = make_keys(cfg)
     session = Session(Store(DATA, os))
-    app = App(display, session, font6x10, layout, buzzer=make_buzzer(cfg))
+    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
     app.boot()
     display.contrast(app.settings["contrast"])
     power = Power(display, app.settings, machine, make_wake(cfg, keys, layout, wake_pins))

@@ -451,3 +451,47 @@ def test_on_cpython_text_draws_through_pixel():
     big = Target()
     assert t.draw_big(big, "7", 1, 1, 3) == 19
     assert big.lit == reference("7", 1, 1, 3)
+
+
+def test_the_font_file_is_the_font_module_data(tmp_path):
+    # ui/font6x10.bin is what the board reads glyphs from; it must follow the module.
+    out = tmp_path / "font.bin"
+    make_font.write_font_file(os.path.join(ROOT, "firmware", "ui", "font6x10.py"), str(out))
+    with open(os.path.join(ROOT, "firmware", "ui", "font6x10.bin"), "rb") as f:
+        assert f.read() == out.read_bytes(), "regenerate with tools/make_font.py"
+
+
+FONT_FILE_CHECK = """
+import gc, framebuf
+from ui import font6x10
+from ui.text import Text, board_font
+a = Text(font6x10)
+gc.collect(); before = gc.mem_alloc()
+b = Text(board_font())
+gc.collect(); cost = gc.mem_alloc() - before
+chars = %r
+bad = []
+for ch in chars:
+    b1 = bytearray(16 * 10); b2 = bytearray(16 * 10)
+    f1 = framebuf.FrameBuffer(b1, 16, 10, framebuf.MONO_HLSB)
+    f2 = framebuf.FrameBuffer(b2, 16, 10, framebuf.MONO_HLSB)
+    a.draw(f1, ch, 0, 0); b.draw(f2, ch, 0, 0)
+    if b1 != b2 or a.width(ch) != b.width(ch) or a.ink_width(ch) != b.ink_width(ch):
+        bad.append(ch)
+buf = bytearray(128 * 8)
+fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+gc.collect(); before = gc.mem_alloc()
+for i in range(50):
+    b.draw(fb, "0123456789 Рахунок", 0, 0)
+gc.collect()
+print(len(bad), cost, gc.mem_alloc() - before)
+"""
+
+
+def test_glyphs_read_from_the_font_file_draw_as_the_module_does(micropython):
+    out = micropython(["-c", FONT_FILE_CHECK % CHARSET])
+    assert out.returncode == 0, out.stderr.decode()
+    bad, cost, grown = (int(x) for x in out.stdout.split())
+    assert bad == 0
+    assert cost < 3000  # the index and the widths; the module costs about 7 KB
+    assert grown <= 0  # reading a glyph allocates nothing

@@ -54,7 +54,7 @@ gc.collect()
 from hw.storage import Store
 from app.session import Session
 gc.collect()
-from ui import font6x10
+from ui.text import board_font
 gc.collect()
 from ui.app import App
 gc.collect()
@@ -74,7 +74,7 @@ def run(keys, root, lang, setup):
     if setup:
         session.boot()
         session.new_match(setup)
-    app = App(Display(Bus()), session, font6x10, "keypad", {"lang": lang})
+    app = App(Display(Bus()), session, board_font(), "keypad", {"lang": lang})
     app.boot()
     app.render()
     gc.collect()
@@ -119,7 +119,7 @@ import sys
 from hw.display import Display
 from hw.storage import Store
 from app.session import Session
-from ui import font6x10
+from ui.text import board_font
 from ui.app import App
 
 
@@ -131,7 +131,7 @@ class Bus:
         pass
 
 
-app = App(Display(Bus()), Session(Store(sys.argv[1], os)), font6x10, "keypad")
+app = App(Display(Bus()), Session(Store(sys.argv[1], os)), board_font(), "keypad")
 app.boot()
 app.render()
 """
@@ -499,6 +499,9 @@ def build(quick=False):
             raise RuntimeError("mpy-cross failed: %r" % (failures,))
         lang_src = os.path.join(root, "firmware", "ui", "lang")
         shutil.copytree(lang_src, os.path.join(mpy, "ui", "lang"), dirs_exist_ok=True)
+        # The font's bitmaps stay in a file on the board, as deploy copies it.
+        shutil.copy(os.path.join(root, "firmware", "ui", "font6x10.bin"),
+                    os.path.join(mpy, "ui", "font6x10.bin"))
         os.mkdir(os.path.join(tmp, "presses"))
         presses = _json_out(_run(["tools/bench.py", "presses", os.path.join(tmp, "presses"),
                                   "2" if quick else "4"], _source_paths()), "presses")

@@ -59,8 +59,8 @@ from sixtysix.deal import MARRIAGE_MAX
 from sixtysix.errors import Refused
 from sixtysix.rules import PACK
 from sixtysix.snapshot import snapshot
-from ui import font6x10
 from ui.app import App
+from ui.text import board_font
 
 ROOT = "data"
 ENOSPC = 28
@@ -201,7 +201,7 @@ class Device:
         self.session = Session(self.store)
         self._wrap(self.session)
         self.display = Display(_Bus())
-        self.app = App(self.display, self.session, font6x10, layout)
+        self.app = App(self.display, self.session, board_font(), layout)
         self.app.boot()
         self.app.render()
 

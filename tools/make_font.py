@@ -178,6 +178,29 @@ def generate(font_path):
     return header + body, chars, missing
 
 
+def font_file_bytes(module):
+    """The font as ui.text.FontFile reads it: a 12-byte header, the module's sparse index
+    and its glyph data, unchanged. The board keeps only the index in RAM."""
+    sparse = bytes(module._sparse)
+    data = bytes(module._font)
+    head = bytes((ord("S"), ord("6"), ord("6"), ord("F"), 1, module.height(), module.baseline(),
+                  module.max_width(), len(sparse) & 0xFF, len(sparse) >> 8,
+                  len(data) & 0xFF, len(data) >> 8))
+    return head + sparse + data
+
+
+def write_font_file(module_path, out_path):
+    """Write the .bin next to the module from the module's own data."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("font_module", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(out_path, "wb") as f:
+        f.write(font_file_bytes(module))
+    return out_path
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--font", help="6x10.pcf or 6x10.pcf.gz (default: the xfonts-base file)")
@@ -198,6 +221,8 @@ def main(argv=None):
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print("%d characters, %d bytes -> %s" % (len(chars), len(text.encode()), args.out))
+    binary = write_font_file(args.out, args.out[:-3] + ".bin")
+    print("font file for the board -> %s" % binary)
     return 0
 
 

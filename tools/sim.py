@@ -117,14 +117,14 @@ class Sim:
         from app.session import Session
         from hw.display import Display
         from hw.storage import Store
-        from ui import font6x10
         from ui.app import App
+        from ui.text import board_font
 
         self.bus = CountingBus()
         self.display = Display(self.bus)
         self.store = Store(root, os)
         self.session = Session(self.store)
-        self.app = App(self.display, self.session, font6x10, layout)
+        self.app = App(self.display, self.session, board_font(), layout)
         self.app.boot()
         if lang:
             self.app.set_lang(lang)

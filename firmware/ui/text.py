@@ -40,7 +40,15 @@ class Text:
         self.baseline = font.baseline()
         self.advance = w = font.max_width()  # widest glyph; the placeholder's advance
         self._bpr = bpr = (w + 7) >> 3  # bytes per row of the glyph buffer
-        self._data = font._mvfont
+        # A FontFile keeps the bitmaps on flash and reads one glyph at a time.
+        self._file = getattr(font, "file", None)
+        self._widths = getattr(font, "widths", b"")  # a FontFile's: one width per glyph
+        if self._file is not None:
+            self._data = b""
+            self._dbase = font.data_start
+            self._rec = bytearray(bpr * h)  # one glyph's bitmap, read from the file
+        else:
+            self._data = font._mvfont
         sparse = getattr(font, "_mvsp", None)
         self._sparse = sparse
         if sparse is None:
@@ -97,6 +105,8 @@ class Text:
     def _advance(self, off):
         if off < 0:
             return self.advance
+        if self._widths:
+            return self._widths[off >> 3]
         d = self._data
         return d[off] | (d[off + 1] << 8)
 
@@ -109,6 +119,17 @@ class Text:
             start = 0
             w = self.advance
             sb = bpr
+        elif self._file is not None:
+            w = self._widths[off >> 3]
+            sb = ((w - 1) >> 3) + 1
+            src = self._rec
+            start = 0
+            f = self._file
+            f.seek(self._dbase + off + 2)
+            if sb == bpr:
+                f.readinto(src)
+            else:
+                f.readinto(memoryview(src)[:sb * self.height])
         else:
             src = self._data
             w = src[off] | (src[off + 1] << 8)
@@ -255,3 +276,63 @@ class Text:
         for yy in range(y, y + h):
             for xx in range(x, x + w):
                 fb.pixel(xx, yy, color)
+
+
+class FontFile:
+    """A font_to_py font whose bitmaps stay in a file (on the board: in flash).
+
+    Only the index and one width per glyph are held in RAM, about 1.2 KB for the 6x10
+    font instead of the ~7 KB its module costs as .mpy; Text reads each glyph with one
+    seek and one readinto. The file is written by tools/make_font.py from the font module:
+    b"S66F", version, height, baseline, max width, index length, data length (16-bit),
+    then the module's sparse index and its glyph data, as they are.
+    """
+
+    def __init__(self, path):
+        f = open(path, "rb")
+        head = f.read(10)
+        if head[:4] != b"S66F" or head[4] != 1:
+            f.close()
+            raise ValueError("not a font file: " + path)
+        self._h = head[5]
+        self._base = head[6]
+        self._maxw = head[7]
+        n = head[8] | (head[9] << 8)
+        f.read(2)  # data length: the rest of the file
+        self._mvsp = f.read(n)
+        self.data_start = 12 + n
+        # One width per glyph, indexed by its data offset / 8 (as the index stores it).
+        top = 0
+        for i in range(0, n, 4):
+            top = max(top, self._mvsp[i + 2] | (self._mvsp[i + 3] << 8))
+        widths = bytearray(top + 1)
+        two = bytearray(2)
+        for i in range(0, n, 4):
+            g = self._mvsp[i + 2] | (self._mvsp[i + 3] << 8)
+            f.seek(self.data_start + (g << 3))
+            f.readinto(two)
+            widths[g] = two[0]
+        self.widths = widths
+        self.file = f
+
+    def height(self):
+        return self._h
+
+    def baseline(self):
+        return self._base
+
+    def max_width(self):
+        return self._maxw
+
+    def hmap(self):
+        return True
+
+    def reverse(self):
+        return False
+
+
+def board_font():
+    """The UI's font, read from ui/font6x10.bin beside this module."""
+    here = __file__
+    cut = here.rfind("/")
+    return FontFile((here[:cut + 1] if cut >= 0 else "") + "font6x10.bin")
