@@ -440,7 +440,7 @@ def test_the_failed_write_test_catches_a_broken_session(script, broken):
 
 def test_a_summary_too_long_for_a_blob_lets_the_journal_go_on(script, monkeypatch):
     actions, snaps = script
-    monkeypatch.setattr(storage, "MAX_BLOB", 400)
+    monkeypatch.setattr(storage, "MAX_BLOB", 330)
     fs = FaultFS(dirs=[ROOT])
     s = Session(Store(ROOT, fs))
     s.boot()

@@ -12,11 +12,13 @@ costs about 1 KB of history:
   9-11 card points per side.
 """
 
+from binascii import a2b_base64, b2a_base64
+
 from .deal import ENTRIES, REASONS, Deal
 from .errors import Refused
 from .rules import make_rules
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2  # 2: the history in base64 (a third smaller than hex on flash)
 ROW = 12
 
 
@@ -176,6 +178,10 @@ class MatchState:
         return self.score[side]
 
 
+def _b64(data):
+    return b2a_base64(data).decode().strip()
+
+
 def setup_match(line):
     """A `new RULES key=value ...` line -> (rules, names, first dealer).
 
@@ -319,7 +325,7 @@ class Match:
             assert pbase is not None
             prev = [list(pbase), bytes(plog).hex()]
         return {"v": SUMMARY_VERSION, "setup": self.setup, "base": list(base),
-                "hist": bytes(state.hist[:base[3]]).hex(), "prev": prev,
+                "hist": _b64(bytes(state.hist[:base[3]])), "prev": prev,
                 "redo": [rec.hex() for rec in self.redo_stack]}
 
     def restore(self, summary, records):
@@ -330,7 +336,7 @@ class Match:
         self.enter_line(summary["setup"])
         state = self.state
         assert state is not None
-        state.hist.extend(bytes.fromhex(summary["hist"]))
+        state.hist.extend(a2b_base64(summary["hist"]))
         base = list(summary["base"])
         base[3] = len(state.hist)
         self.base = tuple(base)
