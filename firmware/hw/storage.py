@@ -229,11 +229,9 @@ class Store:
         head = b"%s %d %d %d " % (magic, VERSION, gen, len(body))
         return head + _hex(crc32(body, crc32(head))) + b"\n", body
 
-    def _unpack(self, name, magic):
-        """Return (body, gen) of a packed file, or None if it does not exist.
-
-        Raises _Bad if it exists but is not a valid file of this kind.
-        """
+    def _open_header(self, name, magic, count):
+        """Open one of our files and read its header line: (file, line, fields), or None
+        if the file does not exist. Raises _Bad, with the file closed, for a bad header."""
         try:
             f = self._open(self._p(name), "rb")
         except OSError as e:
@@ -245,7 +243,22 @@ class Store:
             if not line.endswith(b"\n"):
                 raise _Bad("unreadable header")
             fields = line[:-1].split(b" ")
-            _check_header(fields, magic, 5)
+            _check_header(fields, magic, count)
+        except Exception:
+            f.close()
+            raise
+        return f, line, fields
+
+    def _unpack(self, name, magic):
+        """Return (body, gen) of a packed file, or None if it does not exist.
+
+        Raises _Bad if it exists but is not a valid file of this kind.
+        """
+        got = self._open_header(name, magic, 5)
+        if got is None:
+            return None
+        f, line, fields = got
+        try:
             gen = _num(fields[2])
             size = _num(fields[3])
             if size > MAX_BLOB:
@@ -309,18 +322,11 @@ class Store:
         Returns None if there is none, else (gen, events, crc, damage) where damage is
         None or (kind, byte offset, records dropped). Raises _Bad for a bad header.
         """
+        got = self._open_header(_JOURNAL, _MAG_JOURNAL, 4)
+        if got is None:
+            return None
+        f, line, fields = got
         try:
-            f = self._open(self._p(_JOURNAL), "rb")
-        except OSError as e:
-            if e.args[0] == _ENOENT:
-                return None
-            raise
-        try:
-            line = f.readline(64)
-            if not line.endswith(b"\n"):
-                raise _Bad("unreadable header")
-            fields = line[:-1].split(b" ")
-            _check_header(fields, _MAG_JOURNAL, 4)
             gen = _num(fields[2])
             expect, crc = self._journal_header(gen)
             if expect != line:
