@@ -81,3 +81,10 @@ def refusal(m, line):
         assert snapshot(m) == before, "a refused entry changed the match: %r" % line
         return e.code
     raise AssertionError("accepted, but should be refused: %r" % line)
+
+
+def check_snapshot(m, seed, **want):
+    """Each named field of the snapshot has the wanted value; `seed` names the rule."""
+    s = snapshot(m)
+    for key, value in want.items():
+        assert s[key] == value, seed

@@ -8,7 +8,7 @@ six tricks of four cards use the whole pack.
 """
 
 import pytest
-from rulehelp import card_points, deal, deals, last, outcome, play, refusal, snap
+from rulehelp import card_points, check_snapshot, deal, deals, last, outcome, play, refusal, snap
 
 # Pair 1 (seats 1 and 3) takes 81 in three tricks; pair 2 has no trick.
 PAIR1_81 = "trick 1 A T K Q; trick 3 A T K Q; trick 1 A T J J"
@@ -272,11 +272,8 @@ EIGHT = [
 
 @pytest.mark.parametrize("rules,events,score,games,over,winner,seed", EIGHT)
 def test_the_eight(rules, events, score, games, over, winner, seed):
-    s = snap(play(rules, events))
-    assert s["score"] == score, seed
-    assert s["games"] == games, seed
-    assert s["over"] == over, seed
-    assert s["winner"] == winner, seed
+    check_snapshot(play(rules, events), seed, score=score, games=games, over=over,
+                   winner=winner)
 
 
 def test_the_match_can_end_on_three_nines():

@@ -7,7 +7,7 @@ the whole pack, at most four of each rank.
 """
 
 import pytest
-from rulehelp import card_points, deal, deals, outcome, play, refusal, snap
+from rulehelp import card_points, check_snapshot, deal, deals, outcome, play, refusal, snap
 
 # Player 1 reaches 66 against opponents in various states:
 # player 2 has 42 in two tricks, player 3 no trick.
@@ -171,11 +171,8 @@ MATCH_END = [
 
 @pytest.mark.parametrize("rules,results,over,winner,score,shown,seed", MATCH_END)
 def test_match_end_and_display(rules, results, over, winner, score, shown, seed):
-    s = snap(play(rules, results))
-    assert s["over"] == over, seed
-    assert s["winner"] == winner, seed
-    assert s["score"] == score, seed
-    assert s["shown"] == shown, seed
+    check_snapshot(play(rules, results), seed, over=over, winner=winner, score=score,
+                   shown=shown)
 
 
 def test_false_claim_gives_both_others_one():

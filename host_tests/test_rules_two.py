@@ -8,7 +8,7 @@ winner check does not apply; every deal holds at most four of each rank.
 """
 
 import pytest
-from rulehelp import card_points, deal, deals, last, outcome, play, refusal, snap
+from rulehelp import card_points, check_snapshot, deal, deals, last, outcome, play, refusal, snap
 
 # Player 1 takes 32 in three tricks, then player 2 reaches 68.
 LOSER32 = ("trick 1 A T; trick 1 K Q; trick 1 J J; "
@@ -373,11 +373,8 @@ MATCH_END = [
 
 @pytest.mark.parametrize("rules,results,over,winner,score,shown,seed", MATCH_END)
 def test_match_end_and_display(rules, results, over, winner, score, shown, seed):
-    s = snap(play(rules, results))
-    assert s["over"] == over, seed
-    assert s["winner"] == winner, seed
-    assert s["score"] == score, seed
-    assert s["shown"] == shown, seed
+    check_snapshot(play(rules, results), seed, over=over, winner=winner, score=score,
+                   shown=shown)
 
 
 def test_history_keeps_every_deal():
