@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STUBS := micropython-esp32-stubs==1.29.0.post1
 STAMP := $(VENV)/.installed
+# npm packages (package.json, pinned by package-lock.json): the MicroPython WebAssembly
+# port (a 32-bit runtime for the tests, the browser build's runtime) and playwright-core.
+NODE_STAMP := node_modules/.installed
 
 .PHONY: venv test lint replay sim run font screenshots clean
 
@@ -18,7 +21,11 @@ $(STAMP): requirements-dev.txt
 	$(BIN)/pip install -q --disable-pip-version-check --no-deps --target typings $(STUBS) micropython-stdlib-stubs==1.29.0.post2
 	touch $(STAMP)
 
-test: $(STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest host_tests -q
 
 lint: $(STAMP)
@@ -52,7 +59,7 @@ font: $(STAMP)
 	$(BIN)/python tools/make_font.py
 
 clean:
-	rm -rf $(VENV) typings .pytest_cache build
+	rm -rf $(VENV) typings .pytest_cache build node_modules
 
 # ---- Boards and deploy (tools/deploy.py; boards/*.json; docs/boards.md) -------------------
 # make deploy BOARD=devkitc-ssd1306-keypad PORT=/dev/ttyUSB0   (PORT defaults to auto)
