@@ -65,7 +65,8 @@ def _heap_k(heapsize):
     return max(1, int(s) // 1024)
 
 
-def command(name, args, paths=(), heapsize=None, mounts=(), cwd=ROOT, steps=None, code=None):
+def command(name, args, paths=(), heapsize=None, mounts=(), cwd=ROOT, steps=None, code=None,
+            after=None):
     """(argv, env) that runs `args` (script and its arguments) or `code` on runtime `name`."""
     paths = [os.path.abspath(p) for p in paths]
     env = dict(os.environ)
@@ -87,13 +88,16 @@ def command(name, args, paths=(), heapsize=None, mounts=(), cwd=ROOT, steps=None
             spec["code"] = code
         if steps:
             spec["steps"] = steps
+        if after:
+            spec["after"] = after
         return ["node", WASM_RUNNER, json.dumps(spec)], env
     raise ValueError("unknown runtime %r (one of %s)" % (name, ", ".join(NAMES)))
 
 
 def run(name, args=(), paths=(FIRMWARE, TOOLS), heapsize=None, mounts=(), cwd=ROOT,
-        stdin=None, timeout=600, steps=None, code=None):
-    cmd, env = command(name, args, paths, heapsize, mounts, cwd, steps, code)
+        stdin=None, timeout=600, steps=None, code=None, after=None):
+    """`steps`, `after` (wasm only): see tools/wasm_run.mjs."""
+    cmd, env = command(name, args, paths, heapsize, mounts, cwd, steps, code, after)
     return subprocess.run(cmd, input=stdin, capture_output=True, cwd=cwd, env=env,
                           timeout=timeout)
 

@@ -4,7 +4,7 @@
 //   node tools/wasm_run.mjs '<json spec>'
 //
 // spec: {"argv": [script, args...] | "code": "...", "paths": [dir, ...], "mounts": [dir, ...],
-//        "cwd": dir, "heap_k": 56, "steps": "name"}
+//        "cwd": dir, "heap_k": 56, "steps": "name", "after": "name"}
 // The port has no view of the host's files, so every folder in `paths` (import path) and
 // `mounts` (data) is copied into its in-memory file system under the same absolute path:
 // a script sees the same paths as under the unix port. After the run, `mounts` are copied
@@ -13,6 +13,7 @@
 // until it returns a false value. The port frees garbage only between top-level calls from
 // JS, so a driver that does one key press per call can measure the live heap between
 // presses and what each press allocates.
+// `after`: then call the global function of that name once.
 // Exit code: the script's sys.exit code, 1 for an uncaught exception (traceback on stderr).
 
 import fs from "node:fs";
@@ -84,6 +85,7 @@ try {
       // one top-level call per step: garbage is freed in between
     }
   }
+  if (spec.after) mp.globals.get(spec.after)();
 } catch (err) {
   code = exitCode(err);
 }
