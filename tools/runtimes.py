@@ -77,7 +77,9 @@ def command(name, args, paths=(), heapsize=None, mounts=(), cwd=ROOT, steps=None
     if name in ("mp64", "mp32"):
         env["MICROPYPATH"] = ":".join(paths + [".frozen"])
         head = [MP64 if name == "mp64" else MP32]
-        if heapsize:
+        if isinstance(heapsize, int):  # bytes, exactly
+            head += ["-X", "heapsize=%d" % heapsize]
+        elif heapsize:
             head += ["-X", "heapsize=%dk" % _heap_k(heapsize)]
         return head + (["-c", code] if code is not None else list(args)), env
     if name == "wasm":
