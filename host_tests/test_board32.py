@@ -16,7 +16,7 @@ import json
 import os
 import shutil
 
-import compile_check
+import deploy
 import pytest
 import runtimes
 from conftest import ROOT
@@ -73,13 +73,8 @@ def test_random_matches_replay_as_on_cpython(runtime32, tmp_path, setup, seed):
 @pytest.fixture(scope="module")
 def mpy(tmp_path_factory):
     """The firmware as deploy puts it on a board: .mpy files plus the data files."""
-    out = str(tmp_path_factory.mktemp("mpy"))
-    assert compile_check.compile_all(out, march=None) == []
-    os.remove(os.path.join(out, "ui", "font6x10.mpy"))  # the board reads the .bin
-    shutil.copytree(os.path.join(ROOT, "firmware", "ui", "lang"),
-                    os.path.join(out, "ui", "lang"))
-    shutil.copy(os.path.join(ROOT, "firmware", "ui", "font6x10.bin"),
-                os.path.join(out, "ui"))
+    out = str(tmp_path_factory.mktemp("image"))
+    deploy.build(out, march=None)
     return out
 
 

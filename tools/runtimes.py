@@ -68,7 +68,8 @@ def _heap_k(heapsize):
 def command(name, args, paths=(), heapsize=None, mounts=(), cwd=ROOT, steps=None, code=None,
             after=None):
     """(argv, env) that runs `args` (script and its arguments) or `code` on runtime `name`."""
-    paths = [os.path.abspath(p) for p in paths]
+    # "" is the working directory, as on a board, where the firmware sits at the root
+    paths = [os.path.abspath(p) if p else "" for p in paths]
     env = dict(os.environ)
     if name == "cpython":
         env["PYTHONPATH"] = os.pathsep.join(paths)
