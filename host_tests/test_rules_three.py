@@ -7,7 +7,17 @@ the whole pack, at most four of each rank.
 """
 
 import pytest
-from rulehelp import card_points, check_snapshot, deal, deals, outcome, play, refusal, snap
+from rulehelp import (
+    card_points,
+    check_snapshot,
+    deal,
+    deals,
+    outcome,
+    play,
+    refusal,
+    rule_sets,
+    snap,
+)
 
 # Player 1 reaches 66 against opponents in various states:
 # player 2 has 42 in two tricks, player 3 no trick.
@@ -111,7 +121,7 @@ def test_last_trick_bonus(rules, events, points, seed):
     assert card_points(play(rules, events)) == points, seed
 
 
-@pytest.mark.parametrize("rules", ["mariage3", "classic66-3"])
+@pytest.mark.parametrize("rules", rule_sets(3))
 def test_marriage_without_a_stock(rules):
     # spec three players 2: Marriages: when leading (there is no stock). 20/40, once per suit.
     m = play(rules + " dealer=1", "trump H; trick 2 9 9 9; trick 2 J J J; trick 2 J 9 Q; "
@@ -125,7 +135,7 @@ def test_marriage_without_a_stock(rules):
     assert refusal(m, "marriage 2 S") == "suit_declared"
 
 
-@pytest.mark.parametrize("rules", ["mariage3", "classic66-3"])
+@pytest.mark.parametrize("rules", rule_sets(3))
 def test_eight_tricks_and_no_close(rules):
     # 004: "Сдается вся колода за раз и приходится по 8 карт каждому участнику";
     # "Вся игра идет обязательно, так как колоды не существует."
@@ -135,7 +145,7 @@ def test_eight_tricks_and_no_close(rules):
     assert refusal(m, "close 3") == "no_stock_game"
 
 
-@pytest.mark.parametrize("rules", ["mariage3", "classic66-3"])
+@pytest.mark.parametrize("rules", rule_sets(3))
 def test_dealer_rotates(rules):
     # 000: "в наступних іграх гравці здають карти по черзі"; the player left of the dealer leads.
     m = play(rules + " dealer=3")

@@ -8,7 +8,18 @@ winner check does not apply; every deal holds at most four of each rank.
 """
 
 import pytest
-from rulehelp import card_points, check_snapshot, deal, deals, last, outcome, play, refusal, snap
+from rulehelp import (
+    card_points,
+    check_snapshot,
+    deal,
+    deals,
+    last,
+    outcome,
+    play,
+    refusal,
+    rule_sets,
+    snap,
+)
 
 # Player 1 takes 32 in three tricks, then player 2 reaches 68.
 LOSER32 = ("trick 1 A T; trick 1 K Q; trick 1 J J; "
@@ -322,7 +333,7 @@ def test_stock_runs_out_after_six_tricks():
 # --- match: dealer, target, counting down, undo -------------------------------------------
 
 
-@pytest.mark.parametrize("rules", ["mariage", "classic66", "schnapsen", "sechsundsechzig"])
+@pytest.mark.parametrize("rules", rule_sets(2))
 def test_dealers_alternate(rules):
     # 000: "Перший здавач в грі визначається жеребкуванням, в наступних іграх гравці
     # здають карти по черзі. ... Перший хід належить гравцю, який сидить зліва від здавальника."
