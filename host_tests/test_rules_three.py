@@ -1,6 +1,7 @@
 """Three players: mariage3 and classic66-3, one row per rule.
 
-Each row quotes the seed sentence it checks, or "spec:" for a decision.
+Each row quotes the seed sentence it checks, or "spec:" for a rule of the rules
+spec, or "rules.md decision N:" for a numbered decision in docs/rules.md.
 Unless a row says otherwise player 1 deals (`dealer=1`), so player 2 leads.
 Cards are entered by rank only (no winner check); 8 tricks of 3 cards use
 the whole pack, at most four of each rank.
@@ -173,9 +174,9 @@ MATCH_END = [
      [7, 0, 0], "spec three players 5: mariage3 7 (option 8)"),
     # A false claim gives both others 1: two players at 7 together is no winner yet.
     ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; next; claim 1", False, None,
-     [0, 7, 7], [0, 7, 7], "spec decision 3: the match ends when a side reaches the target and is alone in the lead"),
+     [0, 7, 7], [0, 7, 7], "rules.md decision 5: the match ends when a side reaches the target and is alone in the lead"),
     ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; next; claim 1; result 3 1", True, 3,
-     [0, 7, 8], [0, 7, 8], "spec decision 3: the match ends when a side reaches the target and is alone in the lead"),
+     [0, 7, 8], [0, 7, 8], "rules.md decision 5: the match ends when a side reaches the target and is alone in the lead"),
 ]
 
 
