@@ -28,12 +28,13 @@ SCENARIO = os.path.join(ROOT, "host_tests", "scenarios", "mariage_basic.txt")
 MODE_SIZE = {"quad": (32, 64), "half": (32, 128), "big": (64, 256), "braille": (16, 64)}
 
 
-def make_env():
-    """The environment for a make started by a test (none of the outer make's flags)."""
+def make(*args):
+    """`make -s ARGS` at the root, without the flags of a make that may be running the tests."""
     env = dict(os.environ)
     for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
         env.pop(name, None)
-    return env
+    return subprocess.run(["make", "-s"] + list(args), capture_output=True, text=True, cwd=ROOT,
+                          env=env)
 
 
 def one_line_refusal(proc, prefix):
@@ -171,8 +172,7 @@ def test_replay_still_takes_event_lines(micropython, runtime):
 
 
 def test_make_replay_refuses_a_json_file(tmp_path):
-    proc = subprocess.run(["make", "-s", "replay", "EVENTS=" + str(replay_json(tmp_path))],
-                          capture_output=True, text=True, cwd=ROOT, env=make_env())
+    proc = make("replay", "EVENTS=" + str(replay_json(tmp_path)))
     assert proc.returncode != 0
     assert proc.stderr.startswith("replay: ") and "holds JSON" in proc.stderr.split("\n")[0]
     assert proc.stdout == ""
@@ -220,8 +220,7 @@ def test_every_listed_chip_counts_as_a_board():
 
 def test_make_run_with_a_board_named_goes_to_deploy():
     # An unknown board stops in deploy's board check, before any port is opened.
-    proc = subprocess.run(["make", "-s", "run", "BOARD=no-such-board"], capture_output=True,
-                          text=True, cwd=ROOT, env=make_env())
+    proc = make("run", "BOARD=no-such-board")
     assert proc.returncode != 0
     assert "make run: asked for a board" in proc.stderr
     assert "unknown board 'no-such-board'" in proc.stderr
@@ -231,8 +230,7 @@ def test_make_run_without_a_board_starts_the_simulator(tmp_path):
     if esp32_ports(serial_ports()):
         pytest.skip("an ESP32 is attached: make run would deploy to it")
     args = "--flash %s --keys 12 --state" % (tmp_path / "flash")
-    proc = subprocess.run(["make", "-s", "run", "ARGS=" + args], capture_output=True,
-                          text=True, cwd=ROOT, env=make_env())
+    proc = make("run", "ARGS=" + args)
     assert proc.returncode == 0, proc.stderr
     assert "make run: no ESP32 USB-serial chip attached: the simulator" in proc.stderr
     assert json.loads(proc.stdout)["rules"] == "mariage"
