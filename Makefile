@@ -33,21 +33,23 @@ lint: $(STAMP)
 	$(BIN)/pyright --pythonpath /bin/false firmware
 	$(BIN)/python tools/compile_check.py
 
-# Replay an event file and print the match as JSON: make replay EVENTS=file
+# Replay a file of event lines (text, docs/events.md) and print the match as JSON:
+# make replay EVENTS=file
 replay: $(STAMP)
-	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/replay.py $(EVENTS)
+	@MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/replay.py $(EVENTS)
 
 # The scorekeeper in this terminal (the firmware's own app in MicroPython);
-# its flash is the folder sim_flash/. ARGS="--buttons" for the four-button layout.
+# its flash is the folder sim_flash/. ARGS="--buttons" for the four-button layout,
+# ARGS="--panel big" for a larger panel (ARGS=--help lists the options).
 sim: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/sim.py $(ARGS)
 
-# The scorekeeper: deployed to a board when one is attached (BOARD names its wiring in
-# boards/, the reference keypad build by default), else the simulator in this terminal.
+# The scorekeeper: deployed when an ESP32's USB-serial chip is attached or BOARD (or PORT)
+# is given (BOARD names its wiring in boards/, the reference keypad build by default), else
+# the simulator in this terminal. tools/find_board.py makes the choice and says why.
 run: $(STAMP)
-	@if [ -n "$(BOARD)" ] || ls /dev/ttyUSB* /dev/ttyACM* >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory deploy BOARD=$(if $(BOARD),$(BOARD),devkitc-ssd1306-keypad); \
-	else $(MAKE) --no-print-directory sim; fi
+	@goal=$$($(BIN)/python tools/find_board.py "$(BOARD)" "$(PORT)") && \
+	  $(MAKE) --no-print-directory $$goal
 
 # Regenerate the README's screenshots (docs/img, from the simulator) and the keypad overlay.
 screenshots: $(STAMP)

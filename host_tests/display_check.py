@@ -9,6 +9,7 @@ import json
 import sys
 
 from fake_oled import FakePanel, FakePanelNoVector
+from fakebus import CountingBus, NoVectorBus
 from hw.display import Display
 
 
@@ -242,19 +243,6 @@ def run_retry(chip):
     return out
 
 
-class NullBus:
-    def writeto(self, addr, buf):
-        pass
-
-    def writevto(self, addr, bufs):
-        pass
-
-
-class NullBusNoVector:
-    def writeto(self, addr, buf):
-        pass
-
-
 def allocated(fn):
     gc.collect()
     gc.disable()
@@ -267,7 +255,7 @@ def allocated(fn):
 
 def run_alloc(chip):
     out = {}
-    for name, bus in (("vector", NullBus()), ("novector", NullBusNoVector())):
+    for name, bus in (("vector", CountingBus()), ("novector", NoVectorBus())):
         d = Display(bus, chip=chip)
         d.text("Round 3", 0, 0, 1)
         d.show()
@@ -285,7 +273,7 @@ def run_alloc(chip):
         res["contrast"] = allocated(lambda d=d: d.contrast(9))
         out[name] = res
     holder = []
-    out["construct"] = allocated(lambda: holder.append(Display(NullBus(), chip=chip)))
+    out["construct"] = allocated(lambda: holder.append(Display(CountingBus(), chip=chip)))
     # a pointer-sized word tells 64-bit hosts from the ESP32's 32 bits
     out["word"] = 8 if sys.maxsize > 2**32 else 4
     return out

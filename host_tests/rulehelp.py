@@ -7,7 +7,13 @@ everything these helpers return, as in the snapshot.
 
 from sixtysix.errors import Refused
 from sixtysix.match import Match
+from sixtysix.rules import RULE_SETS, Rules
 from sixtysix.snapshot import snapshot
+
+
+def rule_sets(players):
+    """The rule sets for this many players, in the order of RULE_SETS."""
+    return [rid for rid in RULE_SETS if Rules(rid).players == players]
 
 
 def lines(*events):

@@ -11,11 +11,10 @@ import os
 import re
 
 from conftest import ROOT
+from sixtysix.rules import RULE_SETS
 
 HERE = os.path.dirname(os.path.abspath(__file__))  # faultfs.py
 FUZZ = os.path.join(ROOT, "tools", "fuzz.py")
-RULE_SETS = ("mariage", "classic66", "mariage3", "classic66-3", "mariage4", "schnapsen",
-             "sechsundsechzig")
 
 
 def _fuzz(micropython, *args):
@@ -127,19 +126,12 @@ def test_the_checks_catch_what_they_are_for(micropython):
 FAILING_BLOBS = """
 import os
 from app.session import Session
+from fakebus import CountingBus
 from hw.display import Display
 from hw.storage import Store
 from fuzz import FlakyFS, ROOT
 from ui import font6x10
 from ui.app import App
-
-
-class Bus:
-    def writeto(self, a, b):
-        pass
-
-    def writevto(self, a, bs):
-        pass
 
 
 class FullStore(Store):
@@ -150,7 +142,7 @@ class FullStore(Store):
 session = Session(FullStore(ROOT, FlakyFS(dirs=[ROOT])))
 session.boot()
 session.new_match("new mariage target=1")
-app = App(Display(Bus()), session, font6x10, "keypad")
+app = App(Display(CountingBus()), session, font6x10, "keypad")
 app.boot()
 """
 

@@ -51,7 +51,7 @@ DEAL_ENDS = [
      "000: Якщо якась пара набрала 66 очок, то розіграш припиняється"),
     # Nobody claims: the piles are counted when the cards run out.
     ("mariage4 dealer=4", PAIR2_35_ALL, (1, "counted", 1), (74, 46),
-     "spec decision 1: seed rule sets count the piles: the side that reached 66 first wins"),
+     "rules.md decision 1: seed rule sets count the piles: the side that reached 66 first wins"),
     ("mariage4 dealer=4", SIXTY_ALL, (2, "last_trick", 1), (60, 60), S_LAST),
     ("mariage4 dealer=4", SIXTY_ALL.replace("trick 4 J J 9 9", "trick 3 J J 9 9"),
      (1, "last_trick", 1), (64, 56), S_LAST),

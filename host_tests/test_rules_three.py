@@ -1,13 +1,24 @@
 """Three players: mariage3 and classic66-3, one row per rule.
 
-Each row quotes the seed sentence it checks, or "spec:" for a decision.
+Each row quotes the seed sentence it checks, or "spec:" for a rule of the rules
+spec, or "rules.md decision N:" for a numbered decision in docs/rules.md.
 Unless a row says otherwise player 1 deals (`dealer=1`), so player 2 leads.
 Cards are entered by rank only (no winner check); 8 tricks of 3 cards use
 the whole pack, at most four of each rank.
 """
 
 import pytest
-from rulehelp import card_points, check_snapshot, deal, deals, outcome, play, refusal, snap
+from rulehelp import (
+    card_points,
+    check_snapshot,
+    deal,
+    deals,
+    outcome,
+    play,
+    refusal,
+    rule_sets,
+    snap,
+)
 
 # Player 1 reaches 66 against opponents in various states:
 # player 2 has 42 in two tricks, player 3 no trick.
@@ -111,7 +122,7 @@ def test_last_trick_bonus(rules, events, points, seed):
     assert card_points(play(rules, events)) == points, seed
 
 
-@pytest.mark.parametrize("rules", ["mariage3", "classic66-3"])
+@pytest.mark.parametrize("rules", rule_sets(3))
 def test_marriage_without_a_stock(rules):
     # spec three players 2: Marriages: when leading (there is no stock). 20/40, once per suit.
     m = play(rules + " dealer=1", "trump H; trick 2 9 9 9; trick 2 J J J; trick 2 J 9 Q; "
@@ -125,7 +136,7 @@ def test_marriage_without_a_stock(rules):
     assert refusal(m, "marriage 2 S") == "suit_declared"
 
 
-@pytest.mark.parametrize("rules", ["mariage3", "classic66-3"])
+@pytest.mark.parametrize("rules", rule_sets(3))
 def test_eight_tricks_and_no_close(rules):
     # 004: "Сдается вся колода за раз и приходится по 8 карт каждому участнику";
     # "Вся игра идет обязательно, так как колоды не существует."
@@ -135,7 +146,7 @@ def test_eight_tricks_and_no_close(rules):
     assert refusal(m, "close 3") == "no_stock_game"
 
 
-@pytest.mark.parametrize("rules", ["mariage3", "classic66-3"])
+@pytest.mark.parametrize("rules", rule_sets(3))
 def test_dealer_rotates(rules):
     # 000: "в наступних іграх гравці здають карти по черзі"; the player left of the dealer leads.
     m = play(rules + " dealer=3")
@@ -163,9 +174,9 @@ MATCH_END = [
      [7, 0, 0], "spec three players 5: mariage3 7 (option 8)"),
     # A false claim gives both others 1: two players at 7 together is no winner yet.
     ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; next; claim 1", False, None,
-     [0, 7, 7], [0, 7, 7], "spec decision 3: the match ends when a side reaches the target and is alone in the lead"),
+     [0, 7, 7], [0, 7, 7], "rules.md decision 5: the match ends when a side reaches the target and is alone in the lead"),
     ("mariage3", "result 2 3; result 2 3; result 3 3; result 3 3; next; claim 1; result 3 1", True, 3,
-     [0, 7, 8], [0, 7, 8], "spec decision 3: the match ends when a side reaches the target and is alone in the lead"),
+     [0, 7, 8], [0, 7, 8], "rules.md decision 5: the match ends when a side reaches the target and is alone in the lead"),
 ]
 
 

@@ -1,14 +1,26 @@
 """Two players: mariage, classic66, schnapsen, sechsundsechzig, one row per rule.
 
 Every row quotes the seed sentence it checks (000 Ukrainian, 001 and 004
-Russian), or says "spec:" for a decision of the rules spec or the team.
+Russian), or says "spec ...:" for a rule of the project's rules spec (section
+and item), or "rules.md decision N:" for a numbered decision in docs/rules.md.
 Unless a row says otherwise player 1 deals (`dealer=1`), so player 2 leads
 first. Cards are entered by rank only, in play order from the leader, so the
 winner check does not apply; every deal holds at most four of each rank.
 """
 
 import pytest
-from rulehelp import card_points, check_snapshot, deal, deals, last, outcome, play, refusal, snap
+from rulehelp import (
+    card_points,
+    check_snapshot,
+    deal,
+    deals,
+    last,
+    outcome,
+    play,
+    refusal,
+    rule_sets,
+    snap,
+)
 
 # Player 1 takes 32 in three tricks, then player 2 reaches 68.
 LOSER32 = ("trick 1 A T; trick 1 K Q; trick 1 J J; "
@@ -81,12 +93,12 @@ S_SCHNAPSEN_CLOSE = "spec schnapsen: closing success -> scale judged on the oppo
 S_LAST10 = "004: Кто из играющих взял последнюю взятку, тот приписывает 10 очков к своему счету."
 S_LAST1 = "spec mariage 7: No one reaches 66 after all 12 tricks (deal not closed): the winner of the last trick gets 1."
 S_DRAW65 = "spec classic66 4: No one reaches 66 (only 65-65 is possible with the +10): the deal is drawn"
-S_HIDDEN = "spec decision 1: hidden totals: the deal does not end by itself at 66; a claim ends it"
-S_COUNTED = "spec decision 1: seed rule sets count the piles: the side that reached 66 first wins ('counted')"
-S_UNCLAIMED = "spec decision 1: schnapsen/sechsundsechzig: unclaimed 66 is lost (last trick gets 1 / higher total gets 1)"
+S_HIDDEN = "rules.md decision 1: hidden totals: the deal does not end by itself at 66; a claim ends it"
+S_COUNTED = "rules.md decision 1: seed rule sets count the piles: the side that reached 66 first wins ('counted')"
+S_UNCLAIMED = "rules.md decision 1: schnapsen/sechsundsechzig: unclaimed 66 is lost (last trick gets 1 / higher total gets 1)"
 S_FALSE_ONE = ("000: У тому випадку, коли гравець помиляється і у нього не виявляється 66 очок, "
                "суперникам дається одне очко.")
-S_FALSE_TWO = "spec decision 2: schnapsen/sechsundsechzig -> opponent 2, or 3 if the claimer had no trick"
+S_FALSE_TWO = "rules.md decision 2: schnapsen/sechsundsechzig -> opponent 2, or 3 if the claimer had no trick"
 
 # (rules, events, (winner, reason, game points to the winner), card points at the end, seed)
 DEAL_ENDS = [
@@ -179,6 +191,10 @@ DEAL_ENDS = [
      (1, "closed_lost", 3), (4, 78), S_UNCLAIMED),
     ("schnapsen dealer=1", "close 2; " + SWEEP + "; trick 1 J J", (1, "closed_lost", 3),
      (4, 78), S_UNCLAIMED),
+    # A correct claim wins, though the other side passed 66 earlier and did not claim.
+    ("schnapsen dealer=1", "trump H; trick 2 A A; trick 2 A A; trick 2 T T; trick 2 K J; "
+     "trick 1 T T; marriage 1 H; trick 1 K Q; claim 1", (1, "claim", 1), (67, 70),
+     "rules.md decision 13: a correct claim wins even if the other side passed 66 unclaimed"),
     # False claims.
     ("mariage dealer=1", "trick 2 A T; claim 2", (1, "false_claim", 1), (0, 21), S_FALSE_ONE),
     ("mariage dealer=1 hidden=1", "trick 2 A T; claim 2", (1, "false_claim", 1), (0, 21),
@@ -189,9 +205,9 @@ DEAL_ENDS = [
     ("sechsundsechzig dealer=1", "trick 2 A T; claim 2", (1, "false_claim", 2), (0, 21),
      S_FALSE_TWO),
     ("sechsundsechzig dealer=1", "claim 2", (1, "false_claim", 3), (0, 0), S_FALSE_TWO),
-    # Quick entry of the piles (decision 6): one value per side, n = no trick.
+    # Quick entry of the piles (decision 10): one value per side, n = no trick.
     ("mariage dealer=1", "points 70 n", (1, "quick", 3), (70, 0),
-     "spec decision 6: quick points: one value per side including marriages; n = took no trick"),
+     "rules.md decision 10: quick points: one value per side including marriages; n = took no trick"),
     ("mariage dealer=1", "points 32 88", (2, "quick", 2), (32, 88), S_SCALE_2),
     ("classic66 dealer=1", "points 33 97", (2, "quick", 1), (33, 97), S_SCALE_1),
     ("mariage dealer=1", "result 2 3", (2, "quick", 3), (0, 0),
@@ -220,7 +236,7 @@ REACH_66 = [
     ("mariage dealer=1 hidden=1", SWEEP, False, S_HIDDEN),
     ("classic66 dealer=1 hidden=1", SWEEP, False, S_HIDDEN),
     ("schnapsen dealer=1", SWEEP, False, "spec schnapsen: 66 must be claimed by the player (hidden totals on)"),
-    ("sechsundsechzig dealer=1", SWEEP, False, "spec decision 1: hidden default on for sechsundsechzig"),
+    ("sechsundsechzig dealer=1", SWEEP, False, "rules.md options: hidden defaults to 1 for sechsundsechzig"),
     ("schnapsen dealer=1 hidden=0", SWEEP, True, "spec: hidden totals are an option of every rule set"),
 ]
 
@@ -322,7 +338,7 @@ def test_stock_runs_out_after_six_tricks():
 # --- match: dealer, target, counting down, undo -------------------------------------------
 
 
-@pytest.mark.parametrize("rules", ["mariage", "classic66", "schnapsen", "sechsundsechzig"])
+@pytest.mark.parametrize("rules", rule_sets(2))
 def test_dealers_alternate(rules):
     # 000: "Перший здавач в грі визначається жеребкуванням, в наступних іграх гравці
     # здають карти по черзі. ... Перший хід належить гравцю, який сидить зліва від здавальника."

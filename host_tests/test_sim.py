@@ -39,14 +39,14 @@ class Run:
     def __init__(self, state, frames, screen):
         self.state = state  # the match as JSON (sixtysix/snapshot.py)
         self.frames = frames  # words on screen at each "|" of the keys, then at the end
-        self.screen = screen  # the panel as quadrant characters
+        self.screen = screen  # the panel as text (quadrant characters unless a mode is given)
 
     @property
     def words(self):
         return self.frames[-1]
 
 
-def run_sim(micropython, tmp_path, keys, layout=KEYPAD, flash=None, name="run"):
+def run_sim(micropython, tmp_path, keys, layout=KEYPAD, flash=None, name="run", mode="quad"):
     """Run the simulator with these keys; flash defaults to tmp_path/flash."""
     flash = flash or tmp_path / "flash"
     keyfile = tmp_path / (name + ".keys")
@@ -54,7 +54,7 @@ def run_sim(micropython, tmp_path, keys, layout=KEYPAD, flash=None, name="run"):
     texts = tmp_path / (name + ".texts.json")
     dump = tmp_path / (name + ".screen.txt")
     args = [SIM, "--flash", str(flash), "--keys-file", str(keyfile), "--state",
-            "--texts", str(texts), "--dump", str(dump)]
+            "--texts", str(texts), "--dump", str(dump), "--panel", mode]
     if layout == BUTTONS:
         args.append("--buttons")
     proc = micropython(args, timeout=60)
@@ -502,20 +502,26 @@ def test_restart_resumes_on_the_same_screen(micropython, tmp_path, layout, first
 # --- the interactive simulator in a terminal ----------------------------------------------
 
 
-def panel(text):
-    """The 32 panel lines between the frame's vertical bars."""
-    return [line[1:65] for line in text.split("\n") if line.startswith("\u2502")]
+def panel(text, width):
+    """The panel lines between the frame's vertical bars."""
+    return [line[1:1 + width] for line in text.split("\n") if line.startswith("\u2502")]
 
 
-def test_interactive_simulator_under_tmux(micropython, tmp_path):
+# Panel modes of the terminal (tools/termpanel.py): text columns and lines, window size.
+TERM_MODES = {"quad": (64, 32, "100", "45"), "big": (256, 64, "270", "75")}
+
+
+@pytest.mark.parametrize("mode", TERM_MODES)
+def test_interactive_simulator_under_tmux(micropython, tmp_path, mode):
     tmux = shutil.which("tmux")
     if tmux is None:
         pytest.fail("tmux is not installed: apt-get install -y tmux (see make deps / .ci/run)")
+    width, height, cols, rows = TERM_MODES[mode]
     socket = "sim-test-%d" % os.getpid()
     flash = tmp_path / "flash"
-    cmd = "env MICROPYPATH=%s %s %s --flash %s" % (
+    cmd = "env MICROPYPATH=%s %s %s --flash %s --panel %s" % (
         shlex.quote(":".join([FIRMWARE, TOOLS, ".frozen"])), shlex.quote(MICROPYTHON),
-        shlex.quote(SIM), shlex.quote(str(flash)))
+        shlex.quote(SIM), shlex.quote(str(flash)), mode)
     base = [tmux, "-u", "-L", socket, "-f", "/dev/null"]
 
     def tm(*args):
@@ -527,17 +533,17 @@ def test_interactive_simulator_under_tmux(micropython, tmp_path):
     def wait_for(lines, timeout=10):
         end = time.time() + timeout
         while time.time() < end:
-            got = panel(capture())
+            got = panel(capture(), width)
             if got == lines:
                 return got
             time.sleep(0.05)
-        assert panel(capture()) == lines
+        assert panel(capture(), width) == lines
 
     def scripted(keys, name):
-        run = run_sim(micropython, tmp_path, keys, KEYPAD, tmp_path / name, name)
-        return run.screen.split("\n")[:32]
+        run = run_sim(micropython, tmp_path, keys, KEYPAD, tmp_path / name, name, mode)
+        return run.screen.split("\n")[:height]
 
-    started = tm("new-session", "-d", "-s", "sim", "-x", "100", "-y", "45", "-c", ROOT, cmd)
+    started = tm("new-session", "-d", "-s", "sim", "-x", cols, "-y", rows, "-c", ROOT, cmd)
     assert started.returncode == 0, started.stderr
     try:
         wait_for(scripted("", "s0"))

@@ -145,11 +145,17 @@ def test_generated_module_states_licence_and_source():
     assert "# Cmd: font_to_py -x -k charset.txt 6x10.pcf 10 font6x10.py\n" in head
 
 
-@pytest.mark.skipif(
-    not any(os.path.exists(p) for p in make_font.FONT_CANDIDATES),
-    reason="xfonts-base is not installed",
-)
+def font_source():
+    """The X11 6x10 font that tools/make_font.py converts (Debian's xfonts-base)."""
+    found = [p for p in make_font.FONT_CANDIDATES if os.path.exists(p)]
+    if not found:
+        pytest.fail("xfonts-base is not installed: apt-get install -y xfonts-base"
+                    " (README prerequisites; .ci/run installs it)")
+    return found[0]
+
+
 def test_committed_module_is_what_make_font_generates():
+    font_source()
     pytest.importorskip("font_to_py")
     proc = subprocess.run(
         [sys.executable, os.path.join(ROOT, "tools", "make_font.py"), "--check"],
@@ -396,16 +402,12 @@ def test_font_imports_in_a_56k_heap_and_report_its_cost(micropython, tmp_path, c
 # -- other font layouts and CPython ----------------------------------------------------------
 
 
-@pytest.mark.skipif(
-    not any(os.path.exists(p) for p in make_font.FONT_CANDIDATES),
-    reason="xfonts-base is not installed",
-)
 def test_a_font_with_the_normal_index_layout_draws_the_same(micropython, tmp_path):
     import gzip
     import shutil
 
+    src = font_source()
     pytest.importorskip("font_to_py")
-    src = next(p for p in make_font.FONT_CANDIDATES if os.path.exists(p))
     with (gzip.open if src.endswith(".gz") else open)(src, "rb") as f, open(
         tmp_path / "6x10.pcf", "wb"
     ) as out:

@@ -26,6 +26,7 @@ import re
 
 import pytest
 from conftest import FIRMWARE
+from sixtysix.rules import RULE_SETS
 
 UI = os.path.join(FIRMWARE, "ui")
 
@@ -120,8 +121,7 @@ LAYOUT = (
        ("1 <sound>: <on>", LIST), ("1 <sound>: <off>", LIST),
        ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST)]
     # the new-match list
-    + [("1 <rules_%s>" % r, LIST) for r in ("mariage", "classic66", "mariage3", "classic66-3",
-                                           "mariage4", "schnapsen", "sechsundsechzig")]
+    + [("1 <rules_%s>" % r, LIST) for r in RULE_SETS]
     + [("<menu>", SOFT)]
     # new-match options under the dealers
     + [("1 <target>: 12", LIST), ("1 <eights>: 5", LIST), ("1 <hidden totals>: <off>", LIST),

@@ -25,13 +25,10 @@ Runs under CPython and MicroPython.
 
 from sixtysix.events import parse
 from sixtysix.match import Match
-from sixtysix.rules import RULE_SETS
+from sixtysix.rules import RULE_SETS, Rules
 
 KEYPAD = "keypad"
 BUTTONS = "buttons"
-
-# Order of the new-match list (ui/menus.py RULE_NAMES).
-RULE_ORDER = RULE_SETS
 
 _PLAYER_KEYS = "abcd"
 _RANK_KEYS = "123456"
@@ -121,8 +118,9 @@ def new_match_keys(rid, dealer, layout, from_board=False):
     keys = ""
     if from_board:
         keys = "#" if layout == KEYPAD else "e"
-    keys += pick(layout, RULE_ORDER.index(rid), len(RULE_ORDER))
-    players = (2, 2, 3, 3, 4, 2, 2)[RULE_ORDER.index(rid)]
+    # the new-match list shows the rule sets in the order of RULE_SETS (ui/menus.py)
+    keys += pick(layout, RULE_SETS.index(rid), len(RULE_SETS))
+    players = Rules(rid).players
     # The dealer list (ui/menus.py NewMatch): by lot, one item per seat, then the options
     # (target or eights, hidden totals, counting down, and for three players the judge).
     options = 4 if players == 3 else 3

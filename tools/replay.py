@@ -3,10 +3,12 @@
     python3 tools/replay.py FILE        (with firmware/ on the import path)
     micropython tools/replay.py FILE    (MICROPYPATH=firmware:tools:.frozen)
 
-One event per line (docs/events.md). Blank lines and lines starting with #
-are skipped; `undo` and `redo` lines press those keys. A refused line is
-reported under "refused" with its line number and code, and the replay goes
-on: the output is the same byte for byte under both runtimes.
+The input is text, one event per line (docs/events.md); the output is JSON.
+Blank lines and lines starting with # are skipped; `undo` and `redo` lines
+press those keys. A refused line is reported under "refused" with its line
+number and code, and the replay goes on: the output is the same byte for byte
+under both runtimes. A file that is missing or that holds JSON (this tool's
+output, say) is refused with one line on stderr and exit code 2.
 """
 
 import sys
@@ -48,12 +50,28 @@ def replay(lines):
     return out
 
 
+def read_events(path):
+    """The file's lines, or a string saying why it is not a file of event lines."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return "cannot read " + path + " (missing?)"
+    except UnicodeError:
+        return path + " is not text"
+    if text.lstrip()[:1] in ("{", "["):
+        return path + " holds JSON; the input is event lines (docs/events.md)"
+    return text.split("\n")
+
+
 def main(argv):
     if len(argv) != 2:
-        print("usage: replay.py EVENTS_FILE")
+        sys.stderr.write("usage: replay.py EVENTS_FILE (text, one event per line)\n")
         return 2
-    with open(argv[1]) as f:
-        lines = f.read().split("\n")
+    lines = read_events(argv[1])
+    if isinstance(lines, str):
+        sys.stderr.write("replay: " + lines + "\n")
+        return 2
     print(dumps(replay(lines)))
     return 0
 

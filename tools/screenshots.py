@@ -33,18 +33,13 @@ for _p in (FIRMWARE, TOOLS):
 
 from keyseq import BUTTONS, KEYPAD, match_keys, menu, open_menu  # noqa: E402
 from sixtysix.match import Match  # noqa: E402
+from termpanel import H, W, pixels  # noqa: E402
 
 SIM = os.path.join(TOOLS, "sim.py")
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 OUT = os.path.join(ROOT, "docs", "img")
 LANGS = ("en", "uk")
 SCALE = 4
-W = 128
-H = 64
-
-# Index: bit 0 top left, 1 top right, 2 bottom left, 3 bottom right (as tools/sim.py).
-QUADS = (" \u2598\u259d\u2580\u2596\u258c\u259e\u259b"
-         "\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588")
 
 # --- PNG --------------------------------------------------------------------------------
 
@@ -177,14 +172,7 @@ def pack_bits(pixels):
 
 def panel_png(lines, scale=SCALE):
     """The panel dump (32 lines of 64 quadrant characters) as a PNG, white on black."""
-    px = [[0] * W for _ in range(H)]
-    for r, line in enumerate(lines[:H // 2]):
-        for c, ch in enumerate(line[:W // 2]):
-            q = QUADS.index(ch)
-            px[2 * r][2 * c] = q & 1
-            px[2 * r][2 * c + 1] = (q >> 1) & 1
-            px[2 * r + 1][2 * c] = (q >> 2) & 1
-            px[2 * r + 1][2 * c + 1] = (q >> 3) & 1
+    px = pixels(lines)
     rows = []
     for y in range(H):
         row = pack_bits([p for p in px[y] for _ in range(scale)])

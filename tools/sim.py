@@ -1,40 +1,45 @@
 """The scorekeeper in a terminal: the firmware's own app in the MicroPython unix port.
 
-    make sim                          # keypad layout, flash kept in sim_flash/
-    make sim ARGS="--buttons"         # the four-button layout
-    micropython tools/sim.py --keys "a12b34" --dump screen.txt --png screen.png
-
-The 128x64 panel is drawn with Unicode quadrant blocks (2x2 pixels per
-character). The real display driver runs against an I2C bus that only counts
-bytes, so the figures are those of the board. Flash is a folder, so a
-restarted simulator resumes the match.
-
-Keys (keypad layout): a b c d = A-D (players), 1-6 ranks A 10 K Q J 9,
-7 8 9 0 = suits, * undo, # OK/menu, Enter = #, Backspace = *;
-long presses: z = long * (redo), m = long # (menu).
-Four buttons: w up, s down, e or Enter OK, q or Backspace back;
-W S E Q = the same held long.
-Scripted keys use the same letters; "." is reserved for one idle second (the
-simulator does not model time yet: it is skipped); "|" notes the words on
-screen for --texts. An argument longer than 255 bytes stops the unix port
-("FATAL: uncaught NLR"): pass long scripts with --keys-file.
-Ctrl-C or x quits.
-
-Test hooks (scripted runs):
-  --state         print the match as JSON (sixtysix/snapshot.py, sorted keys) after
-                  the keys, instead of the screen (use --dump for the screen then)
-  --texts FILE    write, as JSON, the words drawn on screen at each "|" in the keys
-                  and after the last key: a list of frames, each a list of strings in
-                  reading order (top to bottom, left to right)
+The real display driver runs against an I2C bus that only counts bytes, so the
+figures are those of the board. Flash is a folder, so a restarted simulator
+resumes the match. USAGE below is what `--help` prints (MicroPython keeps no
+docstrings).
 """
 
 import sys
 
+import termpanel
+from fakebus import CountingBus
+
 SIM_ROOT = "sim_flash"
 
-# Index: bit 0 top left, 1 top right, 2 bottom left, 3 bottom right.
-QUADS = (" \u2598\u259d\u2580\u2596\u258c\u259e\u259b"
-         "\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588")
+USAGE = """usage: sim.py [options]             (make sim ARGS="...")
+
+The scorekeeper in this terminal; its flash is the folder sim_flash/.
+
+  --buttons        the four-button layout (default: the 4x4 keypad)
+  --panel MODE     how the 128x64 panel is drawn: quad (2x2 pixels a character,
+                   64x32, the default), half (128x32, square pixels), big (256x64,
+                   two blocks a pixel: for a large terminal), braille (64x16)
+  --lang CODE      the language: uk ru en de
+  --flash DIR      keep the flash in DIR instead of sim_flash/
+  -h, --help       this text
+
+Keys, keypad: a b c d players A-D | 1-6 ranks A 10 K Q J 9 | 7 8 9 0 suits
+  | * or Backspace undo | # or Enter OK/menu | z = * held (redo) | m = # held (menu)
+Keys, four buttons: w up | s down | e or Enter OK | q or Backspace back
+  | W S E Q = the same held
+Ctrl-C or x quits.
+
+Scripted runs (no terminal needed):
+  --keys KEYS      press these keys, then print the panel and exit; "|" notes the words
+                   on screen for --texts, "." is an idle second (skipped for now)
+  --keys-file F    the keys from a file (the unix port stops on arguments over 255 bytes)
+  --dump FILE      write the panel text to FILE instead of printing it
+  --png FILE       write the panel as a PNG (white on black, 4x)
+  --state          print the match as JSON (sixtysix/snapshot.py) after the keys
+  --texts FILE     write the words drawn on screen at each "|" and at the end, as JSON
+"""
 
 PAD_KEYS = {"a": "A", "b": "B", "c": "C", "d": "D", "*": "*", "#": "#", "\r": "#", "\n": "#",
             "\x7f": "*", "\x08": "*"}
@@ -42,33 +47,6 @@ PAD_LONG = {"z": "*", "m": "#"}
 BUTTON_KEYS = {"w": "UP", "s": "DOWN", "e": "OK", "\r": "OK", "\n": "OK", "q": "BACK",
                "\x7f": "BACK", "\x08": "BACK"}
 BUTTON_LONG = {"W": "UP", "S": "DOWN", "E": "OK", "Q": "BACK"}
-
-
-class CountingBus:
-    """An I2C bus that accepts everything and counts the bytes (the address byte aside)."""
-
-    def __init__(self):
-        self.sent = 0
-
-    def writeto(self, addr, buf):
-        self.sent += len(buf)
-
-    def writevto(self, addr, bufs):
-        for b in bufs:
-            self.sent += len(b)
-
-
-def frame_text(fb):
-    """The panel as 32 lines of 64 quadrant characters."""
-    lines = []
-    for row in range(0, 64, 2):
-        chars = []
-        for col in range(0, 128, 2):
-            q = fb.pixel(col, row) | (fb.pixel(col + 1, row) << 1)
-            q |= (fb.pixel(col, row + 1) << 2) | (fb.pixel(col + 1, row + 1) << 3)
-            chars.append(QUADS[q])
-        lines.append("".join(chars))
-    return lines
 
 
 def write_png(path, fb, scale=4):
@@ -111,7 +89,7 @@ def write_png(path, fb, scale=4):
 
 
 class Sim:
-    def __init__(self, root=SIM_ROOT, layout="keypad", lang=None):
+    def __init__(self, root=SIM_ROOT, layout="keypad", lang=None, panel="quad"):
         import os
 
         from app.session import Session
@@ -129,6 +107,7 @@ class Sim:
         if lang:
             self.app.set_lang(lang)
         self.layout = layout
+        self.panel = panel
         self.presses = 0
         self.sent = []  # bytes sent to the panel for each key press
         self.drawn = []  # (y, x, text) drawn in the last frame
@@ -187,7 +166,8 @@ class Sim:
         return True
 
     def screen(self):
-        return frame_text(self.display)
+        """The panel as text lines in the simulator's panel mode (tools/termpanel.py)."""
+        return termpanel.lines(self.display.pixel, self.panel)
 
 
 def _help(layout):
@@ -204,13 +184,22 @@ def _draw_terminal(sim, out):
     out.write(_help(sim.layout) + "\x1b[K\r\n")
 
 
-def interactive(sim):
+def terminal_mode():
+    """The terminal's settings, to restore at the end; None when stdin is not a terminal."""
+    import termios
+
+    try:
+        return termios.tcgetattr(0)
+    except Exception:  # OSError 25 (not a terminal): a pipe, a file, a test
+        return None
+
+
+def interactive(sim, old):
     import select
     import termios
 
     out = sys.stdout
     fd = 0
-    old = termios.tcgetattr(fd)
     termios.setraw(fd)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
@@ -239,41 +228,58 @@ def state_json(sim):
     return dumps(snapshot(sim.app.match))
 
 
-def main(argv):
-    layout = "buttons" if "--buttons" in argv else "keypad"
-    state = "--state" in argv
-    root = SIM_ROOT
-    keys = None
-    dump = None
-    png = None
-    lang = None
-    texts = None
+# Options that take a value, and the name each is kept under.
+_VALUED = {"--keys": "keys", "--keys-file": "keys_file", "--flash": "root", "--dump": "dump",
+           "--png": "png", "--lang": "lang", "--texts": "texts", "--panel": "panel"}
+_FLAGS = {"--buttons": "buttons", "--state": "state", "-h": "help", "--help": "help"}
+
+
+def parse_args(argv):
+    """The options as a dict; a string (the complaint) for arguments that make no sense."""
+    opts = {"keys": None, "keys_file": None, "root": SIM_ROOT, "dump": None, "png": None,
+            "lang": None, "texts": None, "panel": "quad", "buttons": False, "state": False,
+            "help": False}
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--keys", "--keys-file", "--flash", "--dump", "--png", "--lang", "--texts"):
+        if a in _FLAGS:
+            opts[_FLAGS[a]] = True
+        elif a in _VALUED:
             i += 1
-            v = argv[i]
-            if a == "--keys":
-                keys = v
-            elif a == "--keys-file":
-                with open(v) as f:
-                    keys = f.read()
-            elif a == "--flash":
-                root = v
-            elif a == "--dump":
-                dump = v
-            elif a == "--png":
-                png = v
-            elif a == "--texts":
-                texts = v
-            else:
-                lang = v
+            if i == len(argv):
+                return a + " needs a value"
+            opts[_VALUED[a]] = argv[i]
+        else:
+            return "unknown argument " + a
         i += 1
-    sim = Sim(root, layout, lang)
-    if keys is None:
-        interactive(sim)
+    if opts["panel"] not in termpanel.MODES:
+        return "--panel is one of " + " ".join(termpanel.MODES)
+    return opts
+
+
+def main(argv):
+    opts = parse_args(argv)
+    if isinstance(opts, str):
+        sys.stderr.write("sim.py: " + opts + " (--help lists the options)\n")
+        return 2
+    if opts["help"]:
+        sys.stdout.write(USAGE)
         return 0
+    keys = opts["keys"]
+    if opts["keys_file"]:
+        with open(opts["keys_file"]) as f:
+            keys = f.read()
+    layout = "buttons" if opts["buttons"] else "keypad"
+    if keys is None:
+        term = terminal_mode()
+        if term is None:
+            sys.stderr.write("sim.py: the interactive simulator needs a terminal;"
+                             " scripted runs pass --keys (--help)\n")
+            return 2
+        sim = Sim(opts["root"], layout, opts["lang"], opts["panel"])
+        interactive(sim, term)
+        return 0
+    sim = Sim(opts["root"], layout, opts["lang"], opts["panel"])
     frames = []
     for ch in keys:
         if ch == "|":
@@ -281,21 +287,21 @@ def main(argv):
         else:
             sim.press(ch)
     text = "\n".join(sim.screen()) + "\n"
-    if dump:
-        with open(dump, "w") as f:
+    if opts["dump"]:
+        with open(opts["dump"], "w") as f:
             f.write(text)
-    elif not state:
+    elif not opts["state"]:
         sys.stdout.write(text)
-    if state:
+    if opts["state"]:
         sys.stdout.write(state_json(sim) + "\n")
-    if texts:
+    if opts["texts"]:
         from jsonout import dumps
 
         frames.append(sim.words())
-        with open(texts, "w") as f:
+        with open(opts["texts"], "w") as f:
             f.write(dumps(frames) + "\n")
-    if png:
-        write_png(png, sim.display)
+    if opts["png"]:
+        write_png(opts["png"], sim.display)
     return 0
 
 

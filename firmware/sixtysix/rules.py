@@ -25,20 +25,28 @@ PACK = 120
 RULE_SETS = ("mariage", "classic66", "mariage3", "classic66-3", "mariage4",
              "schnapsen", "sechsundsechzig")
 
-# One row per rule set, in the order of RULE_SETS:
-# players, ranks in the pack (6: A..9, 5: no nines), hand, stock after dealing,
-# last-trick bonus, marriages only while the stock is open, marriages count
-# only with a trick, closing rule, end rule, count the piles at the end,
-# target, count down, hidden totals, false claim costs 2/3 (else 1 each).
-# Rows are bytes: a tuple of ints costs eight times the RAM on the board.
+# One row per rule set, in the order of RULE_SETS; Rules.__init__ unpacks a row in
+# column order. The header's short names:
+#   pl    players                      rk    kinds of card: 6 = A..9, 5 = no nines
+#   hd    cards dealt to each          stk   cards left in the stock after dealing
+#   last  last-trick bonus             opn   marriages only while the stock is open
+#   trk   marriages count only once their side has a trick
+#   closing  how a closed deal scores  end   nobody at 66: last trick, or higher total
+#   pil   when the cards run out, the first side to 66 wins (this matters with hidden
+#         totals; 0: an unclaimed 66 is lost, as on pagat.com)
+#   tgt   target (game points)         dn    shown counting down from the target
+#   hid   hidden totals (66 claimed)   fc    false claim: the opponent gets 2 or 3
+#                                            (0: each other side gets 1)
+# Rows are bytes: a tuple of 14 ints takes 64 B of RAM on the ESP32, bytes 32 B.
 _TABLE = (
-    bytes((2, 6, 6, 12, 0, 1, 0, CLOSE_MARIAGE, END_LAST, 1, 7, 0, 0, 0)),
-    bytes((2, 6, 6, 12, 10, 0, 0, CLOSE_CLASSIC, END_HIGHER, 1, 7, 1, 0, 0)),
-    bytes((3, 6, 8, 0, 0, 0, 0, CLOSE_MARIAGE, END_LAST, 1, 7, 0, 0, 0)),
-    bytes((3, 6, 8, 0, 10, 0, 0, CLOSE_CLASSIC, END_HIGHER, 1, 3, 1, 0, 0)),
-    bytes((4, 6, 6, 0, 0, 0, 0, CLOSE_MARIAGE, END_LAST, 1, 8, 0, 1, 0)),
-    bytes((2, 5, 5, 10, 0, 0, 1, CLOSE_SCHNAPSEN, END_LAST, 0, 7, 1, 1, 1)),
-    bytes((2, 6, 6, 12, 10, 0, 1, CLOSE_CLASSIC, END_HIGHER, 0, 7, 0, 1, 1)),
+    #      pl rk hd stk last opn trk closing          end         pil tgt dn hid fc
+    bytes((2, 6, 6, 12, 0,   1,  0,  CLOSE_MARIAGE,   END_LAST,   1,  7,  0, 0,  0)),  # mariage
+    bytes((2, 6, 6, 12, 10,  0,  0,  CLOSE_CLASSIC,   END_HIGHER, 1,  7,  1, 0,  0)),  # classic66
+    bytes((3, 6, 8, 0,  0,   0,  0,  CLOSE_MARIAGE,   END_LAST,   1,  7,  0, 0,  0)),  # mariage3
+    bytes((3, 6, 8, 0,  10,  0,  0,  CLOSE_CLASSIC,   END_HIGHER, 1,  3,  1, 0,  0)),  # classic66-3
+    bytes((4, 6, 6, 0,  0,   0,  0,  CLOSE_MARIAGE,   END_LAST,   1,  8,  0, 1,  0)),  # mariage4
+    bytes((2, 5, 5, 10, 0,   0,  1,  CLOSE_SCHNAPSEN, END_LAST,   0,  7,  1, 1,  1)),  # schnapsen
+    bytes((2, 6, 6, 12, 10,  0,  1,  CLOSE_CLASSIC,   END_HIGHER, 0,  7,  0, 1,  1)),  # sechsundsechzig
 )
 
 # Options a player may set in the `new` entry, with their allowed words.

@@ -1,6 +1,6 @@
 """Keys to actions: one table per key layout, so screens never see raw key names.
 
-Two layouts (DESIGN.md): the 4x4 membrane keypad, whose overlay prints the
+Two layouts (docs/keys.md): the 4x4 membrane keypad, whose overlay prints the
 meaning of every key, and four buttons (UP, DOWN, OK, BACK), which act on the
 labels the screen shows above them ("soft keys") on the scoreboard and move a
 cursor in lists.
