@@ -42,8 +42,6 @@ import sys
 
 MICRO = sys.implementation.name == "micropython"
 
-RULE_ORDER = ("mariage", "classic66", "mariage3", "classic66-3", "mariage4", "schnapsen",
-              "sechsundsechzig")
 HUNDRED = "new schnapsen target=99 dealer=1"  # a long match: 100+ deals
 GROWTH_RULES = "mariage"
 HEAP_START = 56  # KiB: the ESP32's initial MicroPython heap
@@ -85,7 +83,9 @@ def worker_presses(root, matches):
 
     out = ui_figures.measure(matches, 1, root + "/figures")
     full = []
-    for rid in RULE_ORDER:
+    from sixtysix.rules import RULE_SETS
+
+    for rid in RULE_SETS:
         lines, match = random_match(rid, 1, suits=False, quick=10)
         path = root + "/full-" + rid
         os.mkdir(path)

@@ -52,6 +52,7 @@ except ImportError:  # run from the project root under CPython
     from dealgen import Rng
 
 from app.session import Session
+from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display import Display
 from hw.storage import Store
@@ -117,14 +118,6 @@ def _trace(e):
         import traceback
 
         traceback.print_exception(type(e), e, e.__traceback__)
-
-
-class _Bus:
-    def writeto(self, addr, buf):
-        pass
-
-    def writevto(self, addr, bufs):
-        pass
 
 
 class _Orphans:
@@ -200,7 +193,7 @@ class Device:
         self.store = Store(ROOT, fs)
         self.session = Session(self.store)
         self._wrap(self.session)
-        self.display = Display(_Bus())
+        self.display = Display(CountingBus())
         self.app = App(self.display, self.session, board_font(), layout)
         self.app.boot()
         self.app.render()
