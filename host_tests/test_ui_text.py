@@ -154,8 +154,8 @@ def test_same_keys_as_english(lang):
     assert bad == []
     assert order == read_lang("en")[1], "keys in the order of English"
     # what the firmware's own lookup returns is what the file says
-    blob = I18N.load(lang)
-    assert {k: I18N.find(blob, k) for k in texts} == texts
+    I18N.use(lang)
+    assert {k: I18N.t(k) for k in texts} == texts
     assert set(texts) - set(EN) == set(), "keys English does not have"
     assert set(EN) - set(texts) == set(), "keys missing (they would show in English)"
     empty = sorted(k for k, v in texts.items() if v == "" and EN[k] != "")

@@ -1,18 +1,19 @@
 """The words on screen, in the language chosen in settings.
 
-Each language is a text file `ui/lang/XX.txt`, one `key = text` per line,
-keys being the English words. The chosen file is held in RAM as one bytes
-object (3-5 KB) and searched per lookup: a dict of the same texts costs
-several times more heap on the board. A key missing from a language falls
-back to English, then to the key itself.
+Each language is a text file `ui/lang/XX.txt`, one `key = text` per line, keys being the
+English words. The texts stay in the file on flash: RAM holds only an index, 4 bytes per
+line (a 16-bit hash of the key, the line's offset), sorted by hash, and the open file. A
+lookup is a binary search, a seek and one short line read. Holding the whole file in RAM
+took 3-5 KB of the board's heap; a dict of the texts several times more. A key missing from
+a language falls back to English (opened on the first miss), then to the key itself.
 """
 
 LANGS = ("uk", "ru", "en", "de")
 NAMES = ("Українська", "Русский", "English", "Deutsch")
 
-_blob = b""
 _code = ""
-_english = b""
+_main = None  # (open file, index) of the chosen language
+_english = None  # the same for English, once a text was missing
 
 
 def _folder():
@@ -21,40 +22,92 @@ def _folder():
     return (here[:cut + 1] if cut >= 0 else "") + "lang/"
 
 
-def load(code):
-    """The file of a language as bytes, starting with a newline so every key follows one."""
-    with open(_folder() + code + ".txt", "rb") as f:
-        return b"\n" + f.read()
+def _hash(key):
+    """16 bits of a key's bytes, the same on every runtime (str hashes are not)."""
+    h = 0
+    for b in key:
+        h = (h * 31 + b) & 0xFFFF
+    return h
+
+
+def _open(code):
+    """(file, index) of a language: the index is 4-byte records, hash then offset."""
+    f = open(_folder() + code + ".txt", "rb")
+    index = bytearray()
+    off = 0
+    while True:
+        line = f.readline()
+        if not line:
+            break
+        eq = line.find(b" =")
+        if eq > 0 and line[0] != 35:  # 35: "#", a comment
+            h = _hash(line[:eq])
+            index.extend(bytes((h >> 8, h & 255, off >> 8, off & 255)))
+        off += len(line)
+    # Insertion sort by hash, in place: once per language change, 150 lines.
+    n = len(index) >> 2
+    for i in range(1, n):
+        j = i
+        while j > 0:
+            a = (j - 1) << 2
+            b = j << 2
+            if index[a] < index[b] or (index[a] == index[b] and index[a + 1] <= index[b + 1]):
+                break
+            for k in range(4):
+                index[a + k], index[b + k] = index[b + k], index[a + k]
+            j -= 1
+    return f, index
+
+
+def _close(pair):
+    if pair is not None:
+        pair[0].close()
 
 
 def use(code):
-    global _blob, _code, _english
+    global _code, _main, _english
     if code not in LANGS:
         code = "en"
-    _blob = load(code)
+    _close(_main)
+    _close(_english)
+    _english = None
+    _main = _open(code)
     _code = code
-    _english = b""
     return code
 
 
-def find(blob, key):
-    """The text of `key` in a language file, or None."""
-    k = b"\n" + key.encode() + b" ="
-    i = blob.find(k)
-    if i < 0:
-        return None
-    i += len(k)
-    if blob[i:i + 1] == b" ":
-        i += 1
-    j = blob.find(b"\n", i)
-    return blob[i:j if j >= 0 else len(blob)].decode()
+def _find(pair, key):
+    """The text of `key` (bytes) in a language, or None."""
+    f, index = pair
+    h = _hash(key)
+    lo = 0
+    hi = len(index) >> 2
+    while lo < hi:  # the first record whose hash is >= h
+        mid = (lo + hi) >> 1
+        i = mid << 2
+        if (index[i] << 8 | index[i + 1]) < h:
+            lo = mid + 1
+        else:
+            hi = mid
+    n = len(key)
+    i = lo << 2
+    while i < len(index) and (index[i] << 8 | index[i + 1]) == h:
+        f.seek(index[i + 2] << 8 | index[i + 3])
+        line = f.readline()
+        if line[n:n + 2] == b" =" and line[:n] == key:  # not another key of the same hash
+            start = n + 3 if line[n + 2:n + 3] == b" " else n + 2
+            end = len(line) - 1 if line[-1:] == b"\n" else len(line)
+            return line[start:end].decode()
+        i += 4
+    return None
 
 
 def t(key):
     global _english
-    s = find(_blob, key)
-    if s is None:
-        if not _english and _code != "en":
-            _english = load("en")
-        s = find(_english, key) if _english else None
+    k = key.encode()
+    s = _find(_main, k) if _main is not None else None
+    if s is None and _code != "en":
+        if _english is None:
+            _english = _open("en")
+        s = _find(_english, k)
     return key if s is None else s
