@@ -22,3 +22,16 @@ except ImportError:  # CPython
 
 
 __all__ = ("const", "sleep_ms")
+
+
+def unload(name):
+    """Drop module `name` from RAM once nothing else holds it: on the board a module's code
+    lives in the heap. The package keeps a submodule as an attribute too: drop both."""
+    import sys
+
+    sys.modules.pop(name, None)
+    cut = name.rfind(".")
+    if cut > 0:
+        pkg = sys.modules.get(name[:cut])
+        if pkg is not None and hasattr(pkg, name[cut + 1:]):
+            delattr(pkg, name[cut + 1:])

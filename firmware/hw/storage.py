@@ -45,6 +45,8 @@ Runs unmodified on MicroPython (no os.path, no fsync) and CPython: all I/O goes 
 
 import os
 
+from hw.compat import unload
+
 VERSION = 1
 MAX_LINE = 200  # bytes of one event line (UTF-8)
 MAX_BLOB = 16384  # bytes of one summary or blob
@@ -86,19 +88,6 @@ except (ImportError, AttributeError):
 
 class _Bad(Exception):
     """Internal: a file's content is unusable; args[0] is the reason."""
-
-
-class Loaded:
-    """What load() found: summary text (or None), event lines after it, problems."""
-
-    def __init__(self, summary, events, problems, gen):
-        self.summary = summary
-        self.events = events
-        self.problems = problems
-        self.gen = gen
-
-    def __iter__(self):
-        return iter((self.summary, self.events, self.problems))
 
 
 def _hex(crc):
@@ -187,30 +176,6 @@ class Store:
             f.close()
         self._fs.rename(tmp, self._p(name))
 
-    def _keep_bad(self, name, copy):
-        """Keep name as name.bad: a rename, or a copy when the file stays in use."""
-        bad = name + ".bad"
-        try:
-            if not copy:
-                self._fs.rename(self._p(name), self._p(bad))
-                return bad
-            src = self._open(self._p(name), "rb")
-            try:
-                dst = self._open(self._p(bad), "wb")
-                try:
-                    while True:
-                        chunk = src.read(256)
-                        if not chunk:
-                            break
-                        self._write(dst, chunk)
-                finally:
-                    dst.close()
-            finally:
-                src.close()
-        except OSError:
-            return "nothing (could not write " + bad + ")"
-        return bad
-
     def _close_journal(self):
         f = self._jf
         self._jf = None
@@ -286,7 +251,7 @@ class Store:
             reason = "not UTF-8"
         except OSError:
             reason = "read error"
-        problems.append("%s: %s, kept as %s" % (name, reason, self._keep_bad(name, False)))
+        problems.append("%s: %s, kept as %s" % (name, reason, self.keep_bad(name, False)))
         return None, None
 
     def save_blob(self, name, text):
@@ -316,60 +281,6 @@ class Store:
         crc = crc32(head)
         return head + b" " + _hex(crc) + b"\n", crc
 
-    def _scan_journal(self):
-        """Read the journal without side effects.
-
-        Returns None if there is none, else (gen, events, crc, damage) where damage is
-        None or (kind, byte offset, records dropped). Raises _Bad for a bad header.
-        """
-        got = self._open_header(_JOURNAL, _MAG_JOURNAL, 4)
-        if got is None:
-            return None
-        f, line, fields = got
-        try:
-            gen = _num(fields[2])
-            expect, crc = self._journal_header(gen)
-            if expect != line:
-                raise _Bad("bad header checksum")
-            pos = len(line)
-            events = []
-            damage = None
-            while True:
-                line = f.readline(_MAXREC)
-                if not line:
-                    break
-                if line[-1] != 10:
-                    more = f.read(1) if len(line) == _MAXREC else b""
-                    if not more:
-                        damage = ("torn", pos, 1)
-                        break
-                    line += more
-                kind = "bad"
-                c = crc
-                if len(line) > 10 and line[-1] == 10 and line[-10] == 32:
-                    c = crc32(line[:-9], crc)
-                    if _hex(c) == line[-9:-1]:
-                        try:
-                            events.append(line[:-10].decode())
-                            kind = None
-                        except UnicodeError:
-                            pass
-                if kind:
-                    dropped = 1
-                    while True:
-                        rest = f.readline(_MAXREC)
-                        if not rest:
-                            break
-                        if rest[-1] == 10:
-                            dropped += 1
-                    damage = (kind, pos, dropped)
-                    break
-                crc = c
-                pos += len(line)
-        finally:
-            f.close()
-        return gen, events, crc, damage
-
     def _rewrite_journal(self, gen, events):
         """Write a clean journal of events through journal.tmp; return the chain CRC."""
         head, crc = self._journal_header(gen)
@@ -384,70 +295,26 @@ class Store:
     # ---- the API ----
 
     def load(self):
-        """Read summary and journal; repair what is damaged. Never raises on bad data."""
+        """Read summary and journal; repair what is damaged. Never raises on bad data.
+        Returns a hw.recover.Loaded. The code lives in hw/recover.py, loaded for the call
+        and dropped after it: on the board every module's code is heap, and this runs
+        once per boot."""
+        from hw import recover
+
         try:
-            self._close_journal()
-        except OSError:
-            pass
-        self._loaded = True
-        self._carry = []
-        problems = []
-        for name in (_SUMMARY, _JOURNAL):
-            self._remove_quiet(name + ".tmp")
-        summary, sgen = self._load_packed(_SUMMARY, _MAG_SUMMARY, problems)
-        summary_lost = bool(problems)
+            return recover.load(self)
+        finally:
+            del recover
+            unload("hw.recover")
+
+    def keep_bad(self, name, copy):
+        from hw import recover
+
         try:
-            scan = self._scan_journal()
-        except _Bad as e:
-            kept = self._keep_bad(_JOURNAL, False)
-            problems.append("journal: %s, kept as %s" % (e.args[0], kept))
-            scan = None
-        except OSError:
-            # Keep the unread events out of the way of the next append's fresh journal.
-            problems.append("journal: read error, kept as " + self._keep_bad(_JOURNAL, False))
-            scan = None
-        events = []
-        gen = sgen or 0
-        self._jexists = False
-        self._crc = 0
-        if scan is not None:
-            jgen, jevents, crc, damage = scan
-            if sgen is not None and jgen < sgen:
-                # Cut between checkpoint steps 2 and 3: these events are in the summary.
-                self._remove_quiet(_JOURNAL)
-            elif sgen is not None and jgen > sgen:
-                kept = self._keep_bad(_JOURNAL, False)
-                problems.append(
-                    "journal: generation %d but summary is %d, kept as %s" % (jgen, sgen, kept)
-                )
-            else:
-                if sgen is None and (jgen > 0 or summary_lost):
-                    problems.append("summary: missing, journal continues generation %d" % jgen)
-                gen = jgen
-                events = jevents
-                self._crc = crc
-                self._jexists = True
-                if damage is not None:
-                    kind, pos, dropped = damage
-                    kept = self._keep_bad(_JOURNAL, True)
-                    if kind == "torn":
-                        msg = "journal: dropped torn record at byte %d" % pos
-                    else:
-                        msg = "journal: bad record at byte %d, dropped %d record%s" % (
-                            pos,
-                            dropped,
-                            "" if dropped == 1 else "s",
-                        )
-                    problems.append(msg + ", kept copy as " + kept)
-                    try:
-                        self._crc = self._rewrite_journal(gen, events)
-                    except OSError:
-                        # Never append after a torn tail: the next append rewrites it all.
-                        self._carry = events
-                        self._jexists = False
-        self.gen = gen
-        self.problems.extend(problems)
-        return Loaded(summary, events, problems, gen)
+            return recover.keep_bad(self, name, copy)
+        finally:
+            del recover
+            unload("hw.recover")
 
     def append(self, line):
         """Durably append one event line (str, no newline). Durable when this returns."""
