@@ -67,7 +67,9 @@ def check_board(path):
 
 
 def build(out, march="xtensawin"):
-    """Compile firmware/ into the empty folder out. Returns {remote path: local path}."""
+    """Compile firmware/ into the empty folder out. Returns {remote path: local path}.
+
+    march=None makes bytecode-only .mpy files (the browser build: the WebAssembly port)."""
     files = {}
     failures = []
     for src in firmware_files():
@@ -83,7 +85,8 @@ def build(out, march="xtensawin"):
             target = os.path.join(out, rel)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             proc = subprocess.run(
-                [mpy_cross(), "-march=" + march, "-s", rel[:-4] + ".py", "-o", target, src],
+                [mpy_cross()] + (["-march=" + march] if march else [])
+                + ["-s", rel[:-4] + ".py", "-o", target, src],
                 capture_output=True, text=True)
             if proc.returncode != 0:
                 failures.append("%s: %s" % (rel, (proc.stderr or proc.stdout).strip()))
