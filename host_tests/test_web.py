@@ -14,7 +14,7 @@ import os
 import browser
 import pytest
 from conftest import ROOT, run_micropython
-from keyseq import BUTTONS, KEYPAD, SETTINGS, match_keys, menu, pick, random_match
+from keyseq import BUTTONS, KEYPAD, SETTINGS, first_deal, menu, pick
 from sim import frame_text
 from sixtysix.match import Match
 from ui.i18n import LANGS
@@ -33,17 +33,6 @@ def site(tmp_path_factory):
     yield url
     server.shutdown()
     server.server_close()
-
-
-def deal_entries(layout):
-    """[(line, keys)] of a whole two-player deal and the first entry of the next."""
-    lines, _m = random_match("mariage", 1, suits=False, max_deals=2)
-    m = Match()
-    n = 0
-    while n == 0 or m.state.deals() == 0:
-        m.enter_line(lines[n])
-        n += 1
-    return match_keys(lines[:n + 1], layout)
 
 
 def keys_of(entries):
@@ -89,7 +78,7 @@ def run(url, steps, **kw):
 ])
 def test_a_whole_deal_matches_the_simulator_pixel_for_pixel(site, tmp_path, how, layout):
     undo_redo = "*z" if layout == KEYPAD else "QW"  # BACK held: undo; UP held: redo
-    keys = keys_of(deal_entries(layout)) + undo_redo
+    keys = keys_of(first_deal(layout)) + undo_redo
     steps = [{"do": "open"}] + ([{"do": "switch"}] if layout == BUTTONS else []) + [
         {"do": how, "keys": keys}, {"do": "frame"}, {"do": "state"},
         {"do": "eval", "js": "window.s66.layout()"}]
@@ -102,7 +91,7 @@ def test_a_whole_deal_matches_the_simulator_pixel_for_pixel(site, tmp_path, how,
 
 
 def test_reload_mid_deal_finds_the_same_frame_and_match(site, tmp_path):
-    entries = deal_entries(KEYPAD)
+    entries = first_deal(KEYPAD)
     steps = [{"do": "open"}]
     cuts = (1, 2, 5, 9, len(entries) - 1, len(entries))  # after these entries
     done = 0
@@ -131,7 +120,7 @@ def test_reload_mid_deal_finds_the_same_frame_and_match(site, tmp_path):
 
 
 def test_language_switch_in_settings_stays_after_reload(site, tmp_path):
-    entries = deal_entries(KEYPAD)[:2]  # a new match and its trump: the deal is open
+    entries = first_deal(KEYPAD)[:2]  # a new match and its trump: the deal is open
     m = Match()
     for line, _k in entries:
         m.enter_line(line)
@@ -148,7 +137,7 @@ def test_language_switch_in_settings_stays_after_reload(site, tmp_path):
 
 
 def test_offline_after_one_visit(site):
-    entries = deal_entries(KEYPAD)
+    entries = first_deal(KEYPAD)
     steps = [{"do": "open"}, {"do": "worker"}, {"do": "type", "keys": keys_of(entries[:4])},
              {"do": "frame"}, {"do": "state"},
              {"do": "offline", "on": True}, {"do": "reload"}, {"do": "frame"},
@@ -169,7 +158,7 @@ def test_the_page_says_it_loads_nothing_from_elsewhere():
 
 
 def test_export_files_hold_the_match(site):
-    entries = deal_entries(KEYPAD)
+    entries = first_deal(KEYPAD)
     steps = [{"do": "open"}, {"do": "type", "keys": keys_of(entries)},
              {"do": "state"}, {"do": "export", "kind": "csv"}, {"do": "export", "kind": "json"}]
     _, _, state, got_csv, got_json = run(site, steps)

@@ -2,6 +2,7 @@
 
     make web                                  # build, then serve; prints the URL
     .venv/bin/python tools/web.py [--out DIR] [--port N] [--build-only]
+    .venv/bin/python tools/web.py --screenshot docs/img/web/phone-390x844.png
 
 The page runs the firmware itself on the MicroPython WebAssembly port (npm, pinned in
 package-lock.json). The build writes:
@@ -234,12 +235,45 @@ def serve_in_thread(folder=OUT, port=0):
     return server, "http://127.0.0.1:%d/" % server.server_address[1]
 
 
+SCREENSHOT = os.path.join(ROOT, "docs", "img", "web", "phone-390x844.png")
+
+
+def screenshot(path=SCREENSHOT):
+    """The page on a 390x844 phone, a trick under way, as a PNG (the README's picture)."""
+    import browser
+    from keyseq import KEYPAD, first_deal
+
+    why = browser.missing()
+    if why:
+        raise SystemExit(why)
+    entries = first_deal(KEYPAD)
+    keys = "".join(k for _line, k in entries[:6]) + entries[6][1][:2]
+    with tempfile.TemporaryDirectory() as tmp:
+        build(tmp)
+        server, url = serve_in_thread(tmp)
+        try:
+            got = browser.drive(url, [{"do": "open"}, {"do": "type", "keys": keys},
+                                      {"do": "screenshot", "path": os.path.abspath(path)}],
+                                touch=True)
+        finally:
+            server.shutdown()
+            server.server_close()
+    if got["failed"] or got["errors"]:
+        raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
+    return path
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=OUT, help="the folder to build into")
     ap.add_argument("--port", type=int, default=PORT, help="the port to serve on (0: any)")
     ap.add_argument("--build-only", action="store_true", help="build, do not serve")
+    ap.add_argument("--screenshot", metavar="PNG", help="write the phone screenshot, no serving")
     args = ap.parse_args(argv)
+    if args.screenshot:
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        print(screenshot(args.screenshot))
+        return 0
     sizes = build(args.out)
     print("built %s: %d files, %d bytes" % (os.path.relpath(args.out), len(sizes),
                                             sum(sizes.values())))

@@ -26,23 +26,11 @@ for _p in (HERE, os.path.join(ROOT, "firmware")):
         sys.path.insert(0, _p)
 
 import browser  # noqa: E402
+from keyseq import KEYPAD, first_deal  # noqa: E402
+
 import web  # noqa: E402
 
 GOALS = {"first_load_bytes": 1500000, "key_to_frame_p95_ms": 16.0}
-
-
-def deal_keys():
-    """The keypad keys of a new match and one whole two-player deal."""
-    from keyseq import KEYPAD, match_keys, random_match
-    from sixtysix.match import Match
-
-    lines, _m = random_match("mariage", 1, suits=False, max_deals=2)
-    m = Match()
-    n = 0
-    while n == 0 or m.state.deals() == 0:
-        m.enter_line(lines[n])
-        n += 1
-    return "".join(k for _line, k in match_keys(lines[:n], KEYPAD))
 
 
 def _percentile(values, p):
@@ -66,7 +54,7 @@ def figures():
                 {"do": "open"}, {"do": "worker"},
                 {"do": "eval", "js": "window.s66.firstFrame()"}], profile=profile)
             sent = server.sent
-            keys = deal_keys()
+            keys = "".join(k for _line, k in first_deal(KEYPAD)[:-1])
             again = browser.drive(url, [
                 {"do": "open"}, {"do": "eval", "js": "window.s66.firstFrame()"},
                 {"do": "type", "keys": keys},
