@@ -720,9 +720,68 @@ print(count[0], after - before)
 """
 
 
-def test_poll_does_not_allocate_under_micropython(micropython):
-    mp = micropython(["-c", ALLOC], heapsize="56k")
+def test_poll_does_not_allocate_under_micropython(unix_port):
+    mp = unix_port(["-c", ALLOC], heapsize="56k")
     assert mp.returncode == 0, mp.stderr
     events, grown = mp.stdout.split()
     assert int(events) >= 8
     assert int(grown) == 0
+
+
+# The ESP32's ticks_ms() wraps at 2**30; its small ints hold 31 bits (-2**30 .. 2**30 - 1).
+# A loop that adds to a tick near the wrap must not step outside that range even for an
+# intermediate value, or every turn allocates a long int: a leak per loop turn on the board.
+TICK_WRAP = """
+import gc
+from hw.keys import ticks_add, ticks_diff, Buttons
+
+MASK = 0x3FFFFFFF
+level = [1]
+b = Buttons([lambda: level[0]], ["OK"])
+start = MASK - 3000  # the loop crosses the wrap 3000 ms in
+seen = [0, 0]
+
+def turn(i):
+    now = ticks_add(start, i)
+    later = ticks_add(now, 20)  # a deadline 20 ms ahead, as the loop computes them
+    earlier = ticks_add(now, -1000)
+    if ticks_diff(later, now) != 20 or ticks_diff(earlier, now) != -1000:
+        seen[1] += 1
+    level[0] = 0 if i % 200 < 60 else 1
+    if b.poll(now) is not None:
+        seen[0] += 1
+    return now
+
+for i in range(500):
+    turn(i)
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+wrapped = 0
+last = 0
+for i in range(500, 6500):
+    now = turn(i)
+    if now < last:
+        wrapped += 1
+    last = now
+grown = gc.mem_alloc() - before
+gc.enable()
+print(wrapped, seen[0], seen[1], grown)
+"""
+
+
+def test_tick_arithmetic_allocates_nothing_across_the_wrap(unix_port):
+    mp = unix_port(["-c", TICK_WRAP], heapsize="56k")
+    assert mp.returncode == 0, mp.stderr
+    wrapped, presses, wrong, grown = (int(w) for w in mp.stdout.split())
+    assert wrapped == 1  # the run did cross the wrap
+    assert presses >= 25 and wrong == 0
+    assert grown == 0
+
+
+@pytest.mark.parametrize("t,delta", [
+    (0, 0), (5, -10), (0x3FFFFFFF, 1), (0x3FFFFFFF, 0x1FFFFFFF), (0x3FFFF000, 0x2000),
+    (0x20000000, 0x20000000 - 1), (100, -0x20000000), (0x3FFFFFFF, -0x3FFFFFFF),
+])
+def test_ticks_add_matches_the_modular_sum(t, delta):
+    assert ticks_add(t, delta) == (t + delta) % (1 << 30)

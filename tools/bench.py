@@ -3,7 +3,10 @@
     make bench                    (or: .venv/bin/python tools/bench.py [--quick])
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
-figure comes from the firmware running in the MicroPython unix port.
+figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
+the 32-bit unix port first (../shared/mp32/micropython32: the board's word size, with the
+real GC and a capped heap), the 64-bit unix port second, allocations per press also on the
+WebAssembly port; the other figures on the 64-bit unix port.
 
   presses      tools/ui_figures.py: random legal matches of every rule set typed through
                the simulator's key layer (Sim.press), keypad and four buttons, each match
@@ -13,17 +16,20 @@ figure comes from the firmware running in the MicroPython unix port.
   panel bytes  bytes each of those presses sent to the panel (median, 95th percentile), and
                keypad matches of every rule set against a driver that always sends the full
                frame (show_full).
-  heap         a 100-deal match typed on the keypad into the app as main.py builds it (font
-               with Cyrillic, display, storage on files), firmware compiled to .mpy, under
-               `micropython -X heapsize=56k`; gc.collect() and gc.mem_alloc() after every
-               press. If 56k is too small the smallest heap that runs it is found by
-               bisection. Then 20 matches in a row: live heap after match 1 and match 20.
-               The driver that runs there is the small script _HEAP_DRIVER below, so that
-               this file's own code is not counted.
+  heap         a 100-deal match typed on the keypad into the device as a board boots it
+               (tools/heap_drive.py: the real start.run() over board.json and a flash
+               folder, firmware compiled to .mpy, Ukrainian texts, the fake machine module)
+               in `-X heapsize=56k`; gc.collect() and gc.mem_alloc() after every press.
+               The fake machine module's own heap is added to every cap and taken off every
+               figure: a board has `machine` built in. Then 48k (the stretch goal), and
+               the smallest heap that plays it, by bisection. The heap each package holds
+               once imported (tools/heap_imports.py). Bytes each press allocates (collector
+               off during the press; on the WebAssembly port one press per call from JS).
+               Then 20 matches in a row: live heap after match 1 and match 20.
   boot         after every entry of that match, a fresh Session boots from the same files:
                the records it replays (summary log + journal lines) vs the longest deal.
-               Time to the first frame: a process that boots the app over a late, mid-deal
-               flash and draws once, vs `micropython -c pass` (medians).
+               Time to the first frame: a process that boots the device over a late,
+               mid-deal flash and draws once, vs `micropython -c pass` (medians).
   flash        tools/flash_figures.py (a 100+ deal match through Session) under MicroPython.
   wake-ups     hw/power.py's counters over a fake clock: the main loop idling for 30 min
                with keys that are never pressed; panel on, then panel off.
@@ -40,102 +46,6 @@ RULE_ORDER = ("mariage", "classic66", "mariage3", "classic66-3", "mariage4", "sc
 HUNDRED = "new schnapsen target=99 dealer=1"  # a long match: 100+ deals
 GROWTH_RULES = "mariage"
 HEAP_START = 56  # KiB: the ESP32's initial MicroPython heap
-
-# The app with the keypad, as main.py builds it, fed key presses from a file: one line per
-# entry, one character per press (sim.py's letters for the long presses). "=" lines mark
-# a match's end. Prints "peak N", "mark N" lines and "done". Kept small on purpose.
-_HEAP_DRIVER = """
-import gc
-import os
-import sys
-gc.collect()
-from hw.display import Display
-gc.collect()
-from hw.storage import Store
-from app.session import Session
-gc.collect()
-from ui.text import board_font
-gc.collect()
-from ui.app import App
-gc.collect()
-
-
-class Bus:
-    def writeto(self, a, b):
-        pass
-
-    def writevto(self, a, bs):
-        pass
-
-
-def run(keys, root, lang, setup):
-    store = Store(root, os)
-    session = Session(store)
-    if setup:
-        session.boot()
-        session.new_match(setup)
-    app = App(Display(Bus()), session, board_font(), "keypad", {"lang": lang})
-    app.boot()
-    app.render()
-    gc.collect()
-    peak = gc.mem_alloc()
-    first = peak
-    n = 0
-    with open(keys) as f:
-        for line in f:
-            if line[0] == "=":
-                gc.collect()
-                print("mark", gc.mem_alloc())
-                continue
-            for ch in line:
-                if ch == "\\n":
-                    continue
-                if ch == "z":
-                    app.key("*", True)
-                elif ch == "m":
-                    app.key("#", True)
-                else:
-                    app.key(ch.upper())
-                app.render()
-                n += 1
-                gc.collect()
-                used = gc.mem_alloc()
-                if used > peak:
-                    peak = used
-    print("start", first)
-    print("peak", peak)
-    print("presses", n)
-    print("deals", app.session.match.state.deals())
-    print("done")
-
-
-run(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "")
-"""
-
-# A board's start, up to its first frame: boot the app over a flash folder and draw once.
-_FIRST_FRAME = """
-import os
-import sys
-from hw.display import Display
-from hw.storage import Store
-from app.session import Session
-from ui.text import board_font
-from ui.app import App
-
-
-class Bus:
-    def writeto(self, a, b):
-        pass
-
-    def writevto(self, a, bs):
-        pass
-
-
-app = App(Display(Bus()), Session(Store(sys.argv[1], os)), board_font(), "keypad")
-app.boot()
-app.render()
-"""
-
 
 # ---- helpers for both runtimes ---------------------------------------------------------
 
@@ -304,31 +214,20 @@ def _root():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _micropython():
-    import os
+def _run(args, paths, timeout=600):
+    """A worker of this file (or another script) in the 64-bit unix port."""
+    import runtimes
 
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return here if os.path.exists(here) else "micropython"
-
-
-def _run(args, paths, heapsize=None, timeout=600):
-    import os
-    import subprocess
-
-    env = dict(os.environ, MICROPYPATH=":".join(list(paths) + [".frozen"]))
-    cmd = [_micropython()]
-    if heapsize:
-        cmd += ["-X", "heapsize=%dk" % heapsize]
-    return subprocess.run(cmd + list(args), capture_output=True, text=True, env=env,
-                          cwd=_root(), timeout=timeout)
+    return runtimes.run("mp64", args, paths=paths, cwd=_root(), timeout=timeout)
 
 
 def _json_out(proc, what):
     import json
 
+    out, err = proc.stdout.decode(), proc.stderr.decode()
     if proc.returncode != 0:
-        raise RuntimeError("%s failed:\n%s%s" % (what, proc.stdout[-2000:], proc.stderr[-3000:]))
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+        raise RuntimeError("%s failed:\n%s%s" % (what, out[-2000:], err[-3000:]))
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def _source_paths():
@@ -375,77 +274,149 @@ def _growth_keys(path, matches):
             f.write("=\n")
 
 
-def _heap_lang(mpy):
-    import os
+# ---- heap: the device booted by start.run(), typed into, on each runtime ----------------
 
-    for code in ("uk", "ru"):
-        if os.path.exists(os.path.join(mpy, "ui", "lang", code + ".txt")):
-            return code
-    return "en"
+BOARD_FILE = "boards/devkitc-ssd1306-keypad.json"
+HEAP_LANG = "uk"  # the largest text file (Cyrillic), as a Ukrainian table would have it
+STRETCH = 48  # KiB: the stretch goal under the 56 KiB start
 
 
-def _heap_run(tmp, mpy, keys, heapsize, setup, lang):
+def _flash(tmp, name, setup):
+    """A freshly flashed board's files: board.json, settings (the language), the match."""
     import os
     import shutil
 
-    driver = os.path.join(tmp, "heap_driver.py")
-    with open(driver, "w") as f:
-        f.write(_HEAP_DRIVER)
-    flash = os.path.join(tmp, "heap_flash")
-    shutil.rmtree(flash, ignore_errors=True)
-    os.mkdir(flash)
-    args = [driver, keys, flash, lang] + ([setup] if setup else [])
-    proc = _run(args, [mpy], heapsize)
-    out = {"ok": proc.returncode == 0 and "done" in proc.stdout, "marks": []}
-    for line in proc.stdout.splitlines():
+    from app.session import Session
+    from hw.storage import Store
+
+    folder = os.path.join(tmp, name)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    shutil.copy(os.path.join(_root(), BOARD_FILE), os.path.join(folder, "board.json"))
+    s = Session(Store(os.path.join(folder, "data"), os))
+    s.boot()
+    s.save_settings({"lang": HEAP_LANG})
+    if setup:
+        s.new_match(setup)
+    return folder
+
+
+def drive(runtime, mpy, flash, keys, heap=None, alloc=False, keep=None):
+    """tools/heap_drive.py on a copy of `flash`: the figures it prints, by name. `keep`:
+    a folder to leave the flash in afterwards."""
+    import os
+    import shutil
+
+    import runtimes
+
+    folder = flash + "-run"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(flash, folder)
+    shutil.copy(keys, os.path.join(folder, "keys.txt"))  # inside what wasm gets to see
+    args = [os.path.join(_root(), "tools", "heap_drive.py"), "keys.txt"]
+    args += ["alloc"] if alloc else []
+    wasm = runtime == "wasm"
+    proc = runtimes.run(runtime, args, paths=[os.path.join(_root(), "host_tests", "fake_machine"),
+                                              mpy],
+                        heapsize=heap or "1m", mounts=[folder], cwd=folder,
+                        steps="step" if wasm else None, after="report" if wasm else None)
+    out = {"ok": proc.returncode == 0 and "\ndone" in proc.stdout.decode(), "marks": []}
+    for line in proc.stdout.decode().splitlines():
         words = line.split()
-        if len(words) == 2 and words[0] == "mark":
+        if len(words) >= 2 and words[0] == "alloc":
+            out["alloc"] = [int(w) for w in words[1:]]
+        elif len(words) == 2 and words[0] == "mark":
             out["marks"].append(int(words[1]))
         elif len(words) == 2 and words[1].isdigit():
             out[words[0]] = int(words[1])
     if not out["ok"]:
-        err = (proc.stdout + proc.stderr).strip().splitlines() or ["?"]
-        where = ""
-        for line in err:
-            if "heap_driver.py" in line and ", line " in line:
-                n = int(line.split(", line ")[1].split(",")[0])
-                where = " at `%s`" % _HEAP_DRIVER.split("\n")[n - 1].strip()
-        out["error"] = err[-1] + where
+        err = (proc.stdout + proc.stderr).decode().strip().splitlines() or ["?"]
+        where = [w.strip() for w in err if w.strip().startswith("File ")]
+        out["error"] = err[-1] + (" (%s)" % where[-1].replace("File ", "") if where else "")
+    if keep:
+        shutil.rmtree(keep, ignore_errors=True)
+        os.rename(folder, keep)
+    shutil.rmtree(folder, ignore_errors=True)
     return out
 
 
-def measure_heap(tmp, mpy, keys, lang):
-    """Peak live heap of the 100-deal match at 56k, or the smallest heap that runs it."""
-    run = _heap_run(tmp, mpy, keys, HEAP_START, HUNDRED, lang)
-    res = {"heapsize_k": HEAP_START, "fits": run["ok"], "lang": lang}
-    if run["ok"]:
-        res.update(peak=run["peak"], start=run["start"], presses=run["presses"],
-                   deals=run["deals"], smallest_k=None)
-        return res
-    res["error"] = run["error"]
-    lo, hi = HEAP_START, HEAP_START * 2
-    while not _heap_run(tmp, mpy, keys, hi, HUNDRED, lang)["ok"]:
-        lo, hi = hi, hi * 2
-        if hi > 4096:
-            raise RuntimeError("the 100-deal match does not run even in 4 MiB of heap")
+def measure_heap(runtime, mpy, flash, keys):
+    """Peak live heap of the 100-deal match and the smallest heap that plays it, in a heap
+    of k KiB plus what the fake machine module holds (a board has `machine` built in)."""
+    probe = drive(runtime, mpy, flash, _empty(flash))
+    if not probe["ok"]:
+        raise RuntimeError("%s: boot failed: %s" % (runtime, probe["error"]))
+    fake = probe["fake"]
+
+    def run(k):
+        return drive(runtime, mpy, flash, keys, heap=k * 1024 + fake)
+
+    first = run(HEAP_START)
+    res = {"runtime": runtime, "fake_machine": fake, "fits_56k": first["ok"]}
+    if first["ok"]:
+        lo, hi, best = 0, HEAP_START, first
+        stretch = run(STRETCH)
+        res["fits_48k"] = stretch["ok"]
+        if stretch["ok"]:
+            hi, best = STRETCH, stretch
+        else:
+            lo = STRETCH
+    else:
+        res["error_56k"] = first["error"]
+        res["fits_48k"] = False
+        lo, hi = HEAP_START, HEAP_START * 2
+        best = run(hi)
+        while not best["ok"]:
+            lo, hi = hi, hi * 2
+            if hi > 4096:
+                raise RuntimeError("the 100-deal match does not run even in 4 MiB of heap")
+            best = run(hi)
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _heap_run(tmp, mpy, keys, mid, HUNDRED, lang)["ok"]:
-            hi = mid
+        r = run(mid)
+        if r["ok"]:
+            hi, best = mid, r
         else:
             lo = mid
-    run = _heap_run(tmp, mpy, keys, hi, HUNDRED, lang)
-    res.update(smallest_k=hi, peak=run["peak"], start=run["start"], presses=run["presses"],
-               deals=run["deals"])
+    res.update(smallest_k=hi, peak=best["peak"] - fake, start=best["start"] - fake,
+               presses=best["presses"], deals=best["deals"])
     return res
 
 
-def measure_first_frame(tmp, mpy, keys, runs):
-    """Seconds from process start to the first frame over a late mid-deal flash, as a
-    ratio to a bare interpreter start."""
+def _empty(flash):
+    path = flash + "-nokeys.txt"
+    open(path, "w").close()
+    return path
+
+
+def measure_alloc(runtime, mpy, flash, keys):
+    """Bytes each key press allocates (the collector off during the press)."""
+    r = drive(runtime, mpy, flash, keys, alloc=True)
+    if not r["ok"]:
+        raise RuntimeError("%s: alloc run failed: %s" % (runtime, r["error"]))
+    a = r["alloc"]
+    return {"runtime": runtime, "median": median(a), "p95": percentile(a, 95), "max": max(a),
+            "presses": len(a), "total": sum(a)}
+
+
+def measure_imports(runtime, mpy):
+    import os
+
+    import runtimes
+
+    proc = runtimes.run(runtime, [os.path.join(_root(), "tools", "heap_imports.py")],
+                        paths=[os.path.join(_root(), "host_tests", "fake_machine"), mpy],
+                        heapsize="1m")
+    return _json_out(proc, "heap per package on " + runtime)
+
+def measure_first_frame(tmp, mpy, flash, keys, runs):
+    """Seconds from process start to the first frame over a late mid-deal flash (the real
+    start.run() and no key), as a ratio to a bare interpreter start. 64-bit port."""
     import os
     import subprocess
     import time
+
+    import runtimes
 
     # The flash: the 100-deal match up to the middle of its last deal.
     with open(keys) as f:
@@ -453,19 +424,16 @@ def measure_first_frame(tmp, mpy, keys, runs):
     part = os.path.join(tmp, "first_frame_keys.txt")
     with open(part, "w") as f:
         f.writelines(entries[:-6])
-    flash = os.path.join(tmp, "heap_flash")
-    run = _heap_run(tmp, mpy, part, 1024, HUNDRED, "en")
-    if not run["ok"]:
-        raise RuntimeError("first-frame setup failed: " + run["error"])
-    script = os.path.join(tmp, "first_frame.py")
-    with open(script, "w") as f:
-        f.write(_FIRST_FRAME)
-    env = dict(os.environ, MICROPYPATH=mpy + ":.frozen")
-    mp = _micropython()
+    late = os.path.join(tmp, "late_flash")
+    if not drive("mp64", mpy, flash, part, keep=late)["ok"]:
+        raise RuntimeError("first-frame setup failed")
+    cmd, env = runtimes.command("mp64", [os.path.join(_root(), "tools", "heap_drive.py"),
+                                         _empty(flash)],
+                                paths=[os.path.join(_root(), "host_tests", "fake_machine"), mpy])
 
     def timed(cmd):
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, env=env, capture_output=True, cwd=tmp)
+        proc = subprocess.run(cmd, env=env, capture_output=True, cwd=late)
         dt = time.perf_counter() - t0
         if proc.returncode:
             raise RuntimeError("%s failed: %s" % (cmd, proc.stderr.decode()[-500:]))
@@ -474,8 +442,8 @@ def measure_first_frame(tmp, mpy, keys, runs):
     bare = []
     frame = []
     for _ in range(runs):  # interleaved, so both see the same machine load
-        bare.append(timed([mp, "-c", "pass"]))
-        frame.append(timed([mp, script, flash]))
+        bare.append(timed([cmd[0], "-c", "pass"]))
+        frame.append(timed(cmd))
     return {"bare_s": median(bare), "first_frame_s": median(frame),
             "ratio": median(frame) / median(bare), "runs": runs}
 
@@ -490,6 +458,7 @@ def build(quick=False):
         if p not in sys.path:
             sys.path.insert(0, p)
     import compile_check
+    import runtimes
 
     tmp = tempfile.mkdtemp(prefix="bench-")
     try:
@@ -497,9 +466,10 @@ def build(quick=False):
         failures = compile_check.compile_all(mpy, march=None)
         if failures:
             raise RuntimeError("mpy-cross failed: %r" % (failures,))
+        # As deploy lays the board out: the texts and the font's bitmaps are files.
+        os.remove(os.path.join(mpy, "ui", "font6x10.mpy"))
         lang_src = os.path.join(root, "firmware", "ui", "lang")
         shutil.copytree(lang_src, os.path.join(mpy, "ui", "lang"), dirs_exist_ok=True)
-        # The font's bitmaps stay in a file on the board, as deploy copies it.
         shutil.copy(os.path.join(root, "firmware", "ui", "font6x10.bin"),
                     os.path.join(mpy, "ui", "font6x10.bin"))
         os.mkdir(os.path.join(tmp, "presses"))
@@ -507,30 +477,41 @@ def build(quick=False):
                                   "2" if quick else "4"], _source_paths()), "presses")
         hundred = os.path.join(tmp, "hundred.txt")
         deals, entries = _hundred_keys(hundred)
-        lang = _heap_lang(mpy)
-        heap = measure_heap(tmp, mpy, hundred, lang)
+        flash = _flash(tmp, "hundred", HUNDRED)
+        heap = {}
+        for rt in ("mp32", "mp64"):
+            if runtimes.missing(rt):
+                print("bench: %s skipped: %s" % (rt, runtimes.missing(rt)), file=sys.stderr)
+                continue
+            heap[rt] = measure_heap(rt, mpy, flash, hundred)
+            heap[rt]["imports"] = measure_imports(rt, mpy)
+        board = "mp32" if "mp32" in heap else "mp64"
+        alloc = {rt: measure_alloc(rt, mpy, flash, hundred) for rt in (board, "wasm")
+                 if not runtimes.missing(rt)}
         growth_keys = os.path.join(tmp, "growth.txt")
         _growth_keys(growth_keys, 20)
-        size = heap["heapsize_k"] if heap["fits"] else heap["smallest_k"] + 8
-        grow = _heap_run(tmp, mpy, growth_keys, size, "", lang)
+        fresh = _flash(tmp, "fresh", "")
+        h = heap[board]
+        grow = drive(board, mpy, fresh, growth_keys,
+                     heap=(h["smallest_k"] + 8) * 1024 + h["fake_machine"])
         if not grow["ok"]:
             raise RuntimeError("20 matches failed: " + grow["error"])
         boot_flash = os.path.join(tmp, "boot_flash")
         os.mkdir(boot_flash)
         boot = _json_out(_run(["tools/bench.py", "boot", hundred, boot_flash, HUNDRED],
                               _source_paths()), "boot")
-        first = measure_first_frame(tmp, mpy, hundred, 5 if quick else 9)
+        first = measure_first_frame(tmp, mpy, flash, hundred, 5 if quick else 9)
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return figures(presses, heap, grow, boot, first, misc, deals, entries)
+    return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries)
 
 
 def _yes(ok):
     return "met" if ok else "NOT MET"
 
 
-def figures(presses, heap, grow, boot, first, misc, deals, entries):
+def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries):
     rows = []
 
     def row(name, value, target, ok, key, raw):
@@ -563,25 +544,37 @@ def figures(presses, heap, grow, boot, first, misc, deals, entries):
             "panel_bytes_" + layout, b)
     row("  full-frame driver (show_full), median / p95", "%d / %d" % (fmed, fp95), "-", None,
         "panel_bytes_full", {"median": fmed, "p95": fp95, "presses": len(full)})
-    kib = 32 * 1024
-    if heap["fits"]:
-        row("peak live heap, 100-deal match (56k heap, .mpy)", "%d B" % heap["peak"],
-            "<= 32 KiB (%d)" % kib, heap["peak"] <= kib, "heap_peak", heap)
-    else:
-        row("peak live heap, 100-deal match (.mpy)",
-            "%d B; runs from %dk heap, not 56k" % (heap["peak"], heap["smallest_k"]),
-            "<= 32 KiB (%d)" % kib, False, "heap_peak", heap)
-        err = heap["error"].replace("memory allocation failed, allocating ", "(")
-        err = err.replace(" bytes at ", " B) at ", 1)
-        row("  at 56k", err, "-", None, "heap_56k_error", heap["error"])
-    row("  live heap after boot and first frame", "%d B" % heap["start"], "-", None,
-        "heap_start", heap["start"])
+    names = {"mp32": "32-bit unix port (the board's)", "mp64": "64-bit unix port",
+             "wasm": "WebAssembly port (32-bit)"}
+    for rt in ("mp32", "mp64"):
+        if rt not in heap:
+            continue
+        h = heap[rt]
+        row("peak live heap, 100-deal match, %s" % names[rt],
+            "%d B; plays from a %dk heap" % (h["peak"], h["smallest_k"]),
+            "runs in a %d KiB heap" % HEAP_START, h["fits_56k"], "heap_" + rt, h)
+        if rt == "mp32":
+            row("  stretch: runs in a %d KiB heap" % STRETCH, "yes" if h["fits_48k"] else "no",
+                "yes", h["fits_48k"], "heap_stretch_" + rt, h["fits_48k"])
+        if not h["fits_56k"]:
+            err = h["error_56k"].replace("memory allocation failed, allocating ", "(")
+            row("  at %dk" % HEAP_START, err.replace(" bytes", " B)", 1), "-", None,
+                "heap_56k_error_" + rt, h["error_56k"])
+        row("  live heap after boot and first frame", "%d B" % h["start"], "-", None,
+            "heap_start_" + rt, h["start"])
+        row("  heap per package (import)", ", ".join(
+            "%s %.1fk" % (k, v / 1024.0) for k, v in h["imports"]), "-", None,
+            "heap_imports_" + rt, h["imports"])
+    for rt, a in alloc.items():
+        row("bytes allocated per key press, %s, median / p95" % names[rt],
+            "%d / %d (max %d)" % (a["median"], a["p95"], a["max"]), "-", None,
+            "alloc_per_press_" + rt, a)
     marks = grow["marks"]
     growth = marks[-1] - marks[0]
     # A leak only adds: the heap after the last five matches never comes back down to
     # where match 1 left it. Ups and downs of a few GC blocks (end screens differ) are not.
     leak = min(marks[-5:]) - marks[0]
-    row("heap growth, after match 1 -> after match %d" % len(marks),
+    row("heap growth, after match 1 -> after match %d, %s" % (len(marks), names[board]),
         "%+d B (%d -> %d; lowest of last 5: %+d)" % (growth, marks[0], marks[-1], leak),
         "0 (no rise)", leak <= 0, "heap_growth",
         {"after_each_match": marks, "growth": growth, "lowest_last5_minus_first": leak,

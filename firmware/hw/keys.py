@@ -51,8 +51,15 @@ def ticks_diff(a, b):
 
 
 def ticks_add(t, delta):
-    """t + delta on the wrapping tick scale (for callers and tests)."""
-    return (t + delta) & _MASK
+    """t + delta on the wrapping tick scale, for t in [0, TICKS_PERIOD) and |delta| below it.
+
+    `t + delta` itself can pass 2**30 - 1, the largest small int on the ESP32, and would
+    then allocate a long int on every call; the sum is taken a period lower instead.
+    """
+    if delta < 0:
+        return (t + delta) & _MASK
+    r = (t - _MASK) + delta - 1  # t + delta - TICKS_PERIOD, every step a small int
+    return r if r >= 0 else r + _MASK + 1
 
 
 class Key:

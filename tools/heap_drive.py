@@ -1,0 +1,112 @@
+"""The device, booted as a board boots it, typed into from a file; prints heap figures.
+
+Runs in MicroPython (any port, through tools/runtimes.py) with the compiled firmware and
+the fake `machine` (host_tests/fake_machine) on the path, in a folder that holds
+board.json and the flash folder data/, as a board's file system does:
+
+    heap_drive.py KEYS [alloc]
+
+Boot is the real start.run() for one loop turn (board check, unload it, display, keys,
+storage, power, app, first frame). Then every line of KEYS is typed: one character per
+press, z / m for a long * / #; a line "=" marks a match's end. After every press the heap
+is collected and measured. Prints "name value" lines: fake (what the fake machine module
+holds; on a board `machine` is built in and costs no heap), start (live heap after boot),
+peak, presses, deals, a "mark N" per "=", and "done" last.
+
+With `alloc`, each press also runs with the collector off, and the bytes it allocated are
+printed as one "alloc" line of numbers (use a large heap for that run). The WebAssembly
+port collects only between calls from JS: there it runs one press per call of step()
+(tools/wasm_run.mjs `steps`), and what a press allocates is counted the same way.
+"""
+
+import binascii
+import gc
+import sys
+
+gc.collect()
+_base = gc.mem_alloc()
+import machine  # noqa: E402,F401  (the fake, on the path before the firmware)
+
+gc.collect()
+FAKE = gc.mem_alloc() - _base
+del _base
+import start  # noqa: E402
+
+WASM = sys.platform == "webassembly"
+_keys = open(sys.argv[1])
+_alloc = len(sys.argv) > 2 and sys.argv[2] == "alloc"
+app = start.run(loops=1)
+gc.collect()
+START = gc.mem_alloc()
+peak = START
+presses = 0
+allocs = []
+_line = ""
+_pos = 0
+
+
+def press(ch):
+    if ch == "z":
+        app.key("*", True)
+    elif ch == "m":
+        app.key("#", True)
+    else:
+        app.key(ch.upper())
+    app.render()
+
+
+def step():
+    """One press (or one mark). False at the end of the file."""
+    global _line, _pos, peak, presses
+    while _pos >= len(_line):
+        _line = _keys.readline()
+        _pos = 0
+        if not _line:
+            return False
+        _line = _line.rstrip("\n")
+        if _line == "=":
+            gc.collect()
+            print("mark", gc.mem_alloc())
+            _line = ""
+    ch = _line[_pos]
+    _pos += 1
+    if WASM or _alloc:
+        gc.collect()  # a no-op inside a call on wasm: that call starts collected
+        before = gc.mem_alloc()
+        if WASM and before > peak:
+            peak = before  # the live heap between two presses
+        if not WASM:
+            gc.disable()
+        press(ch)
+        allocs.append(gc.mem_alloc() - before)
+        gc.enable()
+    else:
+        press(ch)
+    presses += 1
+    if not WASM:
+        gc.collect()
+        used = gc.mem_alloc()
+        if used > peak:
+            peak = used
+    return True
+
+
+def report():
+    print("fake", FAKE)
+    print("start", START)
+    print("peak", peak)
+    print("presses", presses)
+    state = app.session.match.state
+    print("deals", state.deals())
+    print("score", state.score)
+    print("over", state.over)
+    print("hist", binascii.hexlify(state.hist).decode())
+    if allocs:
+        print("alloc", " ".join([str(a) for a in allocs]))
+    print("done")
+
+
+if not WASM:  # on wasm, wasm_run.mjs calls step() until it is done, then report()
+    while step():
+        pass
+    report()

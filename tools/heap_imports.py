@@ -1,0 +1,36 @@
+"""Heap held by each firmware package once imported, in MicroPython (prints JSON pairs).
+
+    micropython heap_imports.py        (the compiled firmware on the path)
+
+Modules are imported in the order the board's boot imports them, with a collection before
+and after each, so each figure is what that package adds to the live heap: its bytecode,
+its interned names and the objects its import builds. The qstr pool grows in steps of
+doubling size, so a package's figure also carries part of the pool its names landed in.
+"""
+
+import gc
+import json
+
+PACKAGES = (
+    ("sixtysix", ("sixtysix.errors", "sixtysix.cards", "sixtysix.rules", "sixtysix.events",
+                  "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
+    ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.power", "hw.display")),
+    ("app", ("app.session",)),
+    ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
+    ("ui menus", ("ui.menus",)),
+    ("start + boardcheck", ("boardcheck", "start")),
+)
+
+import machine  # noqa: E402,F401  (start imports it: the board has it built in, not counted)
+
+out = []
+gc.collect()
+before = gc.mem_alloc()
+for name, modules in PACKAGES:
+    for m in modules:
+        __import__(m)
+    gc.collect()
+    now = gc.mem_alloc()
+    out.append([name, now - before])
+    before = now
+print(json.dumps(out))
