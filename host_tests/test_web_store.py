@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import ROOT
 from hw.storage import Store
-from keyseq import KEYPAD, match_keys, random_match
+from keyseq import KEYPAD, first_deal, random_match
 from sixtysix.match import Match
 from sixtysix.snapshot import snapshot
 
@@ -192,11 +192,12 @@ def test_json_export_holds_the_snapshot_and_stats():
 # ---- a tab that dies at any write (MicroPython unix port) ----
 
 
-def test_the_app_survives_a_tab_dying_after_any_single_write(micropython):
-    lines, _m = random_match("mariage", 1, suits=False, max_deals=2)
+@pytest.mark.parametrize("runtime", ["micropython", "wasm"])  # the unix port, the browser's
+def test_the_app_survives_a_tab_dying_after_any_single_write(request, runtime):
+    run = request.getfixturevalue(runtime)
     # A deal and the start of the next, then an undo and a redo (held *).
-    keys = "".join(k for _line, k in match_keys(lines[:16], KEYPAD)) + "*z"
-    proc = micropython(["host_tests/mp_web_cuts.py", keys], extra_path=[WEB])
+    keys = "".join(k for _line, k in first_deal(KEYPAD)) + "*z"
+    proc = run(["host_tests/mp_web_cuts.py", keys], extra_path=[WEB])
     assert proc.returncode == 0, proc.stderr.decode()
     got = json.loads(proc.stdout.decode().strip().splitlines()[-1])
     assert got["failures"] == []
