@@ -29,10 +29,8 @@ pytestmark = pytest.mark.skipif(browser.missing() is not None,
 def site(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("web"))
     web.build(out)
-    server, url = web.serve_in_thread(out)
-    yield url
-    server.shutdown()
-    server.server_close()
+    with web.serving(out) as (_server, url):
+        yield url
 
 
 def keys_of(entries):

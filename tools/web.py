@@ -22,6 +22,7 @@ script, WebAssembly and a manifest need). docs/web.md describes the design.
 """
 
 import argparse
+import contextlib
 import functools
 import hashlib
 import html
@@ -228,11 +229,16 @@ def make_server(folder=OUT, port=PORT, verbose=False):
     return server
 
 
-def serve_in_thread(folder=OUT, port=0):
-    """Start a quiet server in a thread; returns (server, base URL). server.shutdown() ends it."""
+@contextlib.contextmanager
+def serving(folder=OUT, port=0):
+    """A quiet server for folder in a thread while the block runs: yields (server, URL)."""
     server = make_server(folder, port)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, "http://127.0.0.1:%d/" % server.server_address[1]
+    try:
+        yield server, "http://127.0.0.1:%d/" % server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 SCREENSHOT = os.path.join(ROOT, "docs", "img", "web", "phone-390x844.png")
@@ -250,14 +256,10 @@ def screenshot(path=SCREENSHOT):
     keys = "".join(k for _line, k in entries[:6]) + entries[6][1][:2]
     with tempfile.TemporaryDirectory() as tmp:
         build(tmp)
-        server, url = serve_in_thread(tmp)
-        try:
+        with serving(tmp) as (_server, url):
             got = browser.drive(url, [{"do": "open"}, {"do": "type", "keys": keys},
                                       {"do": "screenshot", "path": os.path.abspath(path)}],
                                 touch=True)
-        finally:
-            server.shutdown()
-            server.server_close()
     if got["failed"] or got["errors"]:
         raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
     return path
