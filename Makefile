@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # port (a 32-bit runtime for the tests, the browser build's runtime) and playwright-core.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: venv test lint replay sim run font screenshots clean
+.PHONY: venv test lint replay sim run font screenshots clean web
 
 venv: $(STAMP)
 
@@ -29,7 +29,7 @@ test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest host_tests -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check firmware tools host_tests
+	$(BIN)/ruff check firmware tools host_tests web
 	$(BIN)/pyright --pythonpath /bin/false firmware
 	$(BIN)/python tools/compile_check.py
 
@@ -50,6 +50,12 @@ sim: $(STAMP)
 run: $(STAMP)
 	@goal=$$($(BIN)/python tools/find_board.py "$(BOARD)" "$(PORT)") && \
 	  $(MAKE) --no-print-directory $$goal
+
+# The scorekeeper in a phone's browser: builds build/web/ (the firmware as .mpy on the
+# MicroPython WebAssembly port) and serves it on 127.0.0.1 (PORT=8066 by default; docs/web.md).
+WEB_PORT ?= 8066
+web: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python tools/web.py --port $(WEB_PORT)
 
 # Regenerate the README's screenshots (docs/img, from the simulator) and the keypad overlay.
 screenshots: $(STAMP)

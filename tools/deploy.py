@@ -68,7 +68,8 @@ def check_board(path):
 
 def build(out, march="xtensawin"):
     """Compile firmware/ into the empty folder out. Returns {remote path: local path}.
-    march=None: bytecode only, which the host's MicroPython ports load (tests, bench)."""
+    march=None: bytecode only, which the host's MicroPython ports load (tests, bench, the
+    browser build on the WebAssembly port)."""
     files = {}
     failures = []
     for src in firmware_files():

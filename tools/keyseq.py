@@ -300,3 +300,15 @@ def random_match(rid, seed, suits=True, quick=10, dealer=1, max_deals=60):
                                suits=suits)
     m = player.play_match(max_deals)
     return player.lines, m
+
+
+def first_deal(layout, rid="mariage", seed=1):
+    """[(line, keys)] of a new match and its whole first deal (a random legal one, no suits
+    typed), then the first entry of the next deal."""
+    lines, _m = random_match(rid, seed, suits=False, max_deals=2)
+    m = Match()
+    n = 0
+    while n == 0 or m.state.deals() == 0:
+        m.enter_line(lines[n])
+        n += 1
+    return match_keys(lines[:n + 1], layout)

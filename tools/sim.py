@@ -49,6 +49,20 @@ BUTTON_KEYS = {"w": "UP", "s": "DOWN", "e": "OK", "\r": "OK", "\n": "OK", "q": "
 BUTTON_LONG = {"W": "UP", "S": "DOWN", "E": "OK", "Q": "BACK"}
 
 
+def key_of(layout, ch):
+    """(key name, long press) for a keyboard character, (None, False) if it is no key.
+    The browser page (web/) uses it too, so both speak the same keys."""
+    if layout == "keypad":
+        name = PAD_KEYS.get(ch) or (ch if ch and ch in "0123456789" else None)
+        if name is None and ch in PAD_LONG:
+            return PAD_LONG[ch], True
+        return name, False
+    name = BUTTON_KEYS.get(ch)
+    if name is None and ch in BUTTON_LONG:
+        return BUTTON_LONG[ch], True
+    return name, False
+
+
 def write_png(path, fb, scale=4):
     """The panel as a PNG (white on black, scaled), written without zlib compression."""
     import binascii
@@ -146,16 +160,7 @@ class Sim:
 
     def press(self, ch):
         """One keyboard character; returns False for a character that is not a key."""
-        if self.layout == "keypad":
-            name = PAD_KEYS.get(ch) or (ch if ch in "0123456789" else None)
-            long = False
-            if name is None and ch in PAD_LONG:
-                name, long = PAD_LONG[ch], True
-        else:
-            name = BUTTON_KEYS.get(ch)
-            long = False
-            if name is None and ch in BUTTON_LONG:
-                name, long = BUTTON_LONG[ch], True
+        name, long = key_of(self.layout, ch)
         if name is None:
             return False
         before = self.bus.sent

@@ -336,7 +336,8 @@ class Match:
         self.enter_line(summary["setup"])
         state = self.state
         assert state is not None
-        state.hist.extend(a2b_base64(summary["hist"]))
+        # bytes, not str: the WebAssembly port's binascii is Python code that takes bytes only.
+        state.hist.extend(a2b_base64(summary["hist"].encode()))
         base = list(summary["base"])
         base[3] = len(state.hist)
         self.base = tuple(base)

@@ -1,0 +1,181 @@
+"""The browser build in a real headless Chromium (Debian's chromium, npm playwright-core).
+
+The site is built once (tools/web.py) into a temporary folder and served on a free
+127.0.0.1 port. Each test drives one fresh browser profile through tools/webdrive.mjs and
+checks the page against the terminal simulator (tools/sim.py in the MicroPython unix
+port) for the same keys: the canvas pixel for pixel, the match as data.
+"""
+
+import csv
+import io
+import json
+import os
+
+import browser
+import pytest
+from conftest import ROOT, run_micropython
+from keyseq import BUTTONS, KEYPAD, SETTINGS, first_deal, menu, pick
+from sim import frame_text
+from sixtysix.match import Match
+from ui.i18n import LANGS
+
+import web
+
+pytestmark = pytest.mark.skipif(browser.missing() is not None,
+                                reason=browser.missing() or "")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("web"))
+    web.build(out)
+    with web.serving(out) as (_server, url):
+        yield url
+
+
+def keys_of(entries):
+    return "".join(k for _line, k in entries)
+
+
+class Rows:
+    """The canvas as read back (rows of "0"/"1"), with the pixel() frame_text reads."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def pixel(self, x, y):
+        return int(self.rows[y][x])
+
+
+def simulate(tmp_path, keys, layout=KEYPAD, flash="flash"):
+    """The simulator's screen (quadrant lines) and match after the keys, on its flash
+    folder `flash` in tmp_path (new, or as an earlier call left it)."""
+    keyfile = tmp_path / "keys"
+    keyfile.write_text(keys)
+    dump = tmp_path / "screen.txt"
+    args = ["tools/sim.py", "--flash", str(tmp_path / flash), "--keys-file", str(keyfile),
+            "--dump", str(dump), "--state"] + (["--buttons"] if layout == BUTTONS else [])
+    proc = run_micropython(args)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return dump.read_text().splitlines(), json.loads(proc.stdout.decode())
+
+
+def run(url, steps, **kw):
+    got = browser.drive(url, steps, **kw)
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    assert got["foreign"] == []  # nothing from another origin
+    return got["results"]
+
+
+# How the keys reach the page (the simulator's characters either way).
+@pytest.mark.parametrize("how, layout", [
+    ("click", KEYPAD),  # the on-screen keypad; held * (redo) held as a finger would
+    ("type", KEYPAD),  # the desktop keyboard
+    ("click", BUTTONS),  # the four buttons, after the layout switch
+])
+def test_a_whole_deal_matches_the_simulator_pixel_for_pixel(site, tmp_path, how, layout):
+    undo_redo = "*z" if layout == KEYPAD else "QW"  # BACK held: undo; UP held: redo
+    keys = keys_of(first_deal(layout)) + undo_redo
+    steps = [{"do": "open"}] + ([{"do": "switch"}] if layout == BUTTONS else []) + [
+        {"do": how, "keys": keys}, {"do": "frame"}, {"do": "state"},
+        {"do": "eval", "js": "window.s66.layout()"}]
+    frame, state, shown_layout = run(site, steps)[-3:]
+    screen, sim_state = simulate(tmp_path, keys, layout)
+    assert shown_layout == layout
+    assert frame_text(Rows(frame)) == screen
+    assert state == sim_state
+    assert state["deals"] == 1 and state["deal"]["played"] == 0 and state["redo"] == 0
+
+
+def test_reload_mid_deal_finds_the_same_frame_and_match(site, tmp_path):
+    entries = first_deal(KEYPAD)
+    steps = [{"do": "open"}]
+    cuts = (1, 2, 5, 9, len(entries) - 1, len(entries))  # after these entries
+    done = 0
+    for cut in cuts:
+        steps += [{"do": "type", "keys": keys_of(entries[done:cut])},
+                  {"do": "frame"}, {"do": "state"}, {"do": "reload"},
+                  {"do": "frame"}, {"do": "state"}]
+        done = cut
+    results = run(site, steps)
+    states = []
+    done = 0
+    for i, cut in enumerate(cuts):
+        frame, state, _, frame2, state2 = results[1 + 6 * i + 1:1 + 6 * (i + 1)]
+        assert state2 == state, "the match after reload %d" % (i + 1)
+        # The screen: all but a one-key message on the bottom line (the panel after a
+        # power cut shows none either), and exactly the simulator's after its restart.
+        assert frame2[:53] == frame[:53], "the screen after reload %d" % (i + 1)
+        sim_screen, sim_state = simulate(tmp_path, keys_of(entries[done:cut]))
+        assert sim_state == state
+        assert frame_text(Rows(frame)) == sim_screen
+        rebooted, _ = simulate(tmp_path, "")
+        assert frame_text(Rows(frame2)) == rebooted
+        states.append(json.dumps(state, sort_keys=True))
+        done = cut
+    assert len(set(states)) == len(cuts)  # every cut point really was a new state
+
+
+def test_language_switch_in_settings_stays_after_reload(site, tmp_path):
+    entries = first_deal(KEYPAD)[:2]  # a new match and its trump: the deal is open
+    m = Match()
+    for line, _k in entries:
+        m.enter_line(line)
+    keys = (keys_of(entries) + menu(m.state, KEYPAD, SETTINGS) + "1"
+            + pick(KEYPAD, LANGS.index("uk"), len(LANGS)))
+    steps = [{"do": "open"}, {"do": "type", "keys": keys},
+             {"do": "eval", "js": "window.s66.lang()"}, {"do": "frame"},
+             {"do": "reload"}, {"do": "eval", "js": "window.s66.lang()"}, {"do": "frame"}]
+    results = run(site, steps)
+    assert results[2] == "uk" and results[5] == "uk"
+    screen, _state = simulate(tmp_path, keys)
+    assert frame_text(Rows(results[3])) == screen
+    assert results[6] == results[3]
+
+
+def test_offline_after_one_visit(site):
+    entries = first_deal(KEYPAD)
+    steps = [{"do": "open"}, {"do": "worker"}, {"do": "type", "keys": keys_of(entries[:4])},
+             {"do": "frame"}, {"do": "state"},
+             {"do": "offline", "on": True}, {"do": "reload"}, {"do": "frame"},
+             {"do": "state"}, {"do": "type", "keys": keys_of(entries[4:6])}, {"do": "state"},
+             {"do": "eval", "js": "navigator.onLine"}]
+    results = run(site, steps)
+    assert results[7] == results[3] and results[8] == results[4]
+    assert results[10]["deal"]["played"] == results[4]["deal"]["played"] + 2
+    assert results[11] is False  # really offline
+
+
+def test_the_page_says_it_loads_nothing_from_elsewhere():
+    with open(os.path.join(ROOT, "web", "index.html"), encoding="utf-8") as f:
+        page = f.read()
+    assert 'http-equiv="Content-Security-Policy"' in page
+    assert "default-src 'none'" in page
+    assert "http:" not in page.replace("http-equiv", "") and "https:" not in page
+
+
+def test_export_files_hold_the_match(site):
+    entries = first_deal(KEYPAD)
+    steps = [{"do": "open"}, {"do": "type", "keys": keys_of(entries)},
+             {"do": "state"}, {"do": "export", "kind": "csv"}, {"do": "export", "kind": "json"}]
+    _, _, state, got_csv, got_json = run(site, steps)
+    assert got_csv["name"].endswith(".csv") and got_json["name"].endswith(".json")
+    rows = list(csv.reader(io.StringIO(got_csv["text"], newline="")))
+    assert len(rows) == 1 + state["deals"] == 2
+    hist = state["history"][0]
+    assert rows[1][3] == hist["reason"]
+    assert [int(v) for v in rows[1][6:8]] == hist["points"]
+    data = json.loads(got_json["text"])
+    assert data["format"] == "sixtysix-match" and data["match"] == state
+
+
+def test_phone_portrait_fits_without_scrolling(site):
+    size = ("[document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+            " innerWidth, innerHeight, document.getElementById('panel').getBoundingClientRect()"
+            ".width]")
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": size}, {"do": "switch"},
+                     {"do": "eval", "js": size}], touch=True)
+    for sw, sh, w, h, panel in (got[1], got[3]):
+        assert (sw, sh) == (w, h) == browser.PHONE
+        assert panel >= 0.9 * w  # the panel spans the width

@@ -1,0 +1,94 @@
+"""Figures of the browser build, measured in headless Chromium (tools/webdrive.mjs).
+
+    .venv/bin/python tools/web_figures.py [--json]
+
+  first_load_bytes     every byte the server sent for a first visit (a fresh profile) until
+                       the service worker has cached the site and controls the page:
+                       headers and bodies, the worker's own fetches included  (goal 1.5 MB)
+  first_frame_ms       navigation start to the first frame on the canvas, first visit
+  repeat_frame_ms      the same on a second visit (files from the service worker's cache)
+  key_to_frame_*_ms    from a key's input event to its frame painted on the canvas, over
+                       three two-player deals typed on the keyboard (about 110 presses):
+                       median, p95, max
+                       (goal p95 16 ms: one frame of a 60 Hz screen)
+
+figures() returns them as a dict (the bench wires it in); the CLI prints a table.
+"""
+
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+for _p in (HERE, os.path.join(ROOT, "firmware")):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import browser  # noqa: E402
+from keyseq import KEYPAD, match_keys, random_match  # noqa: E402
+
+import web  # noqa: E402
+
+DEALS = 3  # the key-to-frame figures come from a match of three two-player deals
+GOALS = {"first_load_bytes": 1500000, "key_to_frame_p95_ms": 16.0}
+
+
+def _percentile(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))]
+
+
+def figures():
+    why = browser.missing()
+    if why:
+        raise RuntimeError(why)
+    with tempfile.TemporaryDirectory(prefix="s66-web-figures-") as tmp:
+        site = os.path.join(tmp, "site")
+        web.build(site)
+        with web.serving(site) as (server, url):
+            profile = os.path.join(tmp, "profile")
+            server.sent = 0
+            first = browser.drive(url, [
+                {"do": "open"}, {"do": "worker"},
+                {"do": "eval", "js": "window.s66.firstFrame()"}], profile=profile)
+            sent = server.sent
+            lines, _m = random_match("mariage", 1, suits=False, max_deals=DEALS)
+            keys = "".join(k for _line, k in match_keys(lines, KEYPAD))
+            again = browser.drive(url, [
+                {"do": "open"}, {"do": "eval", "js": "window.s66.firstFrame()"},
+                {"do": "type", "keys": keys},
+                {"do": "eval", "js": "Array.from(window.s66.latency)"}], profile=profile)
+    for run in (first, again):
+        if run["failed"] or run["errors"]:
+            raise RuntimeError("the page failed: %s %s" % (run["failed"], run["errors"]))
+    lat = again["results"][3]
+    return {
+        "first_load_bytes": sent,
+        "first_frame_ms": round(first["results"][2], 1),
+        "repeat_frame_ms": round(again["results"][1], 1),
+        "key_presses": len(keys),
+        "key_to_frame_median_ms": round(_percentile(lat, 50), 2),
+        "key_to_frame_p95_ms": round(_percentile(lat, 95), 2),
+        "key_to_frame_max_ms": round(max(lat), 2),
+    }
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    figs = figures()
+    if "--json" in argv:
+        import json
+
+        print(json.dumps(figs, indent=1, sort_keys=True))
+        return 0
+    for name, value in figs.items():
+        goal = GOALS.get(name)
+        mark = "" if goal is None else ("  (goal %s: %s)" % (goal, "met" if value <= goal
+                                                             else "NOT met"))
+        print("%-24s %s%s" % (name, value, mark))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+// Drive the browser build in Debian's Chromium with playwright-core: reads one JSON job
+// on stdin, runs its steps in order, prints one JSON answer on stdout.
+//
+//   job:    {"url": "...", "profile": "dir", "chromium": "/usr/bin/chromium",
+//            "viewport": [390, 844], "steps": [{"do": "open"}, ...]}
+//   answer: {"results": [one per step], "errors": [console errors and page errors],
+//            "foreign": [requests to another origin]}
+//
+// Steps: open, reload (each waits for the first frame), click KEYS (the on-screen keys,
+// a long press held as a finger would), type KEYS (the keyboard), both with the terminal
+// simulator's characters (tools/sim.py); frame (the canvas as 64 rows of 128 "0"/"1",
+// read back from its pixels), state (the match, sixtysix/snapshot.py), switch (the layout
+// button), offline ON, worker (wait until the service worker controls the page), export
+// KIND (the downloaded file), screenshot PATH, eval JS, wait MS.
+// tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
+import { readFileSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+const job = JSON.parse(readFileSync(0, "utf8"));
+const origin = new URL(job.url).origin;
+const errors = [];
+const foreign = [];
+const results = [];
+const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "Backspace" };
+
+const context = await chromium.launchPersistentContext(job.profile, {
+  executablePath: job.chromium || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  viewport: { width: job.viewport[0], height: job.viewport[1] },
+  deviceScaleFactor: job.scale || 1,
+  hasTouch: !!job.touch,
+  acceptDownloads: true,
+});
+context.on("request", (r) => {
+  const u = r.url();
+  if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
+});
+const page = context.pages()[0] || await context.newPage();
+page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+page.on("pageerror", (e) => errors.push(String(e)));
+
+async function ready() {
+  await page.waitForFunction(() => window.s66 !== undefined);
+  await page.evaluate(() => window.s66.ready);
+}
+
+async function clickKeys(keys) {
+  const longMs = await page.evaluate(() => window.s66.longMs());
+  for (const ch of keys) {
+    const [name, long] = await page.evaluate((c) => window.s66.keyFor(c), ch);
+    if (name === null) throw new Error("not a key in this layout: " + JSON.stringify(ch));
+    const button = page.locator(`.keys:not([hidden]) button[data-key="${name}"]`);
+    if (!long) {
+      await button.click();
+      continue;
+    }
+    const box = await button.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.waitForTimeout(longMs + 150);
+    await page.mouse.up();
+  }
+}
+
+async function typeKeys(keys) {
+  for (const ch of keys) await page.keyboard.press(KEY_NAMES[ch] || ch);
+}
+
+function frame() {
+  return page.evaluate(() => {
+    const c = document.getElementById("panel");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const rows = [];
+    for (let y = 0; y < c.height; y++) {
+      let row = "";
+      for (let x = 0; x < c.width; x++) row += d[(y * c.width + x) * 4 + 1] > 127 ? "1" : "0";
+      rows.push(row);
+    }
+    return rows;
+  });
+}
+
+async function exportFile(kind) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-" + kind)]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), text: readFileSync(path, "utf8") };
+}
+
+let failed = null;
+try {
+  for (const step of job.steps) {
+    let out = null;
+    switch (step.do) {
+      case "open": await page.goto(job.url); await ready(); break;
+      case "reload": await page.reload(); await ready(); break;
+      case "click": await clickKeys(step.keys); break;
+      case "type": await typeKeys(step.keys); break;
+      case "frame": out = await frame(); break;
+      case "state": out = await page.evaluate(() => window.s66.state()); break;
+      case "switch": await page.click("#switch"); break;
+      case "offline": await context.setOffline(!!step.on); break;
+      case "worker":
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+        break;
+      case "export": out = await exportFile(step.kind); break;
+      case "screenshot": await page.screenshot({ path: step.path }); break;
+      case "eval": out = await page.evaluate(step.js); break;
+      case "wait": await page.waitForTimeout(step.ms); break;
+      default: throw new Error("unknown step " + JSON.stringify(step));
+    }
+    results.push(out);
+  }
+} catch (e) {
+  failed = String(e && e.stack ? e.stack : e);
+} finally {
+  await context.close();
+}
+process.stdout.write(JSON.stringify({ results, errors, foreign, failed }) + "\n");

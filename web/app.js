@@ -1,0 +1,237 @@
+// The page around the firmware. The MicroPython WebAssembly port runs the firmware's own
+// App, Session and Store (webmain.py); this script only carries key events in and frames
+// out, and hands localStorage to the store. Nothing about the game is decided here.
+import { loadMicroPython } from "./micropython.mjs";
+
+const W = 128;
+const H = 64;
+const LIT = 0xffffe6bf; // a lit pixel, RGBA bytes bf e6 ff ff read as a little-endian word
+const DARK = 0xff000000;
+const LAYOUT_ITEM = "s66.layout"; // the page's own choice, outside the firmware's files
+const STORE_PREFIX = "s66:"; // webstore.py PREFIX
+const KEYBOARD = { Enter: "\r", Backspace: "\x7f" }; // as the terminal simulator reads them
+
+const statusLine = document.getElementById("status");
+const canvas = document.getElementById("panel");
+const ctx = canvas.getContext("2d");
+const image = ctx.createImageData(W, H);
+const pixels = new Uint32Array(image.data.buffer);
+const keypad = document.getElementById("keypad");
+const buttons = document.getElementById("buttons");
+const switchButton = document.getElementById("switch");
+
+let mp = null;
+let web = null; // the webmain module
+let frame = 0; // address of the frame buffer in the WebAssembly memory
+let longMs = 600;
+let layout = "keypad";
+const latency = []; // ms from a key's input event to its frame on the canvas
+let firstFrame = 0; // ms from navigation start to the first frame
+
+let readyResolve;
+let readyReject;
+// Hooks for the tests and the figures (host_tests/web, tools/web_figures.py).
+window.s66 = {
+  ready: new Promise((ok, no) => { readyResolve = ok; readyReject = no; }),
+  state: () => JSON.parse(web.state()),
+  keyFor: (ch) => JSON.parse(web.key_for(ch)),
+  layout: () => layout,
+  longMs: () => longMs,
+  lang: () => web.lang(),
+  latency,
+  firstFrame: () => firstFrame,
+};
+
+function fail(err) {
+  statusLine.textContent = "error: " + (err && err.message ? err.message : err);
+  statusLine.classList.add("error");
+  console.error(err);
+}
+
+// The frame buffer is MONO_VLSB, as the OLED's RAM: byte (page, x) holds 8 pixels of
+// column x, bit 0 on top. Read straight from the WebAssembly memory (fetched each time:
+// it is replaced when the memory grows).
+function paint() {
+  const mem = mp._module.HEAPU8;
+  for (let page = 0; page < H / 8; page++) {
+    const row = page * 8 * W;
+    for (let x = 0; x < W; x++) {
+      const b = mem[frame + page * W + x];
+      for (let bit = 0; bit < 8; bit++) {
+        pixels[row + bit * W + x] = (b >> bit) & 1 ? LIT : DARK;
+      }
+    }
+  }
+  ctx.putImageData(image, 0, 0);
+}
+
+function afterKey(since, changed) {
+  if (!changed) return;
+  paint();
+  latency.push(performance.now() - since);
+  if (latency.length > 1000) latency.shift();
+}
+
+function press(name, long, since) {
+  let changed;
+  try {
+    changed = web.key(name, long);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  afterKey(since, changed);
+  if (navigator.vibrate && navigator.userActivation && navigator.userActivation.isActive) {
+    navigator.vibrate(long ? 30 : 8);
+  }
+}
+
+// A touch key acts like the real one (hw/keys.py): a press counts on release; held for
+// LONG_MS it is a long press at once, and its release then does nothing more.
+function bindKey(button) {
+  const name = button.dataset.key;
+  let timer = 0;
+  let down = false;
+  button.addEventListener("pointerdown", (e) => {
+    if (e.button > 0 || !web) return;
+    e.preventDefault();
+    if (button.setPointerCapture) button.setPointerCapture(e.pointerId);
+    down = true;
+    button.classList.add("down");
+    timer = setTimeout(() => {
+      timer = 0;
+      press(name, true, performance.now());
+    }, longMs);
+  });
+  const end = (e, counts) => {
+    if (!down) return;
+    down = false;
+    button.classList.remove("down");
+    if (timer) {
+      clearTimeout(timer);
+      timer = 0;
+      if (counts) press(name, false, e.timeStamp);
+    }
+  };
+  button.addEventListener("pointerup", (e) => end(e, true));
+  button.addEventListener("pointercancel", (e) => end(e, false));
+  button.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!web || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  const ch = KEYBOARD[e.key] || (e.key.length === 1 ? e.key : null);
+  if (ch === null) return;
+  let r;
+  try {
+    r = web.char(ch);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  if (r < 0) return; // not a key of this layout: the browser keeps it
+  e.preventDefault();
+  afterKey(e.timeStamp, r > 0);
+});
+
+// Boot the app (again) from what localStorage holds, with a key layout.
+function start(name) {
+  layout = name === "buttons" ? "buttons" : "keypad";
+  frame = web.start(localStorage, layout);
+  keypad.hidden = layout !== "keypad";
+  buttons.hidden = layout !== "buttons";
+  switchButton.textContent = layout === "keypad" ? "4 buttons" : "keypad";
+  paint();
+}
+
+switchButton.addEventListener("click", () => {
+  try {
+    const next = layout === "keypad" ? "buttons" : "keypad";
+    localStorage.setItem(LAYOUT_ITEM, next);
+    start(next);
+  } catch (err) {
+    fail(err);
+  }
+});
+
+// Another tab of this page wrote the match: boot again from it, so this tab never
+// appends to a journal it has not read.
+window.addEventListener("storage", (e) => {
+  if (web && (e.key === null || e.key.startsWith(STORE_PREFIX))) {
+    try {
+      start(layout);
+    } catch (err) {
+      fail(err);
+    }
+  }
+});
+
+function download(kind, e) {
+  e.preventDefault();
+  if (!web) return;
+  let text;
+  try {
+    text = web.export_text(kind);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  const type = kind === "csv" ? "text/csv" : "application/json";
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: type + ";charset=utf-8" }));
+  a.download = "sixtysix-" + new Date().toISOString().slice(0, 10) + "." + kind;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+// firmware.pack (tools/web.py): "S66P", the index's length (uint32 LE), the index as
+// JSON ([[path, size], ...]), then the files' bytes in that order.
+function unpack(bytes, FS, root) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (new TextDecoder().decode(bytes.subarray(0, 4)) !== "S66P") throw new Error("bad firmware.pack");
+  const n = view.getUint32(4, true);
+  const index = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  let at = 8 + n;
+  const made = new Set();
+  for (const [path, size] of index) {
+    let dir = root;
+    for (const part of path.split("/").slice(0, -1)) {
+      dir += "/" + part;
+      if (!made.has(dir)) FS.mkdir(dir);
+      made.add(dir);
+    }
+    FS.writeFile(root + "/" + path, bytes.subarray(at, at + size));
+    at += size;
+  }
+}
+
+async function boot() {
+  for (const b of document.querySelectorAll(".keys button[data-key]")) bindKey(b);
+  document.getElementById("export-csv").addEventListener("click", (e) => download("csv", e));
+  document.getElementById("export-json").addEventListener("click", (e) => download("json", e));
+  const packed = fetch("firmware.pack").then((r) => {
+    if (!r.ok) throw new Error("firmware.pack: HTTP " + r.status);
+    return r.arrayBuffer();
+  });
+  mp = await loadMicroPython({
+    heapsize: 512 * 1024,
+    stdout: (line) => console.log(line),
+    stderr: (line) => console.error(line),
+  });
+  mp.FS.mkdir("/fw");
+  unpack(new Uint8Array(await packed), mp.FS, "/fw");
+  mp.runPython("import sys\nsys.path.insert(0, '/fw')");
+  web = mp.pyimport("webmain");
+  longMs = web.LONG_MS;
+  start(localStorage.getItem(LAYOUT_ITEM));
+  firstFrame = performance.now();
+  statusLine.textContent = "";
+  if ("serviceWorker" in navigator) {
+    await navigator.serviceWorker.register("sw.js");
+  }
+}
+
+boot().then(() => readyResolve(), (err) => {
+  fail(err);
+  readyReject(err);
+});

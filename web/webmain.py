@@ -1,0 +1,109 @@
+"""The scorekeeper in a browser: the firmware's App, Session and Store on the WebAssembly port.
+
+The page (app.js) calls start() once, then one function per key press. One call per press
+matters there: the port frees garbage only between calls from JavaScript.
+
+What the page supplies, as start.py does on the board:
+  display   Panel, a 128x64 MONO_VLSB frame buffer; app.js paints its bytes onto the canvas
+            straight from the WebAssembly memory (frame_address()), so a frame costs no copy
+  keys      key names from the on-screen keys, or keyboard characters mapped by the
+            terminal simulator's own table (tools/sim.py key_of)
+  storage   localStorage through webstore.WebFS
+"""
+
+import framebuf
+import json
+import uctypes
+
+import export
+from app.session import Session
+from hw.keys import Key
+from hw.storage import Store
+from sim import key_of
+from sixtysix.snapshot import snapshot
+from ui.app import App
+from ui.text import board_font
+from webstore import WebFS
+
+LONG_MS = Key.LONG_MS  # the hold that makes a long press, as on the board
+
+
+class Panel(framebuf.FrameBuffer):
+    """The panel: the frame buffer app.js reads; show() only counts frames."""
+
+    width = 128
+    height = 64
+
+    def __init__(self):
+        self.buffer = bytearray(128 * 64 // 8)
+        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
+        self.frames = 0
+
+    def show(self):
+        self.frames += 1
+
+
+_panel = Panel()
+_font = None
+_app = None
+_store = None
+
+
+def start(storage, layout="keypad"):
+    """Boot (or boot again, e.g. with the other key layout) from what storage holds."""
+    global _app, _font, _store
+    if _store is not None:
+        _store.close()
+    if _font is None:
+        _font = board_font()
+    fs = WebFS(storage)
+    _store = Store("", fs, fs.open)
+    _app = App(_panel, Session(_store), _font, layout)
+    _app.boot()
+    _app.render()
+    return frame_address()
+
+
+def frame_address():
+    return uctypes.addressof(_panel.buffer)
+
+
+def key(name, long=False):
+    """One key event; True if the panel changed."""
+    _app.key(name, bool(long))
+    return _app.render()
+
+
+def char(ch):
+    """A keyboard character, as in the terminal simulator: -1 if it is no key here, else
+    1 if the panel changed, 0 if not."""
+    name, long = key_of(_app.layout, ch)
+    if name is None:
+        return -1
+    return 1 if key(name, long) else 0
+
+
+def key_for(ch):
+    """The key name and long flag a keyboard character means in the current layout."""
+    name, long = key_of(_app.layout, ch)
+    return json.dumps([name, long])
+
+
+def layout():
+    return _app.layout
+
+
+def lang():
+    return _app.lang
+
+
+def state():
+    """The match as JSON (sixtysix/snapshot.py)."""
+    return json.dumps(snapshot(_app.match))
+
+
+def export_text(kind):
+    snap = snapshot(_app.match)
+    if kind == "csv":
+        return export.csv_text(snap)
+    return export.json_text(snap, _app.session.load_stats())

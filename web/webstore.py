@@ -1,0 +1,115 @@
+"""Files for the firmware's Store (hw/storage.py) in a browser: one localStorage item each.
+
+Store takes an os-like `fs` (rename, remove, stat, mkdir) and an open-like `opener`; this
+module gives both over `storage`, anything with getItem/setItem/removeItem (the page
+passes window.localStorage; the tests pass a dict in a class). A file is one item under
+PREFIX + its path: "t" and its text when its bytes are UTF-8 (all Store writes: headers,
+JSON, event lines), else "x" and the bytes in hex, so any byte survives the trip through
+a JavaScript string and the items stay readable in the browser's developer tools.
+
+The order of writes is the one Store relies on with littlefs:
+  - what is written to an open file reaches its item only at flush() or close();
+  - rename(src, dst) sets dst to src's bytes, then removes src: a tab closed in between
+    leaves both, dst already new (the commit point) and src a *.tmp that load() removes.
+localStorage calls are synchronous and the browser keeps them in order, so whenever the
+tab dies (reload, closed tab, flat battery) the items are those after some prefix of
+Store's writes: exactly the cuts Store is built to survive.
+
+Folders are implicit (a path is just part of a key): mkdir does nothing, and stat finds
+a file only. A setItem that throws (the origin's quota is full) is an OSError, as a full
+flash is, so the app shows "flash error" and the entry is not counted.
+"""
+
+import io
+
+PREFIX = "s66:"
+_ENOENT = 2
+_ENOSPC = 28
+
+
+class _File:
+    """A file open for writing: bytes collect here and go to the item at flush/close."""
+
+    def __init__(self, fs, key, data):
+        self._fs = fs
+        self._key = key
+        self._buf = bytearray(data)
+        self._open = True
+
+    def write(self, data):
+        self._buf.extend(data)
+        return len(data)
+
+    def flush(self):
+        self._fs._put(self._key, self._buf)
+
+    def close(self):
+        if self._open:
+            self._open = False
+            self.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class WebFS:
+    """fs and opener for Store: Store(root, fs, fs.open)."""
+
+    def __init__(self, storage, prefix=PREFIX):
+        self._s = storage
+        self._prefix = prefix
+
+    def _get(self, path):
+        """The item of a file (its stored form), OSError ENOENT if there is none."""
+        v = self._s.getItem(self._prefix + path)
+        if v is None:
+            raise OSError(_ENOENT)
+        return v
+
+    def _read(self, path):
+        v = self._get(path)
+        if v[:1] == "x":
+            return bytes.fromhex(v[1:])
+        return v[1:].encode()
+
+    def _set(self, key, item):
+        try:
+            self._s.setItem(key, item)
+        except Exception:  # QuotaExceededError, seen from Python as a JS exception
+            raise OSError(_ENOSPC) from None
+
+    def _put(self, key, data):
+        try:
+            item = "t" + bytes(data).decode()
+        except UnicodeError:
+            item = "x" + bytes(data).hex()
+        self._set(key, item)
+
+    def open(self, path, mode="r"):
+        if "r" in mode:
+            return io.BytesIO(self._read(path))
+        data = b""
+        if "a" in mode:
+            try:
+                data = self._read(path)
+            except OSError:
+                pass
+        return _File(self, self._prefix + path, data)
+
+    def rename(self, src, dst):
+        self._set(self._prefix + dst, self._get(src))
+        self._s.removeItem(self._prefix + src)
+
+    def remove(self, path):
+        self._get(path)
+        self._s.removeItem(self._prefix + path)
+
+    def stat(self, path):
+        size = len(self._read(path))
+        return (0x8000, 0, 0, 0, 0, 0, size, 0, 0, 0)
+
+    def mkdir(self, path):
+        pass
