@@ -1,0 +1,37 @@
+"""What every screen shares: the panel's size, the base class, suit signs and side names.
+
+The bottom of the UI's imports: ui/board.py and ui/menus.py build on this module alone,
+ui/app.py drives them, and nothing here imports another ui module back.
+"""
+
+W = 128
+H = 64
+LINE = 10  # text line height (font 6x10)
+
+SUIT_TEXT = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣
+
+
+def side_name(state, side):
+    """A side's label: the player's name, or "1+3" style for pairs."""
+    if state.rules.pairs:
+        return state.names[side] + "+" + state.names[side + 2]
+    return state.names[side]
+
+
+class Screen:
+    """A screen: draw(app, fb) draws it, act(app, action, arg) takes (action, argument)
+    pairs from ui/keymap.py; each kind of screen defines both.
+
+    key_mode says how the keys read on it: ui/keymap.py's BOARD_KEYS (0, the scoreboard),
+    LIST_KEYS or NUMBER_KEYS. (A number here, so that this module imports no other.)
+    The app calls on_open(app) when the screen comes to the top of the stack (pushed, or
+    the one above it closed) and on_hide(app) when it stops being the top (covered, or
+    closed). Both do nothing unless a screen needs them.
+    """
+
+    key_mode = 0
+
+    def on_open(self, app):
+        pass
+
+    on_hide = on_open
