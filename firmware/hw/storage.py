@@ -286,7 +286,7 @@ class Store:
             reason = "not UTF-8"
         except OSError:
             reason = "read error"
-        problems.append("%s: %s, kept as %s" % (name, reason, self._keep_bad(name, False)))
+        problems.append("%s: %s, kept as %s" % (name, reason, self._keep_bad(name, copy=False)))
         return None, None
 
     def save_blob(self, name, text):
@@ -399,12 +399,12 @@ class Store:
         try:
             scan = self._scan_journal()
         except _Bad as e:
-            kept = self._keep_bad(_JOURNAL, False)
+            kept = self._keep_bad(_JOURNAL, copy=False)
             problems.append("journal: %s, kept as %s" % (e.args[0], kept))
             scan = None
         except OSError:
             # Keep the unread events out of the way of the next append's fresh journal.
-            problems.append("journal: read error, kept as " + self._keep_bad(_JOURNAL, False))
+            problems.append("journal: read error, kept as " + self._keep_bad(_JOURNAL, copy=False))
             scan = None
         events = []
         gen = sgen or 0
@@ -416,7 +416,7 @@ class Store:
                 # Cut between checkpoint steps 2 and 3: these events are in the summary.
                 self._remove_quiet(_JOURNAL)
             elif sgen is not None and jgen > sgen:
-                kept = self._keep_bad(_JOURNAL, False)
+                kept = self._keep_bad(_JOURNAL, copy=False)
                 problems.append(
                     "journal: generation %d but summary is %d, kept as %s" % (jgen, sgen, kept)
                 )
@@ -429,7 +429,7 @@ class Store:
                 self._jexists = True
                 if damage is not None:
                     kind, pos, dropped = damage
-                    kept = self._keep_bad(_JOURNAL, True)
+                    kept = self._keep_bad(_JOURNAL, copy=True)
                     if kind == "torn":
                         msg = "journal: dropped torn record at byte %d" % pos
                     else:
