@@ -20,10 +20,6 @@ _WIDTH = const(128)
 _HEIGHT = const(64)
 _PAGES = const(8)
 
-# I2C control bytes: Co=0, D/C# selects a command stream or a data stream.
-_CTRL_CMD = b"\x00"
-_CTRL_DATA = b"\x40"
-
 _SET_CONTRAST = const(0x81)
 _SET_NORM_INV = const(0xA6)
 _SET_DISP = const(0xAE)
@@ -81,9 +77,6 @@ class Panel(framebuf.FrameBuffer):
     I2C address byte); last_sent holds what the last show() or show_full() sent.
     """
 
-    width = _WIDTH
-    height = _HEIGHT
-
     def __init__(self, chip="ssd1306", reset=None, rotate=False):
         if chip == "ssd1306":
             self._col0 = 0
@@ -118,12 +111,6 @@ class Panel(framebuf.FrameBuffer):
     def write_cmd(self, c):
         self._cmd[0] = c
         self.bytes_sent += self.send(0, self._cmd1)
-
-    def _write_cmd_arg(self, c, arg):
-        cmd = self._cmd
-        cmd[0] = c
-        cmd[1] = arg
-        self.bytes_sent += self.send(0, self._cmd2)
 
     def reset_pulse(self):
         """Pulse the reset line (needed on boards like the Heltec WiFi Kit 32)."""
@@ -168,7 +155,10 @@ class Panel(framebuf.FrameBuffer):
         self.power(True)
 
     def contrast(self, value):
-        self._write_cmd_arg(_SET_CONTRAST, value & 0xFF)
+        cmd = self._cmd
+        cmd[0] = _SET_CONTRAST
+        cmd[1] = value & 0xFF
+        self.bytes_sent += self.send(0, self._cmd2)
 
     def invert(self, flag):
         self.write_cmd(_SET_NORM_INV | (1 if flag else 0))
@@ -240,10 +230,9 @@ class Display(Panel):
     def __init__(self, i2c, addr=0x3C, chip="ssd1306", reset=None, rotate=False):
         self._i2c = i2c
         self._addr = addr
-        self._vector = hasattr(i2c, "writevto")
-        if self._vector:
-            self._lists = ([_CTRL_CMD, None], [_CTRL_DATA, None])
-        else:
+        # I2C control bytes: Co=0, D/C# selects a command stream or a data stream.
+        self._lists = ([b"\x00", None], [b"\x40", None]) if hasattr(i2c, "writevto") else None
+        if self._lists is None:
             # The control byte must sit right before the bytes: they are copied into _tx,
             # and a command stream of 1-3 bytes goes out through a view made here.
             tx = memoryview(bytearray(_WIDTH + 1))
@@ -253,7 +242,7 @@ class Display(Panel):
 
     def send(self, dc, buf):
         n = len(buf)
-        if self._vector:
+        if self._lists:
             wl = self._lists[dc]
             wl[1] = buf
             self._i2c.writevto(self._addr, wl)

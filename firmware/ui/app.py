@@ -82,13 +82,11 @@ class App:
     def push(self, screen):
         self.screen.on_hide(self)
         self.stack.append(screen)
-        screen.on_open(self)
         self.dirty = True
 
     def pop(self):
         if len(self.stack) > 2:
             self.stack.pop().on_hide(self)
-            self.screen.on_open(self)
             self.dirty = True
         else:
             self.home()
@@ -97,10 +95,8 @@ class App:
         """Back to the scoreboard. The menu code is dropped from RAM until it is needed
         again: on the board every module's code lives in the heap."""
         stack = self.stack
-        if len(stack) > 1:
-            while len(stack) > 1:
-                stack.pop().on_hide(self)
-            stack[0].on_open(self)
+        while len(stack) > 1:
+            stack.pop().on_hide(self)
         self.dirty = True
         if "ui.menus" in sys.modules:
             # The package keeps its submodule as an attribute too: drop both references.

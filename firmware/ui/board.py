@@ -20,11 +20,6 @@ from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
 RANK_TEXT = ("A", "10", "K", "Q", "J", "9")
 
 
-def card_label(c):
-    s = suit_of(c)
-    return RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "")
-
-
 class Board(Screen):
     def __init__(self):
         self.win = -1  # the trick being entered: its winner, then its cards
@@ -80,13 +75,14 @@ class Board(Screen):
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
-    def clear(self):
+    def clear(self, app=None):
+        """Drop the trick being typed. Also the screen's on_hide: when a list opens over
+        the scoreboard, a trick half typed is dropped."""
         self.win = -1
         self.cards = bytearray()
         self.page = 0
 
-    def on_hide(self, app):
-        self.clear()  # a list opened on top: a trick half typed is dropped
+    on_hide = clear
 
     def _undo(self, app):
         if self.cards:
@@ -228,8 +224,9 @@ class Board(Screen):
         if self.win >= 0:
             parts = [side_name(state, deal.side(self.win)) if rules.pairs
                      else state.names[self.win], ":"]
-            for c in self.cards:
-                parts.append(card_label(c))
+            for c in self.cards:  # "A♠", or "10" while its suit is not given
+                s = suit_of(c)
+                parts.append(RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             line = " ".join(parts)
             if app.layout == keymap.BUTTONS:
