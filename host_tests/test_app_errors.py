@@ -1,7 +1,7 @@
 """Refusals and flash errors become messages in one place (App.attempt), in MicroPython.
 
-The app runs as main.py builds it (real Display on a bus that takes everything, real Session
-and Store on a folder); a Session that fails once on a chosen call stands in for a refusal
+The app runs as main.py builds it (real Display on the simulator's bus, real Session and
+Store on a folder); a Session that fails once on a chosen call stands in for a refusal
 or a write error that a key sequence alone cannot bring about.
 """
 
@@ -21,16 +21,9 @@ from hw.display import Display
 from hw.storage import Store
 from sixtysix.cards import suit_of
 from sixtysix.errors import Refused
+from sim import CountingBus
 from ui import font6x10
 from ui.app import App
-
-
-class Bus:
-    def writeto(self, a, b):
-        pass
-
-    def writevto(self, a, bs):
-        pass
 
 
 class FailingSession(Session):
@@ -61,7 +54,7 @@ def make(root):
     session = FailingSession(Store(root, os))
     session.boot()
     session.new_match("new mariage dealer=1")
-    app = App(Display(Bus()), session, font6x10, "keypad", buzzer=beeps.append)
+    app = App(Display(CountingBus()), session, font6x10, "keypad", buzzer=beeps.append)
     app.boot()
     return app, session, beeps
 

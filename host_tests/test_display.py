@@ -20,7 +20,7 @@ CHIPS = ("ssd1306", "sh1106")
 FULL_FRAME = 8 * (4 + 1 + 128)  # per page: 0x00 + 3 address commands, 0x40 + 128 bytes
 # What a page costs on each bus besides its data bytes: on I2C a control byte before the 3
 # address commands and one before the data; on SPI the D/C line says which is which.
-PAGE_COST = {"plain": 5, "novec": 5, "spi": 3}
+PAGE_COST = {"plain": 5, "novec": 5, "i2c": 5, "spi": 3}
 CMD_CTRL = {"i2c": 1, "spi": 0}  # bytes before each command stream
 
 
@@ -141,7 +141,7 @@ def test_reset_pin_sequence(micropython, chip, bus):
     assert out["reinit_contrast"] != 0x10
     assert out["drawing_kept"]
     assert out["reinit_visible_zero"]
-    assert out["reinit_show"] == full_frame("spi" if bus == "spi" else "plain")
+    assert out["reinit_show"] == full_frame(bus)
     assert out["reinit_match"]
     assert out["no_reset_ok"]
 
@@ -156,7 +156,7 @@ def test_failed_write_is_repaired_by_next_show(micropython, chip, bus):
     assert 0 < out["retry_sent"] < 3 * 13
     assert out["match_after_retry"]
     assert out["raised_full"] is True
-    assert out["retry_full_sent"] == full_frame("spi" if bus == "spi" else "plain")
+    assert out["retry_full_sent"] == full_frame(bus)
     assert out["match_after_full_retry"]
 
 
