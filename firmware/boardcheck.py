@@ -11,20 +11,25 @@ The format:
     {"name": "...",
      "display": {"chip": "ssd1306" | "sh1106", "sda": pin, "scl": pin,
                  "addr": 60 | 61 | "0x3C" | "0x3D", "freq": Hz, "reset": pin | null,
-                 "rotate": false},
+                 "rotate": false}
+             or {"bus": "spi", "chip": ..., "sck": pin, "mosi": pin, "dc": pin, "cs": pin,
+                 "reset": pin | null, "freq": Hz, "rotate": false},
      "keys": {"type": "keypad", "rows": [pins], "cols": [pins], "layout": "123A/456B/789C/*0#D"}
           or {"type": "buttons", "pins": {"UP": pin, "DOWN": pin, "OK": pin, "BACK": pin}},
      "buzzer": pin | null,
      "wake": true | false}
 
-chip, sda and scl are required in "display"; addr defaults to 0x3C, freq to 400 kHz.
+"bus" is "i2c" (the default) or "spi" (the 7-pin modules: D0 = sck, D1 = mosi, DC, CS, RES =
+reset). chip, sda and scl are required on I2C, chip, sck, mosi, dc and cs on SPI; addr
+defaults to 0x3C, freq to 400 kHz on I2C and 4 MHz on SPI (at most 10 MHz for the SSD1306,
+4 MHz for the SH1106, their datasheets' shortest clock cycles).
 "wake": keys may end a light sleep (a GPIO wake source; main.py falls back to short naps
 when the firmware cannot set one up).
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
-- 34-39 are input-only and have no internal pull-up: not for I2C, reset, buzzer, keypad rows
-  (outputs) nor keypad columns or buttons (which need the pull-up).
+- 34-39 are input-only and have no internal pull-up: not for I2C, SPI, reset, buzzer, keypad
+  rows (outputs) nor keypad columns or buttons (which need the pull-up).
 - 0, 2, 12, 15 are strapping pins: a key held at power-on can stop the boot or set the
   wrong flash voltage, so no key may use them.
 - 1 and 3 are the serial console (TX/RX) that the REPL and deploying use.
@@ -34,15 +39,19 @@ Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 VALID = "0-5, 12-19, 21-23, 25-27, 32-39"
 STRAPPING = (0, 2, 12, 15)
 CHIPS = ("ssd1306", "sh1106")
+BUSES = ("i2c", "spi")
 ADDRS = (0x3C, 0x3D)
 BUTTONS = ("UP", "DOWN", "OK", "BACK")
 KEY_NAMES = "0123456789ABCD*#"
 DEFAULT_LAYOUT = "123A/456B/789C/*0#D"
 FREQ_MIN = 10000
 FREQ_MAX = 1000000
+SPI_FREQ_MIN = 100000
+SPI_FREQ_MAX = {"ssd1306": 10000000, "sh1106": 4000000}
 
 _TOP = ("name", "display", "keys", "buzzer", "wake")
-_DISPLAY = ("chip", "sda", "scl", "addr", "freq", "reset", "rotate")
+_DISPLAY = ("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate")
+_DISPLAY_SPI = ("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate")
 _KEYPAD = ("type", "rows", "cols", "layout")
 _BUTTONS = ("type", "pins")
 
@@ -130,20 +139,36 @@ class _Check:
             self.pin(where, v, role)
 
     def display(self, d):
-        if not self.fields("display", d, _DISPLAY, ("chip", "sda", "scl")):
+        spi = type(d) is dict and d.get("bus") == "spi"
+        if spi:
+            ok = self.fields("display", d, _DISPLAY_SPI, ("chip", "sck", "mosi", "dc", "cs"))
+        else:
+            ok = self.fields("display", d, _DISPLAY, ("chip", "sda", "scl"))
+        if not ok:
             return
-        if "chip" in d and d["chip"] not in CHIPS:
-            self.err("display.chip: unknown chip %r (ssd1306 or sh1106)" % (d["chip"],))
-        for name in ("sda", "scl"):
+        if "bus" in d and d["bus"] not in BUSES:
+            self.err("display.bus: unknown bus %r (i2c or spi)" % (d["bus"],))
+        chip = d.get("chip")
+        if "chip" in d and chip not in CHIPS:
+            self.err("display.chip: unknown chip %r (ssd1306 or sh1106)" % (chip,))
+        # SPI: every line is an output of the ESP32 (the panel sends nothing back).
+        for name in ("sck", "mosi", "dc", "cs") if spi else ("sda", "scl"):
             if name in d:
-                self.pin("display." + name, d[name], _I2C)
+                self.pin("display." + name, d[name], _OUT if spi else _I2C)
         if "addr" in d:
             a = address(d["addr"])
             if a not in ADDRS:
                 self.err("display.addr: %r is not an OLED address (0x3C or 0x3D)" % (d["addr"],))
         if "freq" in d:
             f = d["freq"]
-            if not _is_int(f) or not FREQ_MIN <= f <= FREQ_MAX:
+            if spi:
+                # An unknown chip (reported above) gets the lower of the two limits.
+                name = chip if chip in CHIPS else "sh1106"
+                top = SPI_FREQ_MAX[name]
+                if not _is_int(f) or not SPI_FREQ_MIN <= f <= top:
+                    self.err("display.freq: %r is not an SPI clock in Hz for the %s (%d-%d)"
+                             % (f, name, SPI_FREQ_MIN, top))
+            elif not _is_int(f) or not FREQ_MIN <= f <= FREQ_MAX:
                 self.err("display.freq: %r is not a bus speed in Hz (%d-%d)"
                          % (f, FREQ_MIN, FREQ_MAX))
         if "reset" in d:

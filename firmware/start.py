@@ -24,13 +24,22 @@ DATA = "data"  # relative to the working directory: "/" on the board
 
 
 def make_display(cfg):
-    from hw.display import Display
-
     d = cfg["display"]
-    i2c = machine.I2C(0, sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]),
-                      freq=d.get("freq", 400000))
     reset = d.get("reset")
     reset = machine.Pin(reset, machine.Pin.OUT, value=1) if reset is not None else None
+    if d.get("bus") == "spi":  # the 7-pin module: SPI(2) routed to the board file's pins
+        from hw.display_spi import SPIDisplay
+
+        pin = machine.Pin
+        spi = machine.SPI(2, baudrate=d.get("freq", 4000000), sck=pin(d["sck"]),
+                          mosi=pin(d["mosi"]), miso=None)  # None: no pin taken for MISO
+        gc.collect()
+        return SPIDisplay(spi, pin(d["dc"], pin.OUT, value=0), pin(d["cs"], pin.OUT, value=1),
+                          d["chip"], reset, d.get("rotate", False))
+    from hw.display import Display
+
+    i2c = machine.I2C(0, sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]),
+                      freq=d.get("freq", 400000))
     addr = d.get("addr", 0x3C)
     if isinstance(addr, str):  # "0x3C" (boardcheck has checked it)
         addr = int(addr, 16)

@@ -1,15 +1,14 @@
 """Drive hw.display against the fake panel and print the findings as one JSON object.
 
 Run by test_display.py under the MicroPython unix port (framebuf is built in there):
-    micropython display_check.py SCENARIO CHIP [rotate] [novec]
+    micropython display_check.py SCENARIO CHIP [FLAGS]
+FLAGS, joined by "+" or given apart: rotate; novec (an I2C bus without writevto); spi (the
+SPI panel, hw/display_spi.py, on its fake bus). Allocation checks: display_alloc.py.
 """
 
-import gc
 import json
 import sys
 
-from fake_oled import FakePanel, FakePanelNoVector
-from fakebus import CountingBus, NoVectorBus
 from hw.display import Display
 
 
@@ -24,9 +23,22 @@ class Rand:
         return (self.s >> 8) % n
 
 
-def make(chip, rotate=False, vector=True, events=None, reset=False):
-    cls = FakePanel if vector else FakePanelNoVector
-    panel = cls(chip, events=events)
+def make(chip, rotate=False, bus="i2c", events=None, reset=False):
+    """(fake panel, driver) on bus "i2c", "novec" (I2C without writevto) or "spi".
+
+    The fakes are imported here: the alloc scenario, run in an ESP32-sized heap, needs none.
+    """
+    if bus == "spi":
+        from fake_oled_spi import FakeSPIPanel
+        from hw.display_spi import SPIDisplay
+
+        panel = FakeSPIPanel(chip, events=events)
+        d = SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip=chip, rotate=rotate,
+                       reset=panel.reset_pin if reset else None)
+        return panel, d
+    from fake_oled import FakePanel, FakePanelNoVector
+
+    panel = (FakePanel if bus == "i2c" else FakePanelNoVector)(chip, events=events)
     d = Display(panel, chip=chip, rotate=rotate, reset=panel.reset_pin if reset else None)
     return panel, d
 
@@ -57,8 +69,8 @@ def random_change(d, rnd):
             d.pixel(rnd(128), rnd(64), rnd(2))
 
 
-def run_sequence(chip, rotate, vector):
-    panel, d = make(chip, rotate, vector)
+def run_sequence(chip, rotate, bus):
+    panel, d = make(chip, rotate, bus)
     out = {
         "init_visible_zero": panel.visible(rotate) == bytearray(1024),
         "init_on": panel.on,
@@ -123,6 +135,7 @@ def run_sequence(chip, rotate, vector):
     out["overruns"] = panel.overruns
     out["hidden_after"] = sorted(set(panel.hidden_columns()))
     out["data_bytes"] = panel.data_bytes
+    out["unselected"] = getattr(panel, "unselected", 0)
     return out
 
 
@@ -143,8 +156,8 @@ def panel_state(panel):
     }
 
 
-def run_commands(chip):
-    panel, d = make(chip)
+def run_commands(chip, bus):
+    panel, d = make(chip, bus=bus)
     out = {"after_init": panel_state(panel), "unknown_init": list(panel.unknown)}
     d.text("42", 0, 0, 1)
     d.show()
@@ -178,19 +191,24 @@ def run_commands(chip):
     out["normal"] = panel.inverted
     out["unknown"] = panel.unknown
     try:
-        Display(panel, chip="ssd1309")
+        if bus == "spi":
+            from hw.display_spi import SPIDisplay
+
+            SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip="ssd1309")
+        else:
+            Display(panel, chip="ssd1309")
         out["bad_chip"] = "accepted"
     except ValueError:
         out["bad_chip"] = "ValueError"
     return out
 
 
-def run_reset(chip):
+def run_reset(chip, bus):
     events = []
-    panel, d = make(chip, events=events, reset=True)
-    first_i2c = [i for i, e in enumerate(events) if e[0] == "i2c"][0]
+    panel, d = make(chip, bus=bus, events=events, reset=True)
+    first_write = [i for i, e in enumerate(events) if e[0] != "reset"][0]
     out = {
-        "before_i2c": [e[1] for e in events[:first_i2c] if e[0] == "reset"],
+        "before_bus": [e[1] for e in events[:first_write] if e[0] == "reset"],
         "writes_in_reset": panel.writes_in_reset,
         "on": panel.on,
         "reset_events": [e[1] for e in events if e[0] == "reset"],
@@ -207,13 +225,13 @@ def run_reset(chip):
     out["reinit_visible_zero"] = panel.visible() == bytearray(1024)
     out["reinit_show"] = d.show()
     out["reinit_match"] = panel.visible() == d.buffer
-    _, d2 = make(chip, events=[], reset=False)
+    _, d2 = make(chip, bus=bus, events=[], reset=False)
     out["no_reset_ok"] = d2.bytes_sent > 0
     return out
 
 
-def run_retry(chip):
-    panel, d = make(chip)
+def run_retry(chip, bus):
+    panel, d = make(chip, bus=bus)
     rnd = Rand(7)
     scene(d, rnd)
     d.show()
@@ -243,55 +261,19 @@ def run_retry(chip):
     return out
 
 
-def allocated(fn):
-    gc.collect()
-    gc.disable()
-    before = gc.mem_alloc()
-    fn()
-    after = gc.mem_alloc()
-    gc.enable()
-    return after - before
-
-
-def run_alloc(chip):
-    out = {}
-    for name, bus in (("vector", CountingBus()), ("novector", NoVectorBus())):
-        d = Display(bus, chip=chip)
-        d.text("Round 3", 0, 0, 1)
-        d.show()
-        d.show()
-        res = {"nochange": allocated(d.show)}
-        d.text("4", 8, 16, 1)
-        res["one_page"] = allocated(d.show)
-        d.text("5", 8, 16, 1)
-        d.text("6", 8, 32, 1)
-        d.text("7", 8, 48, 1)
-        res["three_pages"] = allocated(d.show)
-        d.invalidate()
-        res["full"] = allocated(d.show)
-        res["show_full"] = allocated(d.show_full)
-        res["contrast"] = allocated(lambda d=d: d.contrast(9))
-        out[name] = res
-    holder = []
-    out["construct"] = allocated(lambda: holder.append(Display(CountingBus(), chip=chip)))
-    # a pointer-sized word tells 64-bit hosts from the ESP32's 32 bits
-    out["word"] = 8 if sys.maxsize > 2**32 else 4
-    return out
-
-
 def main():
     args = sys.argv[1:]
     scenario, chip = args[0], args[1]
+    flags = "+".join(args[2:]).split("+")
+    bus = "spi" if "spi" in flags else "novec" if "novec" in flags else "i2c"
     if scenario == "sequence":
-        out = run_sequence(chip, "rotate" in args, "novec" not in args)
+        out = run_sequence(chip, "rotate" in flags, bus)
     elif scenario == "commands":
-        out = run_commands(chip)
+        out = run_commands(chip, bus)
     elif scenario == "reset":
-        out = run_reset(chip)
+        out = run_reset(chip, bus)
     elif scenario == "retry":
-        out = run_retry(chip)
-    elif scenario == "alloc":
-        out = run_alloc(chip)
+        out = run_retry(chip, bus)
     else:
         raise SystemExit("unknown scenario " + scenario)
     print(json.dumps(out))

@@ -3,7 +3,7 @@
 It models the controller RAM (128 or 132 columns x 8 pages), the I2C control bytes, the
 commands and their argument counts, and the page/horizontal/vertical addressing modes, so a
 test can compare the picture the panel would show with the driver's framebuffer.
-Runs on CPython and on MicroPython.
+Runs on CPython and on MicroPython. The SPI module: fake_oled_spi.py.
 """
 
 SSD1306 = "ssd1306"
@@ -88,9 +88,8 @@ class FakePanelNoVector:
     def writeto(self, addr, buf, stop=True):
         return self._transaction(addr, bytes(buf))
 
-    def _transaction(self, addr, data):
-        if addr != self.addr:
-            raise OSError(19)  # no ACK: ENODEV, as on the ESP32
+    def _accept(self, kind, data):
+        """Count one bus transaction; False if the controller ignores it (held in reset)."""
         if self.fail_at is not None:
             self.fail_at -= 1
             if self.fail_at == 0:
@@ -98,10 +97,17 @@ class FakePanelNoVector:
                 raise OSError(116)  # ETIMEDOUT
         if self.in_reset:
             self.writes_in_reset += 1
-            return len(data)
+            return False
         self.transactions += 1
         self.bytes_in += len(data)
-        self.events.append(("i2c", len(data)))
+        self.events.append((kind, len(data)))
+        return True
+
+    def _transaction(self, addr, data):
+        if addr != self.addr:
+            raise OSError(19)  # no ACK: ENODEV, as on the ESP32
+        if not self._accept("i2c", data):
+            return len(data)
         i = 0
         n = len(data)
         while i < n:

@@ -38,11 +38,11 @@ def load(name):
 # ---- every board file passes -------------------------------------------------------------
 
 
-def test_there_are_the_six_boards():
+def test_there_are_the_seven_boards():
     assert BOARD_FILES == [
         "devkitc-sh1106-keypad.json", "devkitc-ssd1306-buttons.json",
-        "devkitc-ssd1306-keypad.json", "heltec-wifi-kit-32.json", "host-sim.json",
-        "wemos-lolin32-oled.json"]
+        "devkitc-ssd1306-keypad.json", "devkitc-ssd1306-spi-keypad.json",
+        "heltec-wifi-kit-32.json", "host-sim.json", "wemos-lolin32-oled.json"]
 
 
 @pytest.mark.parametrize("name", BOARD_FILES)
@@ -72,6 +72,12 @@ def test_board_files_say_what_the_design_says():
     for n in ("devkitc-ssd1306-buttons.json", "heltec-wifi-kit-32.json",
               "wemos-lolin32-oled.json"):
         assert sorted(load(n)["keys"]["pins"]) == ["BACK", "DOWN", "OK", "UP"]
+    # The SPI module on the VSPI pins (SCK 18, MOSI 23: the ESP32's fastest routing), the
+    # keypad wired as on the reference build.
+    spi = load("devkitc-ssd1306-spi-keypad.json")
+    d = spi["display"]
+    assert (d["bus"], d["sck"], d["mosi"]) == ("spi", 18, 23)
+    assert spi["keys"] == ref["keys"]
 
 
 # ---- one row per schema error ------------------------------------------------------------
@@ -83,6 +89,14 @@ def good():
 
 def buttons():
     return load("devkitc-ssd1306-buttons.json")
+
+
+def spi():
+    return load("devkitc-ssd1306-spi-keypad.json")
+
+
+def spi_sh1106():
+    return edit(spi(), "display.chip", "sh1106")
 
 
 def edit(base, path, value):
@@ -108,7 +122,8 @@ ERRORS = [
     (good, "colour", "red",
      ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake)"]),
     (good, "display.sdaa", 21,
-     ["display: unknown field 'sdaa' (allowed: chip, sda, scl, addr, freq, reset, rotate)"]),
+     ["display: unknown field 'sdaa' (allowed: bus, chip, sda, scl, addr, freq, reset, "
+      "rotate)"]),
     (good, "keys.colums", [1],
      ["keys: unknown field 'colums' (allowed: type, rows, cols, layout)"]),
     (buttons, "keys.pins.LEFT", 13,
@@ -173,6 +188,27 @@ ERRORS = [
     (good, "keys.layout", "123A/456B/789C/*0#E",
      ["keys.layout: unknown key 'E' (keys are 0123456789ABCD*#)"]),
     (good, "wake", "yes", ["wake: must be true or false"]),
+    # The SPI display: its own fields, every line an output, the chips' clock limits.
+    (good, "display.bus", "uart", ["display.bus: unknown bus 'uart' (i2c or spi)"]),
+    (spi, "display.sda", 26,
+     ["display: unknown field 'sda' (allowed: bus, chip, sck, mosi, dc, cs, freq, reset, "
+      "rotate)"]),
+    (spi, "display.cs-", None, ["display: missing field 'cs'"]),
+    (spi, "display.sck", 36,
+     ["display.sck: pin 36 is input-only (34-39) and cannot be an output"]),
+    (spi, "display.mosi", 39,
+     ["display.mosi: pin 39 is input-only (34-39) and cannot be an output"]),
+    (spi, "display.dc", 34, ["display.dc: pin 34 is input-only (34-39) and cannot be an output"]),
+    (spi, "display.cs", 35, ["display.cs: pin 35 is input-only (34-39) and cannot be an output"]),
+    (spi, "display.reset", 38,
+     ["display.reset: pin 38 is input-only (34-39) and cannot be an output"]),
+    (spi, "display.dc", 8,
+     ["display.dc: pin 8 is wired to the flash chip (GPIO 6-11); use another pin"]),
+    (spi, "display.cs", 23, ["pin 23 is used twice: display.mosi and display.cs"]),
+    (spi, "display.freq", 20000000,
+     ["display.freq: 20000000 is not an SPI clock in Hz for the ssd1306 (100000-10000000)"]),
+    (spi_sh1106, "display.freq", 8000000,
+     ["display.freq: 8000000 is not an SPI clock in Hz for the sh1106 (100000-4000000)"]),
     (good, "name", "", ["name: must be a non-empty string"]),
 ]
 
@@ -378,6 +414,40 @@ def test_deploy_boot_restore_and_redeploy(vboard):
     got = answers(on_board(port, BOOT.replace(
         "p[32].mode == machine.Pin.OPEN_DRAIN, p[27]", "p[32].pull == machine.Pin.PULL_UP, p[26]")))
     assert got["screen"] == "Board" and got["match"] == rid and got["pins"] == "True True"
+
+
+SPI_BOOT = BOOT + """
+bus = machine.buses[0]
+print('@spi', type(bus).__name__, bus.baudrate, bus.sck.id, bus.mosi.id, bus.miso)
+out = machine.Pin.OUT
+print('@lines', [(p[n].mode == out, p[n].level) for n in (21, 5, 22)])
+before = bus.sent
+app.key('1')
+app.render()
+print('@more', bus.sent > before)
+"""
+
+
+def test_an_spi_board_deploys_and_boots(vboard):
+    # The 7-pin SPI module's board file: the firmware builds SPI(2) on the file's pins, with no
+    # MISO, and DC, CS and RES as outputs; the panel is started and drawn through it.
+    port, flash = vboard
+    board = "devkitc-ssd1306-spi-keypad"
+    assert "check passed" in make_deploy(board, port)
+    assert (flash / "hw" / "display_spi.mpy").exists()
+    assert json.loads((flash / "board.json").read_text()) == load(board + ".json")
+    out = on_board(port, SPI_BOOT)
+    assert "scorekeeper: " + load(board + ".json")["name"] + "; heap free" in out
+    got = answers(out)
+    assert got["screen"] == "List" and got["match"] == "None"
+    assert got["spi"] == "SPI 4000000 18 23 None"
+    # DC, CS and RES are outputs: DC high (display data was the last stream), CS high (the
+    # panel is deselected between streams), RES high (out of reset).
+    assert got["lines"] == "[(True, 1), (True, 1), (True, 1)]"
+    # Init (about 25 command bytes), the panel cleared and the first frame: 2 x 8 pages.
+    assert int(got["bus"]) >= 2 * 8 * (3 + 128)
+    assert got["more"] == "True"  # a key press redraws through the same bus
+    assert got["buzzer"] == "[19]"
 
 
 def test_deploy_refuses_a_bad_board_before_touching_the_port(tmp_path):

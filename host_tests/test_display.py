@@ -1,4 +1,5 @@
-"""The OLED driver (firmware/hw/display.py) against a fake panel that decodes the I2C stream.
+"""The OLED driver (firmware/hw/display.py, hw/display_spi.py) against a fake panel that
+decodes the I2C or SPI stream back into the picture the panel would show.
 
 Most tests run display_check.py in the MicroPython unix port (real framebuf) and assert on the
 JSON it prints; one runs the driver on CPython over a minimal framebuf stand-in.
@@ -14,12 +15,21 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "display_check.py")
+ALLOC_SCRIPT = os.path.join(HERE, "display_alloc.py")
 CHIPS = ("ssd1306", "sh1106")
 FULL_FRAME = 8 * (4 + 1 + 128)  # per page: 0x00 + 3 address commands, 0x40 + 128 bytes
+# What a page costs on each bus besides its data bytes: on I2C a control byte before the 3
+# address commands and one before the data; on SPI the D/C line says which is which.
+PAGE_COST = {"plain": 5, "novec": 5, "i2c": 5, "spi": 3}
+CMD_CTRL = {"i2c": 1, "spi": 0}  # bytes before each command stream
 
 
-def check(micropython, *args, heapsize=None):
-    proc = micropython([SCRIPT] + list(args), heapsize=heapsize, extra_path=(HERE,))
+def full_frame(variant):
+    return 8 * (PAGE_COST[variant] + 128)
+
+
+def check(micropython, *args, heapsize=None, script=SCRIPT):
+    proc = micropython([script] + list(args), heapsize=heapsize, extra_path=(HERE,))
     assert proc.returncode == 0, (proc.stdout + proc.stderr).decode()
     return json.loads(proc.stdout)
 
@@ -29,7 +39,7 @@ def steps_by_name(out):
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("variant", ["plain", "rotate", "novec"])
+@pytest.mark.parametrize("variant", ["plain", "rotate", "novec", "spi", "spi+rotate"])
 def test_panel_shows_the_framebuffer_after_every_show(micropython, chip, variant):
     out = check(micropython, "sequence", chip, variant)
     assert out["init_on"]
@@ -39,51 +49,61 @@ def test_panel_shows_the_framebuffer_after_every_show(micropython, chip, variant
     assert len(out["steps"]) > 60
     assert out["unknown"] == [], "commands this chip does not have"
     assert out["overruns"] == 0, "data written past the end of a page"
+    assert out["unselected"] == 0, "SPI bytes sent while the panel was not selected"
     if chip == "sh1106":
         # columns 0, 1, 130, 131 are not visible and never written (still power-up garbage)
         assert out["hidden_after_init"] == [0xA5]
         assert out["hidden_after"] == [0xA5]
     else:
         assert out["hidden_after"] == []
-    if variant == "rotate":
+    if "rotate" in variant:
         assert out["other_way_differs"]
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("variant", ["plain", "novec"])
+@pytest.mark.parametrize("variant", ["plain", "novec", "spi"])
 def test_bytes_sent_are_counted_and_minimal(micropython, chip, variant):
     out = check(micropython, "sequence", chip, variant)
     steps = steps_by_name(out)
+    cost = PAGE_COST[variant]
+    full = full_frame(variant)
     for s in out["steps"]:
         # what show() returns, last_sent, the cumulative counter and the bus all agree
         assert s["sent"] == s["last_sent"] == s["counted"] == s["bus"], s
     assert out["bytes_sent"] == out["bus_total"]
-    assert steps["first"]["sent"] == FULL_FRAME
+    assert steps["first"]["sent"] == full
     assert steps["first"]["tx"] == 16
-    assert steps["invalidate"]["sent"] == FULL_FRAME
-    assert steps["show_full"]["sent"] == FULL_FRAME
+    assert steps["invalidate"]["sent"] == full
+    assert steps["show_full"]["sent"] == full
     for name in ("nochange", "nochange2"):
         assert steps[name]["sent"] == 0 and steps[name]["tx"] == 0
     # one 8x8 character on a page boundary: one page, at most 8 columns
     char = steps["char"]
-    assert char["tx"] == 2 and 6 <= char["sent"] <= 13
-    assert char["sent"] * 50 < FULL_FRAME
+    assert char["tx"] == 2 and cost + 1 <= char["sent"] <= cost + 8
+    assert char["sent"] * 50 < full
     # a character straddling two pages
-    assert steps["char_unaligned"]["tx"] == 4 and steps["char_unaligned"]["sent"] <= 26
+    assert steps["char_unaligned"]["tx"] == 4 and steps["char_unaligned"]["sent"] <= 2 * (cost + 8)
     # a single pixel at either edge: one data byte
-    assert steps["first_col"]["sent"] == 6
-    assert steps["last_col"]["sent"] == 6
+    assert steps["first_col"]["sent"] == cost + 1
+    assert steps["last_col"]["sent"] == cost + 1
     # both edges of one page: the span is the whole page
-    assert steps["both_ends"]["sent"] == 5 + 128
+    assert steps["both_ends"]["sent"] == cost + 128
     # random small changes together cost far less than full frames would
     randoms = [s["sent"] for s in out["steps"] if s["name"].startswith("random")]
-    assert sum(randoms) < len(randoms) * FULL_FRAME / 5
-    assert max(randoms) < FULL_FRAME
+    assert sum(randoms) < len(randoms) * full / 5
+    assert max(randoms) < full
+
+
+def test_the_i2c_figures_are_the_ones_the_bench_reports():
+    # The I2C page cost above is the one the README's panel figures were measured with.
+    assert full_frame("plain") == full_frame("novec") == FULL_FRAME == 1064
+    assert full_frame("spi") == 8 * 131
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-def test_init_state_and_commands(micropython, chip):
-    out = check(micropython, "commands", chip)
+@pytest.mark.parametrize("bus", ["i2c", "spi"])
+def test_init_state_and_commands(micropython, chip, bus):
+    out = check(micropython, "commands", chip, bus)
     st = out["after_init"]
     assert out["unknown_init"] == [] and out["unknown"] == []
     assert st["on"] and not st["inverted"] and not st["entire_on"]
@@ -96,7 +116,7 @@ def test_init_state_and_commands(micropython, chip):
         assert st["dcdc"] == 0x8B
     assert out["contrast"] == 0x10
     assert out["contrast_cmds"] == [[0x81, [0x10]]]
-    assert out["contrast_bytes"] == 3
+    assert out["contrast_bytes"] == CMD_CTRL[bus] + 2
     assert out["contrast_max"] == 0xFF
     assert out["off_cmds"] == [[0xAE, []]]
     assert out["off"] is False
@@ -109,9 +129,10 @@ def test_init_state_and_commands(micropython, chip):
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-def test_reset_pin_sequence(micropython, chip):
-    out = check(micropython, "reset", chip)
-    assert out["before_i2c"] == [1, 0, 1]
+@pytest.mark.parametrize("bus", ["i2c", "spi"])
+def test_reset_pin_sequence(micropython, chip, bus):
+    out = check(micropython, "reset", chip, bus)
+    assert out["before_bus"] == [1, 0, 1]
     assert out["reset_events"] == [1, 0, 1]
     assert out["writes_in_reset"] == 0
     assert out["on"]
@@ -120,27 +141,29 @@ def test_reset_pin_sequence(micropython, chip):
     assert out["reinit_contrast"] != 0x10
     assert out["drawing_kept"]
     assert out["reinit_visible_zero"]
-    assert out["reinit_show"] == FULL_FRAME and out["reinit_match"]
+    assert out["reinit_show"] == full_frame(bus)
+    assert out["reinit_match"]
     assert out["no_reset_ok"]
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-def test_failed_write_is_repaired_by_next_show(micropython, chip):
-    out = check(micropython, "retry", chip)
+@pytest.mark.parametrize("bus", ["i2c", "spi"])
+def test_failed_write_is_repaired_by_next_show(micropython, chip, bus):
+    out = check(micropython, "retry", chip, bus)
     assert out["raised"] is True
     assert out["match_after_failure"] is False
     # the first changed page went through; only the other two are sent again
     assert 0 < out["retry_sent"] < 3 * 13
     assert out["match_after_retry"]
     assert out["raised_full"] is True
-    assert out["retry_full_sent"] == FULL_FRAME
+    assert out["retry_full_sent"] == full_frame(bus)
     assert out["match_after_full_retry"]
 
 
 def test_show_does_not_allocate(micropython):
-    out = check(micropython, "alloc", "sh1106")
+    out = check(micropython, "sh1106", script=ALLOC_SCRIPT)
     view = 4 * out["word"]  # one memoryview object
-    for path, most in (("vector", 1), ("novector", 2)):
+    for path, most in (("vector", 1), ("novector", 2), ("spi", 1)):
         res = out[path]
         assert res["nochange"] == 0
         assert res["full"] == 0
@@ -152,7 +175,7 @@ def test_show_does_not_allocate(micropython):
 
 
 def test_driver_heap_cost_in_esp32_sized_heap(micropython):
-    out = check(micropython, "alloc", "ssd1306", heapsize="56k")
+    out = check(micropython, "ssd1306", heapsize="56k", script=ALLOC_SCRIPT)
     # frame + shadow (2 x 1024), then views, small buffers and the instance (word-sized)
     assert 2048 < out["construct"] < 2048 + 256 * out["word"]
 
@@ -198,13 +221,26 @@ def cpython_display(monkeypatch):
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-def test_driver_runs_on_cpython(cpython_display, chip):
+@pytest.mark.parametrize("bus", ["i2c", "spi"])
+def test_driver_runs_on_cpython(cpython_display, chip, bus):
     import fake_oled
 
-    panel = fake_oled.FakePanel(chip)
-    d = cpython_display.Display(panel, chip=chip, reset=panel.reset_pin)
+    if bus == "spi":
+        sys.modules.pop("hw.display_spi", None)
+        spi_module = importlib.import_module("hw.display_spi")
+        import fake_oled_spi
+
+        panel = fake_oled_spi.FakeSPIPanel(chip)
+        d = spi_module.SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip=chip,
+                                  reset=panel.reset_pin)
+        sys.modules.pop("hw.display_spi", None)
+        cost = PAGE_COST["spi"]
+    else:
+        panel = fake_oled.FakePanel(chip)
+        d = cpython_display.Display(panel, chip=chip, reset=panel.reset_pin)
+        cost = PAGE_COST["plain"]
     assert panel.on and panel.visible() == bytearray(1024)
-    assert d.show() == FULL_FRAME and panel.visible() == d.buffer
+    assert d.show() == 8 * (cost + 128) and panel.visible() == d.buffer
     seed = 1
     for _ in range(40):
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
@@ -216,5 +252,5 @@ def test_driver_runs_on_cpython(cpython_display, chip):
         assert panel.visible() == d.buffer
     assert d.show() == 0
     d.pixel(127, 63, 1 - d.pixel(127, 63))
-    assert d.show() == 6 and panel.visible() == d.buffer
+    assert d.show() == cost + 1 and panel.visible() == d.buffer
     assert panel.unknown == [] and panel.overruns == 0

@@ -129,12 +129,12 @@ def load(s):
     try:
         scan = _scan_journal(s)
     except _Bad as e:
-        kept = keep_bad(s, _JOURNAL, False)
+        kept = keep_bad(s, _JOURNAL, copy=False)
         problems.append("journal: %s, kept as %s" % (e.args[0], kept))
         scan = None
     except OSError:
         # Keep the unread events out of the way of the next append's fresh journal.
-        problems.append("journal: read error, kept as " + keep_bad(s, _JOURNAL, False))
+        problems.append("journal: read error, kept as " + keep_bad(s, _JOURNAL, copy=False))
         scan = None
     events = []
     gen = sgen or 0
@@ -146,7 +146,7 @@ def load(s):
             # Cut between checkpoint steps 2 and 3: these events are in the summary.
             s._remove_quiet(_JOURNAL)
         elif sgen is not None and jgen > sgen:
-            kept = keep_bad(s, _JOURNAL, False)
+            kept = keep_bad(s, _JOURNAL, copy=False)
             problems.append(
                 "journal: generation %d but summary is %d, kept as %s" % (jgen, sgen, kept)
             )
@@ -159,7 +159,7 @@ def load(s):
             s._jexists = True
             if damage is not None:
                 kind, pos, dropped = damage
-                kept = keep_bad(s, _JOURNAL, True)
+                kept = keep_bad(s, _JOURNAL, copy=True)
                 if kind == "torn":
                     msg = "journal: dropped torn record at byte %d" % pos
                 else:

@@ -251,7 +251,7 @@ class Store:
             reason = "not UTF-8"
         except OSError:
             reason = "read error"
-        problems.append("%s: %s, kept as %s" % (name, reason, self.keep_bad(name, False)))
+        problems.append("%s: %s, kept as %s" % (name, reason, self.keep_bad(name, copy=False)))
         return None, None
 
     def save_blob(self, name, text):

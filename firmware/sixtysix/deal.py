@@ -54,8 +54,9 @@ class Deal:
     known = 0  # bit rank*4+suit for every played card whose suit was entered
     to_lead = -1  # suit of a declared marriage whose K or Q must lead next
     closer = -1
-    close_pts = 0  # the closer's opponent at the moment of closing
-    close_tricks = 0
+    # The card points and tricks of the closer's opponent when the stock was closed.
+    opp_points_at_close = 0
+    opp_tricks_at_close = 0
     first66 = -1  # the side that reached 66 first (unclaimed when hidden)
     last_side = -1
     cut9 = 0
@@ -155,11 +156,11 @@ class Deal:
         if r.closing == CLOSE_MARIAGE:
             gp = 3  # seeds 000/001: 3 whatever the loser has
         elif not won:
-            gp = 3 if self.close_tricks == 0 else 2
+            gp = 3 if self.opp_tricks_at_close == 0 else 2
         elif r.closing == CLOSE_CLASSIC:
             gp = scale(self.points[other], self.tricks[other])
         else:
-            gp = scale(self.close_pts, self.close_tricks)
+            gp = scale(self.opp_points_at_close, self.opp_tricks_at_close)
         self._end(side if won else other, "closed_won" if won else "closed_lost", gp)
 
     def _scored(self, side):
@@ -175,7 +176,7 @@ class Deal:
         if r.count_at_end and self.first66 >= 0:
             self._win(self.first66, "counted")
         elif self.closer >= 0:
-            self._closed(False)
+            self._closed(won=False)
         elif r.end_rule == END_LAST:
             self._end(self.last_side, "last_trick", 1)
         else:
@@ -188,7 +189,7 @@ class Deal:
     # --- entries: check, then apply when `do` -----------------------------
 
     def on_trump(self, rec, do):
-        self._need(0, False)
+        self._need(play=False)
         if self.trump >= 0:
             raise Refused("trump_set")
         if do:
@@ -198,7 +199,7 @@ class Deal:
 
     def on_next(self, rec, do):
         """Start this deal without entering anything else (the deal before is over)."""
-        self._need(0, False)
+        self._need(play=False)
         if self.opened:
             raise Refused("deal_started")
         if do:
@@ -316,8 +317,8 @@ class Deal:
             return
         other = 1 - self.side(seat)
         self.closer = seat
-        self.close_pts = self.points[other]
-        self.close_tricks = self.tricks[other]
+        self.opp_points_at_close = self.points[other]
+        self.opp_tricks_at_close = self.tricks[other]
         # After a close only the cards in hand are played out.
         self.total = self.played + self.rules.hand
         self.started = True
@@ -352,7 +353,7 @@ class Deal:
 
     def on_result(self, rec, do):
         side = rec[1]
-        self._need(0, False, True)
+        self._need(play=False, quick=True)
         if side >= self.rules.sides:
             raise Refused("no_player")
         if rec[2] not in self.rules.choices():
@@ -361,7 +362,7 @@ class Deal:
             self._end(side, "quick", rec[2])
 
     def on_draw(self, rec, do):
-        self._need(0, False, True)
+        self._need(play=False, quick=True)
         if not self.rules.draws:
             raise Refused("no_draw")
         if do:
@@ -369,7 +370,7 @@ class Deal:
 
     def on_points(self, rec, do):
         """Counted card points per side (marriages included); NO_TRICK for no trick."""
-        self._need(0, False, True)
+        self._need(play=False, quick=True)
         r = self.rules
         values = rec[1:]
         if len(values) != r.sides:
@@ -405,7 +406,7 @@ class Deal:
         """cut9, redeal, nines, bid, contract: four players only (deal4.py)."""
         if not self.rules.pairs:
             raise Refused("not_in_game")
-        self._need(0, False)
+        self._need(play=False)
         from .deal4 import ENTRIES4  # only four-player matches pay for this code
 
         ENTRIES4[rec[0] - 8](self, rec, do)  # verbs from cut9 (8) on

@@ -13,7 +13,7 @@ def _before_play(d, seat=0):
     """Redeal, three nines and bids belong before the first trick."""
     if d.played:
         raise Refused("too_late")
-    d._need(seat, False)
+    d._need(seat, play=False)
 
 
 def cut9(d, rec, do):

@@ -3,8 +3,10 @@
 The App knows no hardware. It gets a display (framebuf drawing calls plus
 show()), a Session (the match as saved on flash), a key layout name and the
 settings; main.py and the simulator feed it key events and call render().
-Screens are small objects with draw(app, fb) and act(app, action, arg); the
-scoreboard is always at the bottom of the stack.
+Screens (ui/screen.py) are small objects with draw(app, fb) and act(app, action, arg);
+the scoreboard is always at the bottom of the stack. The App imports the scoreboard
+(ui/board.py) at boot and the lists (ui/menus.py) through menus() when one is wanted;
+neither imports the App: they get it as an argument.
 """
 
 import gc
@@ -13,21 +15,8 @@ import sys
 from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t, use
+from ui.screen import LINE, H, W
 from ui.text import Text
-
-W = 128
-H = 64
-LINE = 10  # text line height (font 6x10)
-
-DEFAULTS = {
-    "lang": "en",
-    "contrast": 200,
-    "dim_s": 30,
-    "off_s": 120,
-    "sleep_s": 1800,
-    "sound": 1,
-    "quick": 0,  # 1: deals are entered as results only (winner, then game points)
-}
 
 
 class App:
@@ -38,7 +27,17 @@ class App:
         self.layout = layout
         self.buzzer = buzzer
         self.text = Text(font)
-        self.settings = dict(DEFAULTS)
+        # The defaults, written out here rather than copied from a module-level dict: on
+        # the board that second dict would stay in the heap for nothing.
+        self.settings = {
+            "lang": "en",
+            "contrast": 200,
+            "dim_s": 30,
+            "off_s": 120,
+            "sleep_s": 1800,
+            "sound": 1,
+            "quick": 0,  # 1: deals are entered as results only (winner, then game points)
+        }
         if settings:
             self.settings.update(settings)
         self.lang = use(self.settings["lang"])
@@ -60,9 +59,7 @@ class App:
             self.lang = use(self.settings["lang"])
         self.stack = [Board()]
         if self.session.match.state is None:
-            from ui.menus import new_match
-
-            new_match(self)
+            self.menus().new_match(self)
         if problems:
             self.say(problems[0])
         self.dirty = True
@@ -76,13 +73,20 @@ class App:
     def screen(self):
         return self.stack[-1]
 
+    def menus(self):
+        """The lists (ui/menus.py), imported on first use; home() drops them again."""
+        from ui import menus
+
+        return menus
+
     def push(self, screen):
+        self.screen.on_hide(self)
         self.stack.append(screen)
         self.dirty = True
 
     def pop(self):
         if len(self.stack) > 2:
-            self.stack.pop()
+            self.stack.pop().on_hide(self)
             self.dirty = True
         else:
             self.home()
@@ -90,7 +94,9 @@ class App:
     def home(self):
         """Back to the scoreboard. The menu code is dropped from RAM until it is needed
         again: on the board every module's code lives in the heap."""
-        del self.stack[1:]
+        stack = self.stack
+        while len(stack) > 1:
+            stack.pop().on_hide(self)
         self.dirty = True
         if "ui.menus" in sys.modules:
             # The package keeps its submodule as an attribute too: drop both references.
@@ -106,56 +112,53 @@ class App:
     def key(self, name, long=False):
         """One key event from the key layer (name, long press or not)."""
         screen = self.screen
-        act = keymap.action(self.layout, name, long, screen.in_list)
+        act = keymap.action(self.layout, name, long, screen.key_mode)
         self.message = ""
         self.dirty = True
         if act is None:
             return
-        if act[0] == keymap.UNDO and screen.in_list:
+        if act[0] == keymap.UNDO and screen.key_mode != keymap.BOARD_KEYS:
             self.home()  # undo works from every screen: it returns to the scoreboard
             screen = self.screen
         screen.act(self, act[0], act[1])
 
     # --- entries --------------------------------------------------------------
 
-    def enter(self, rec):
-        """Enter one event record; a refusal is shown and changes nothing."""
+    def attempt(self, fn, *args):
+        """Call fn(*args), a change to the match or the flash. A refusal or a failed write
+        is shown on the bottom line (and beeps for a refusal); returns True if it went
+        through. The one place where the UI turns these exceptions into messages."""
         try:
-            self.session.enter(rec)
+            fn(*args)
         except Refused as e:
             self.refuse(e.code)
             return False
         except OSError:
             self.say(t("flash error"))
             return False
-        self._after_entry()
+        return True
+
+    def enter(self, rec):
+        """Enter one event record; a refusal is shown and changes nothing."""
+        if not self.attempt(self.session.enter, rec):
+            return False
+        self.after_entry()
         return True
 
     def undo(self):
-        try:
-            self.session.undo()
+        if self.attempt(self.session.undo):
             self.say(t("undone"))
-        except Refused as e:
-            self.refuse(e.code)
-        except OSError:
-            self.say(t("flash error"))
 
     def redo(self):
-        try:
-            self.session.redo()
+        if self.attempt(self.session.redo):
             self.say(t("redone"))
-        except Refused as e:
-            self.refuse(e.code)
-        except OSError:
-            self.say(t("flash error"))
 
-    def _after_entry(self):
+    def after_entry(self):
+        """The sounds and statistics that follow an entry that counted."""
         state = self.match.state
         if state.over:
-            try:
-                self.session.record_match_end()
-            except OSError:  # the match itself is saved; only the statistics are not
-                self.say(t("flash error"))
+            # A failed write is shown: the match itself is saved, only the statistics not.
+            self.attempt(self.session.record_match_end)
             self.beep(3)
         elif state.deal.played == 0 and not state.deal.opened and state.deals():
             self.beep(1)  # a deal just ended (66 or the last trick)
@@ -180,10 +183,7 @@ class App:
 
     def save_settings(self):
         """Keep the settings on flash; a failed write is shown, the setting still applies."""
-        try:
-            self.session.save_settings(self.settings)
-        except OSError:
-            self.say(t("flash error"))
+        self.attempt(self.session.save_settings, self.settings)
 
     # --- drawing --------------------------------------------------------------
 
@@ -204,18 +204,5 @@ class App:
     def write(self, s, x, y, color=1):
         return self.text.draw(self.fb, s, x, y, color)
 
-    def write_right(self, s, x_right, y, color=1):
-        return self.text.draw(self.fb, s, x_right - self.text.width(s), y, color)
-
     def write_center(self, s, y, color=1):
         return self.text.draw(self.fb, s, (W - self.text.width(s)) // 2, y, color)
-
-
-class Screen:
-    in_list = False
-
-    def draw(self, app, fb):
-        pass
-
-    def act(self, app, action, arg):
-        pass

@@ -13,25 +13,11 @@ Four buttons: the bottom line labels what each button does (soft keys).
 """
 
 from sixtysix.cards import card, suit_of
-from sixtysix.errors import Refused
 from ui import keymap
-from ui.app import LINE, Screen, W
 from ui.i18n import t
+from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
 
 RANK_TEXT = ("A", "10", "K", "Q", "J", "9")
-SUIT_TEXT = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣
-
-
-def side_name(state, side):
-    """A side's label: the player's name, or "1+3" style for pairs."""
-    if state.rules.pairs:
-        return state.names[side] + "+" + state.names[side + 2]
-    return state.names[side]
-
-
-def card_label(c):
-    s = suit_of(c)
-    return RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "")
 
 
 class Board(Screen):
@@ -51,9 +37,7 @@ class Board(Screen):
         state = app.match.state
         if state is None:
             if action in (keymap.OK, keymap.MENU) or action == keymap.SOFT and arg == 2:
-                from ui.menus import new_match
-
-                new_match(app)
+                app.menus().new_match(app)
             return
         if action == keymap.SOFT:
             soft = self.soft(app)[arg]
@@ -67,21 +51,18 @@ class Board(Screen):
             app.redo()
         elif action == keymap.MENU:
             if arg == 1:  # four buttons: the suit list, as a suit key on the keypad
-                from ui.menus import choose_suit
-
-                choose_suit(app, t("suit"), lambda a, s: (a.home(), self._suit(a, state, s)))
+                app.menus().choose_suit(app, t("suit"),
+                                        lambda a, s: (a.home(), self._suit(a, state, s)))
             else:
-                self._menu(app)
+                app.menus().board_menu(app)
         elif state.over:
             if action == keymap.OK:
-                from ui.menus import new_match
-
-                new_match(app)
+                app.menus().new_match(app)
         elif action == keymap.OK:
             if not state.deal.opened:
                 app.enter(b"\x0d")  # next: the players have seen the result
             elif self.win < 0:
-                self._menu(app)
+                app.menus().board_menu(app)
         elif action == keymap.WIN:
             self._winner(app, state, arg)
         elif action == keymap.RANK:
@@ -94,16 +75,14 @@ class Board(Screen):
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
-    def clear(self):
+    def clear(self, app=None):
+        """Drop the trick being typed. Also the screen's on_hide: when a list opens over
+        the scoreboard, a trick half typed is dropped."""
         self.win = -1
         self.cards = bytearray()
         self.page = 0
 
-    def _menu(self, app):
-        from ui.menus import board_menu
-
-        self.clear()
-        board_menu(app)
+    on_hide = clear
 
     def _undo(self, app):
         if self.cards:
@@ -142,21 +121,15 @@ class Board(Screen):
                 self.amend = rec  # suits are being entered: the next key may be the last one's
 
     def _amend(self, app, rec, suit):
-        """Give the last card of the trick just entered its suit: the entry is replaced."""
+        """Give the last card of the trick just entered its suit: the entry is replaced,
+        or if the new one is refused, the trick stays as it was."""
         new = rec[:-1] + bytes((card(rec[-1] & 7, suit),))
         session = app.session
-        try:
-            session.undo()
-            try:
-                session.enter(new)
-            except Refused as e:
-                session.redo()  # the trick as it was
-                app.refuse(e.code)
-                return
-        except (Refused, OSError):
-            app.say(t("flash error"))
-            return
-        app._after_entry()
+        if app.attempt(session.undo):
+            if app.attempt(session.enter, new):
+                app.after_entry()
+            else:
+                app.attempt(session.redo)  # the message says why the new one was refused
 
     def _suit(self, app, state, suit):
         if self.win >= 0:
@@ -251,8 +224,9 @@ class Board(Screen):
         if self.win >= 0:
             parts = [side_name(state, deal.side(self.win)) if rules.pairs
                      else state.names[self.win], ":"]
-            for c in self.cards:
-                parts.append(card_label(c))
+            for c in self.cards:  # "A♠", or "10" while its suit is not given
+                s = suit_of(c)
+                parts.append(RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             line = " ".join(parts)
             if app.layout == keymap.BUTTONS:

@@ -33,26 +33,29 @@ _RANKS = "123456"
 _SUITS = "7890"
 
 
-NUMBER = 2  # the in_list value of a screen that takes numbers: keypad digits give PICK 0-9
+# How keys read on a screen (its key_mode, ui/screen.py).
+BOARD_KEYS = const(0)  # the scoreboard: players, ranks, suits
+LIST_KEYS = const(1)  # lists: digits pick an item, A/B move
+NUMBER_KEYS = const(2)  # a number being typed: keypad digits give PICK 0-9
 
 
-def action(layout, name, long, in_list):
+def action(layout, name, long, mode):
     """(action, argument) for a key event, or None for a key that means nothing here.
 
-    in_list: False on the scoreboard, True in lists, NUMBER where digits are typed."""
+    mode: the screen's key_mode (BOARD_KEYS, LIST_KEYS or NUMBER_KEYS)."""
     if layout == KEYPAD:
         if long:
             # A long press has one meaning everywhere: * redo (undo in lists), # menu.
             if name == "*":
-                return (UNDO, 0) if in_list else (REDO, 0)
+                return (REDO, 0) if mode == BOARD_KEYS else (UNDO, 0)
             if name == "#":
                 return (MENU, 0)
             return None
         if len(name) != 1:
             return None
-        if in_list == NUMBER and name in "0123456789":
+        if mode == NUMBER_KEYS and name in "0123456789":
             return (PICK, int(name))
-        if in_list:
+        if mode != BOARD_KEYS:
             # A digit picks its item; A/B move the cursor; # picks; * goes back.
             if name in "123456789":
                 return (PICK, int(name) - 1)
@@ -71,6 +74,6 @@ def action(layout, name, long, in_list):
     if long:
         # Long BACK undoes from every screen; long OK opens the menu; long UP redoes.
         return ((REDO, 0), None, (MENU, 0), (UNDO, 0))[i]
-    if in_list:
+    if mode != BOARD_KEYS:
         return ((UP, 0), (DOWN, 0), (OK, 0), (BACK, 0))[i]
     return (SOFT, i)

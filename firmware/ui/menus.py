@@ -5,17 +5,15 @@ A/B move, # picks, * goes back. Four buttons: UP/DOWN move, OK picks, BACK
 goes back. Each item is (label, function); the function gets the app.
 """
 
-from sixtysix.errors import Refused
 from ui import keymap
-from ui.app import LINE, Screen, W
-from ui.board import SUIT_TEXT, side_name
 from ui.i18n import LANGS, NAMES, t
+from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
 
 ROWS = 5  # items below the title
 
 
 class List(Screen):
-    in_list = True
+    key_mode = keymap.LIST_KEYS
     numbered = True  # keypad digits pick items 1-9, so the list shows their numbers
 
     def __init__(self, title, items, pick=0):
@@ -69,11 +67,14 @@ class List(Screen):
 
 
 def _entry(rec):
-    """An item function that enters a record and returns to the scoreboard if it counted."""
+    """An item function that enters a record and returns to the scoreboard if it counted
+    (it returns whether it did)."""
 
     def go(app):
         if app.enter(rec):
             app.home()
+            return True
+        return False
 
     return go
 
@@ -181,7 +182,7 @@ class Points(Screen):
     digits, * deletes, # takes the number; # with no number means "took no trick".
     Four buttons: UP adds 10, DOWN adds 1, BACK clears, OK takes the number."""
 
-    in_list = keymap.NUMBER
+    key_mode = keymap.NUMBER_KEYS
 
     def __init__(self, app):
         self.sides = app.match.state.rules.sides
@@ -209,8 +210,7 @@ class Points(Screen):
             self.values.append(v)
             self.typed = ""
             if len(self.values) == self.sides:
-                _entry(bytes((7,)) + bytes(self.values))(app)
-                if app.stack[-1] is self:
+                if not _entry(bytes((7,)) + bytes(self.values))(app):
                     self.values = bytearray()  # refused: the message says why; start again
         elif action == keymap.MENU:
             app.home()
@@ -427,16 +427,9 @@ class NewMatch(List):
         for key in self.opts:
             v = self.opts[key]
             line += " " + key + "=" + (("strong", "weak", "sum")[v] if key == "judge" else str(v))
-        try:
-            app.session.new_match(line)
-        except Refused as e:
-            app.refuse(e.code)
-            return
-        except OSError:
-            app.say(t("flash error"))
+        if not app.attempt(app.session.new_match, line):
             return
         app.home()
-        app.stack[0].clear()
         app.say(t("dealer") + ": " + app.match.state.names[dealer])
 
 

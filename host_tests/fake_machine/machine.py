@@ -2,8 +2,9 @@
 
 Put its folder on the virtual board's module path (vboard.py --path): the deployed firmware
 then builds its display, keys and buzzer from these. Pins read their idle level (inputs
-pulled up read 1: no key pressed). The I2C bus answers at 0x3C and records every write;
-`buses`, `pins` and `pwms` list what the firmware made, for tests to inspect.
+pulled up read 1: no key pressed). The I2C bus answers at 0x3C and records every write, the
+SPI bus counts what it is given; `buses`, `pins` and `pwms` list what the firmware made, for
+tests to inspect.
 """
 
 import sys
@@ -83,6 +84,25 @@ class I2C:
 
     def scan(self):
         return list(self.addresses)
+
+
+class SPI:
+    """The SPI bus of the 7-pin panels: records its settings and counts what is written."""
+
+    def __init__(self, id, baudrate=500000, polarity=0, phase=0, sck=None, mosi=None,
+                 miso=-1):
+        self.id = id
+        self.baudrate = baudrate
+        self.sck = sck
+        self.mosi = mosi
+        self.miso = miso  # None: no MISO pin taken (the firmware passes it so)
+        self.writes = 0
+        self.sent = 0
+        buses.append(self)
+
+    def write(self, buf):
+        self.writes += 1
+        self.sent += len(buf)
 
 
 class PWM:

@@ -1,0 +1,37 @@
+"""What every screen shares: the panel's size, the base class, suit signs and side names.
+
+The bottom of the UI's imports: ui/board.py and ui/menus.py build on this module alone,
+ui/app.py drives them, and nothing here imports another ui module back.
+"""
+
+W = 128
+H = 64
+LINE = 10  # text line height (font 6x10)
+
+SUIT_TEXT = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣
+
+
+def side_name(state, side):
+    """A side's label: the player's name, or "1+3" style for pairs."""
+    if state.rules.pairs:
+        return state.names[side] + "+" + state.names[side + 2]
+    return state.names[side]
+
+
+class Screen:
+    """A screen: draw(app, fb) draws it, act(app, action, arg) takes (action, argument)
+    pairs from ui/keymap.py; each kind of screen defines both.
+
+    key_mode says how the keys read on it: ui/keymap.py's BOARD_KEYS (0, the scoreboard),
+    LIST_KEYS or NUMBER_KEYS. (A number here, so that this module imports no other.)
+
+    on_hide(app) is called when the screen stops being the top of the stack (another is
+    pushed over it, or it is closed), as micro-gui's Screen.on_hide. Its on_open has no
+    counterpart here: no screen needs one yet, and on the board every method is heap
+    (about 140 bytes for that hook and its calls, measured on the 32-bit port).
+    """
+
+    key_mode = 0
+
+    def on_hide(self, app):
+        pass

@@ -1,0 +1,141 @@
+"""Refusals and flash errors become messages in one place (App.attempt), in MicroPython.
+
+The app runs as main.py builds it (real Display on the simulator's bus, real Session and
+Store on a folder); a Session that fails once on a chosen call stands in for a refusal
+or a write error that a key sequence alone cannot bring about.
+"""
+
+import json
+
+import pytest
+from conftest import ROOT
+from ui import i18n
+
+i18n.use("en")
+T = i18n.t
+
+SETUP = """
+import json, os, sys
+from app.session import Session
+from hw.display import Display
+from hw.storage import Store
+from sixtysix.cards import suit_of
+from sixtysix.errors import Refused
+from sim import CountingBus
+from ui import font6x10
+from ui.app import App
+
+
+class FailingSession(Session):
+    # fail: (call name, exception) raised once, the next time that call is made
+    fail = None
+
+    def _maybe(self, name):
+        if self.fail is not None and self.fail[0] == name:
+            exc = self.fail[1]
+            self.fail = None
+            raise exc
+
+    def enter(self, rec):
+        self._maybe("enter")
+        Session.enter(self, rec)
+
+    def undo(self):
+        self._maybe("undo")
+        return Session.undo(self)
+
+    def redo(self):
+        self._maybe("redo")
+        return Session.redo(self)
+
+
+def make(root):
+    beeps = []
+    session = FailingSession(Store(root, os))
+    session.boot()
+    session.new_match("new mariage dealer=1")
+    app = App(Display(CountingBus()), session, font6x10, "keypad", buzzer=beeps.append)
+    app.boot()
+    return app, session, beeps
+
+
+def tricks(app):
+    return sum(app.match.state.deal.tricks)
+"""
+
+# A trick whose lead carries a suit and whose last card has none yet: the next suit key
+# completes that card (Board._amend). With spades trump, the seat after the leader named
+# as the winner, and A of spades led, giving the 10 hearts makes the named winner lose.
+AMEND = SETUP + """
+app, session, beeps = make(sys.argv[1])
+fault = json.loads(sys.argv[2])
+leader = app.match.state.deal.leader
+for k in ("7", "AB"[1 - leader], "1", "7", "2"):
+    app.key(k)
+before = tricks(app)
+if fault:
+    session.fail = (fault[0], Refused(fault[1]) if fault[1] else OSError(5))
+app.key("8")
+print(json.dumps({"before": before, "after": tricks(app), "message": app.message,
+                  "beeps": beeps, "last_suit": suit_of(app.match.log[-2])}))
+"""
+
+AMEND_CASES = [
+    # (fault: (call, refusal code or "" for a write error), message, tricks after, beeps)
+    (None, T("x wrong_winner"), 1, [0]),
+    (("undo", "nothing_to_undo"), T("x nothing_to_undo"), 1, [0]),  # was "flash error"
+    (("undo", ""), T("flash error"), 1, []),
+    (("enter", ""), T("flash error"), 1, []),  # the trick is given back as it was
+]
+
+
+@pytest.mark.parametrize("fault,message,after,beeps", AMEND_CASES,
+                         ids=["rules", "undo-refused", "undo-write", "enter-write"])
+def test_a_suit_that_completes_a_trick_reports_why_it_did_not_count(
+        micropython, tmp_path, fault, message, after, beeps):
+    proc = micropython(["-c", AMEND, str(tmp_path / "flash"), json.dumps(fault)], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = json.loads(proc.stdout)
+    assert out["before"] == 1
+    assert out["message"] == message
+    assert out["after"] == after
+    assert out["beeps"] == beeps
+    assert out["last_suit"] == -1, "the trick counted is the one before the suit key"
+
+
+ATTEMPT = SETUP + """
+app, session, beeps = make(sys.argv[1])
+calls = []
+
+
+def ok(*args):
+    calls.append(list(args))
+
+
+def refused(*args):
+    raise Refused("too_many")
+
+
+def failed(*args):
+    raise OSError(28)
+
+
+for fn in (ok, refused, failed):
+    app.message = "old"
+    del beeps[:]
+    done = app.attempt(fn, 1, "x")
+    print(json.dumps([fn.__name__, done, app.message, beeps]))
+print(json.dumps(calls))
+"""
+
+
+def test_attempt_turns_each_outcome_into_its_message(micropython, tmp_path):
+    proc = micropython(["-c", ATTEMPT, str(tmp_path / "flash")], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr.decode()
+    lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert lines == [
+        ["ok", True, "old", []],
+        ["refused", False, T("x too_many"), [0]],
+        ["failed", False, T("flash error"), []],
+        [[1, "x"]],
+    ]
