@@ -17,7 +17,8 @@ PACKAGES = (
     ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.power", "hw.display")),
     ("app", ("app.session",)),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
-    ("ui menus", ("ui.menus",)),
+    ("ui menus", ("ui.lists", "ui.menus")),
+    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch")),
     ("start + boardcheck", ("boardcheck", "start")),
 )
 
