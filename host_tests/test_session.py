@@ -236,17 +236,17 @@ def test_power_cut_sweep_littlefs_and_junk_tails(script, torn):
 
 
 class _SummaryWithoutPrev(Session):
-    def _summary_text(self, m, mid):
-        s = json.loads(Session._summary_text(self, m, mid))
+    def _summary(self, m, mid):
+        s = json.loads("".join(Session._summary(self, m, mid)))
         s["prev"] = None
-        return json.dumps(s)
+        return [json.dumps(s)]
 
 
 class _SummaryWithoutRedo(Session):
-    def _summary_text(self, m, mid):
-        s = json.loads(Session._summary_text(self, m, mid))
+    def _summary(self, m, mid):
+        s = json.loads("".join(Session._summary(self, m, mid)))
         s["redo"] = []
-        return json.dumps(s)
+        return [json.dumps(s)]
 
 
 class _CheckpointBeforeTheEntry(Session):
@@ -299,8 +299,8 @@ class _CountingStore(Store):
         Store.append(self, line)
         self.appends += 1
 
-    def checkpoint(self, summary_text):
-        Store.checkpoint(self, summary_text)
+    def checkpoint(self, summary):
+        Store.checkpoint(self, summary)
         self.checkpoints += 1
 
     def save_blob(self, name, text):

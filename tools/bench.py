@@ -2,6 +2,7 @@
 
     make bench                    (or: .venv/bin/python tools/bench.py [--quick])
     .venv/bin/python tools/bench.py --heap [mp32|mp64|...]   only the heap of the long match
+    .venv/bin/python tools/bench.py --readme    README's figures table from bench.json
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -690,6 +691,32 @@ def table(result):
     return "\n".join(out)
 
 
+README = "README.md"
+_MARK_START = "<!-- bench: start (tools/bench.py --readme writes this table from bench.json) -->"
+_MARK_END = "<!-- bench: end -->"
+
+
+def readme_table(result):
+    """The figures as the README shows them: a Markdown table, one row per figure."""
+    out = ["| figure | measured | target | status |", "|---|---|---|---|"]
+    for r in result["rows"]:
+        name = r["figure"].strip()
+        if r["figure"].startswith("  "):
+            name = "&nbsp;&nbsp;" + name
+        status = {"met": "met", "NOT MET": "**not met**"}.get(r["status"], "")
+        out.append("| %s | %s | %s | %s |" % (name, r["value"].replace("|", "/"),
+                                              r["target"] if r["target"] != "-" else "",
+                                              status))
+    return "\n".join(out)
+
+
+def readme_with(text, result):
+    """README text with its figures table replaced by `result`'s."""
+    a = text.index(_MARK_START) + len(_MARK_START)
+    b = text.index(_MARK_END)
+    return text[:a] + "\n" + readme_table(result) + "\n" + text[b:]
+
+
 def main(argv):
     if MICRO:
         what = argv[1]
@@ -707,6 +734,16 @@ def main(argv):
     import os
     import time
 
+    if "--readme" in argv:
+        with open(os.path.join(_root(), "bench.json")) as f:
+            result = json.load(f)
+        path = os.path.join(_root(), README)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(readme_with(text, result))
+        print("README.md: %d figures from bench.json" % len(result["rows"]))
+        return 0
     if "--heap" in argv:
         rest = argv[argv.index("--heap") + 1:]
         heap_only(rest[0] if rest else "mp32")

@@ -15,7 +15,8 @@ re-raised: what the screen shows is what the flash holds.
 
 The summary is JSON: Match.summary() (setup line, totals at the deal's start, finished deals,
 the deal before, the redo stack) plus "log" (the current deal's records in hex, empty at a
-deal's end) and "id" (a match number, so statistics count each match once). The journal
+deal's end) and "id" (a match number, so statistics count each match once). It is written
+in pieces (_summary), the finished deals last. The journal
 may also hold "n <setup line>" (a new match); boot() replays it, this module never writes it.
 
 Flash per action: one append, or one checkpoint when a deal ends; nothing else, except
@@ -73,7 +74,7 @@ class Session:
             raise Refused("syntax")
         m.enter_line(setup_line)
         mid = max(self.match_id, self._load_stats().get("last", 0)) + 1
-        self.store.checkpoint(self._summary_text(m, mid))
+        self.store.checkpoint(self._summary(m, mid))
         self.match = m
         self.match_id = mid
         self._dirty = False
@@ -108,7 +109,7 @@ class Session:
         try:
             if rolled or self._dirty:
                 try:
-                    self.store.checkpoint(self._summary_text(m, self.match_id))
+                    self.store.checkpoint(self._summary(m, self.match_id))
                     self._dirty = False
                     return
                 except ValueError:
@@ -123,11 +124,18 @@ class Session:
             self._dirty = True  # the failed write may or may not be on flash
             raise
 
-    def _summary_text(self, m, mid):
-        s = m.summary()
+    def _summary(self, m, mid):
+        """The summary as a list of JSON pieces: all but the history in one piece, then the
+        history's base64 in pieces of 64 characters (Match.hist_b64), so a checkpoint holds
+        no long string. The pieces joined are one JSON object."""
+        s = m.summary(hist=False)
         s["log"] = [rec.hex() for rec in m.records()]
         s["id"] = mid
-        return _dumps(s)
+        text = _dumps(s)
+        pieces = [text[:-1], ',"hist":"']  # text ends in "}": the history goes in before it
+        pieces.extend(m.hist_b64())
+        pieces.append('"}')
+        return pieces
 
     # ---- settings and statistics ----
 

@@ -142,10 +142,20 @@ class Store:
     # ---- packed files (summary and blobs) ----
 
     def _pack(self, magic, gen, body):
-        if len(body) > MAX_BLOB:
+        """[header, body pieces...]: `body` is bytes or a list of bytes pieces, written one
+        after the other, so that a long body never has to be one block of RAM."""
+        if not isinstance(body, list):
+            body = [body]
+        size = 0
+        for piece in body:
+            size += len(piece)
+        if size > MAX_BLOB:
             raise ValueError("too long")
-        head = b"%s %d %d %d " % (magic, VERSION, gen, len(body))
-        return head + _hex(crc32(body, crc32(head))) + b"\n", body
+        head = b"%s %d %d %d " % (magic, VERSION, gen, size)
+        crc = crc32(head)
+        for piece in body:
+            crc = crc32(piece, crc)
+        return [head + _hex(crc) + b"\n"] + body
 
     def _open_header(self, name, magic, count):
         """Open one of our files and read its header line: (file, line, fields), or None
@@ -299,13 +309,17 @@ class Store:
             raise
         self._crc = crc
 
-    def checkpoint(self, summary_text):
-        """Atomically store the summary of everything so far and start an empty journal."""
+    def checkpoint(self, summary):
+        """Atomically store the summary of everything so far and start an empty journal.
+        `summary`: its text, or a list of pieces of it (str), written piece by piece."""
         if not self._loaded:
             self.load()
         self._close_journal()
         gen = self.gen + 1
-        self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, summary_text.encode()))
+        if isinstance(summary, str):
+            summary = [summary]
+        body = [piece.encode() for piece in summary]
+        self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, body))
         # Committed: from here on the old journal is stale by generation.
         self.gen = gen
         self._jexists = False

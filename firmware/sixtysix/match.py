@@ -313,9 +313,10 @@ class Match:
         """The current deal's event records, oldest first (what the journal holds)."""
         return list(_records(self.log))
 
-    def summary(self):
+    def summary(self, hist=True):
         """What a summary file holds: the setup line, the match at this deal's start, the
-        deal before (so undo can cross back into it) and the redo stack."""
+        deal before (so undo can cross back into it) and the redo stack; and with `hist`
+        the finished deals (else see hist_b64)."""
         state = self.state
         base = self.base
         assert state is not None and base is not None
@@ -324,9 +325,23 @@ class Match:
             pbase, plog = self.prev
             assert pbase is not None
             prev = [list(pbase), bytes(plog).hex()]
-        return {"v": SUMMARY_VERSION, "setup": self.setup, "base": list(base),
-                "hist": _b64(bytes(state.hist[:base[3]])), "prev": prev,
-                "redo": [rec.hex() for rec in self.redo_stack]}
+        s = {"v": SUMMARY_VERSION, "setup": self.setup, "base": list(base), "prev": prev,
+             "redo": [rec.hex() for rec in self.redo_stack]}
+        if hist:
+            s["hist"] = "".join(self.hist_b64())
+        return s
+
+    def hist_b64(self):
+        """The summary's history (the finished deals' rows) in base64, in pieces of 64
+        characters: a checkpoint writes them one by one and never holds the history of a
+        long match as one string (whole, base64 and JSON copies took some 5 KB at once)."""
+        state = self.state
+        base = self.base
+        assert state is not None and base is not None
+        h = memoryview(state.hist)
+        n = base[3]
+        for i in range(0, n, 48):  # 48 bytes: 64 characters, no padding but at the end
+            yield _b64(h[i:i + 48 if i + 48 < n else n])
 
     def restore(self, summary, records):
         """Rebuild from a summary and the current deal's event records (as they were
