@@ -1,0 +1,91 @@
+"""A table (firmware under the MicroPython unix ports, its own MQTT client) and the standings
+service (paho-mqtt) through a real Mosquitto with passwords and the project's ACL."""
+
+import json
+
+import mosquitto
+import paho.mqtt.client as paho
+import pytest
+from clubkit import (
+    PASSWORDS,
+    ServiceThread,
+    club_file,
+    expected,
+    last_json,
+    need_broker,
+    players,
+    run_table,
+    table_passwords,
+)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    need_broker()
+    users = dict(PASSWORDS, **table_passwords(3))
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+        yield b
+
+
+@pytest.mark.parametrize("runtime", ["mp64", "mp32"])
+def test_results_reach_the_standings_once(tmp_path, broker, runtime):
+    if runtime == "mp32":
+        import runtimes
+
+        if runtimes.missing("mp32"):
+            pytest.skip(runtimes.missing("mp32"))
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        r = run_table(str(tmp_path), "t01", club,
+                      "new classic66 names=Ann,Bob;play 1;undo;deals 1 5;play 2;wait 10",
+                      runtime=runtime)
+        out = last_json(r.stdout)
+        assert out["pending"] == 0 and out["acked"] == out["next"] - 1 >= 4, out
+        assert out["mark"] == 2 and out["status"] == "online"
+        got = svc.settle({"t01": out["acked"]})
+    assert players(got) == expected(str(tmp_path))
+    assert got["players"] and got["players"][0]["won"] == 1
+
+
+def test_no_broker_keeps_the_table_instant_and_everything_for_later(tmp_path, broker):
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    broker.stop()
+    r = run_table(str(tmp_path), "t01", club, "new classic66 names=Ann,Bob;play 1;poll 300")
+    out = last_json(r.stdout)
+    assert out["pending"] >= 2 and out["acked"] == 0 and out["mark"] == 1, out
+    assert out["status"].startswith("offline") or out["status"] == "connecting"
+    assert out["slowest_poll_us"] < 20000, out  # never a wait for the network
+    broker.start()
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        r = run_table(str(tmp_path), "t01", club, "wait 10")  # the reboot sends them all
+        out2 = last_json(r.stdout)
+        assert out2["pending"] == 0 and out2["next"] == out["next"], out2
+        got = svc.settle({"t01": out2["acked"]})
+    assert players(got) == expected(str(tmp_path))
+
+
+def test_a_wrong_password_is_refused_and_said(tmp_path, broker):
+    club = club_file(str(tmp_path), "t01", broker.port, "not-the-password")
+    r = run_table(str(tmp_path), "t01", club, "new classic66 names=Ann,Bob;deals 1 1;poll 400")
+    out = last_json(r.stdout)
+    assert "club: bad user or password" in out["said"] or "club: not authorised" in out["said"]
+    assert out["status"].startswith("refused") and out["pending"] == 2
+
+
+def test_a_table_cannot_write_another_tables_results(tmp_path, broker):
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="rogue",
+                        protocol=paho.MQTTv311)
+        c.username_pw_set("t02", "pw-t02")
+        c.connect("127.0.0.1", broker.port)
+        c.loop_start()
+        forged = {"v": 1, "inc": "abcd", "seq": 1, "kind": "match", "match": 1, "round": 0,
+                  "names": ["Eve", "Mal"], "rules": "classic66"}
+        c.publish("club/t01/result", json.dumps(forged), qos=1).wait_for_publish(5)
+        forged["seq"] = 2
+        c.publish("club/t02/result", json.dumps(forged), qos=1).wait_for_publish(5)
+        got = svc.settle({"t02": 2}, seconds=5)
+        c.loop_stop()
+        c.disconnect()
+    assert "t01" not in got["tables"]  # refused by the broker: never reached the service
+    assert got["tables"]["t02"]["acked"] == 0  # its own topic, but seq 1 never came
