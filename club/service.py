@@ -43,6 +43,7 @@ class Service:
         self.version = 0
         self.snapshot = "{}"
         self.latency = []  # seconds from a result's arrival here to its standings
+        self.duplicates = 0  # copies of results already applied (acked again, not counted)
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                                   clean_session=False, protocol=mqtt.MQTTv311)
         if user:
@@ -131,6 +132,7 @@ class Service:
                 return None
             if self.db.add_result(table, msg):
                 return table, self.event.apply(table, msg)
+            self.duplicates += 1
             return table, False  # a duplicate: the table hears its ack again
         if len(parts) == 3 and parts[0] == "club" and parts[2] == "seat" and payload:
             try:
