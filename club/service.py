@@ -33,7 +33,7 @@ PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 
 class Service:
     def __init__(self, db_path, host, port, user=None, password=None,
-                 client_id="standings-service", every=0.5):
+                 client_id="standings-service", every=0.25):
         self.db = Db(db_path)
         self.event = self.db.load()
         self.every = every
@@ -247,7 +247,7 @@ def main(argv=None):
     ap.add_argument("--user", default="standings")
     ap.add_argument("--password-file", help="a file holding the broker password")
     ap.add_argument("--http", default="127.0.0.1:8080", help="the live page, host:port")
-    ap.add_argument("--every", type=float, default=0.5, help="seconds between standings")
+    ap.add_argument("--every", type=float, default=0.25, help="seconds between standings")
     a = ap.parse_args(argv)
     password = None
     if a.password_file:

@@ -155,7 +155,8 @@ def main():
     print(json.dumps({"pending": len(ob.pending), "acked": ob.acked, "next": ob.next,
                       "inc": ob.inc, "status": club.status, "said": table.said,
                       "mark": table.club_mark, "seated": ob.seated,
-                      "bytes_out": club.mqtt.bytes_out, "slowest_poll_us": slowest[0]}))
+                      "bytes_out": club.mqtt.bytes_out, "bytes_in": club.mqtt.bytes_in,
+                      "slowest_poll_us": slowest[0]}))
 
 
 main()

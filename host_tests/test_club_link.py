@@ -89,3 +89,35 @@ def test_a_table_cannot_write_another_tables_results(tmp_path, broker):
         c.disconnect()
     assert "t01" not in got["tables"]  # refused by the broker: never reached the service
     assert got["tables"]["t02"]["acked"] == 0  # its own topic, but seq 1 never came
+
+
+def test_the_figures_tool_measures_a_small_night(tmp_path):
+    import club_figures
+
+    need_broker()
+    s = club_figures.service_figures(3, 4, str(tmp_path))
+    assert s["all_acked"] and s["results"] == 3 * 5 and s["results_per_s"] > 0
+    assert s["latency_samples"] == 3 and 0 < s["latency_p50_ms"] <= s["latency_p95_ms"]
+
+
+def test_the_page_is_live_and_read_only(tmp_path, broker):
+    import urllib.error
+    import urllib.request
+
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, http=True) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        assert b"EventSource" in urllib.request.urlopen(base + "/").read()
+        stream = urllib.request.urlopen(base + "/events", timeout=10)
+        first = stream.readline()
+        assert first.startswith(b"data: ") and json.loads(first[6:])["players"] == []
+        run_table(str(tmp_path), "t01", club, "new classic66 names=Ann,Bob;deals 1 3;wait 10")
+        while True:  # pushed without a reload
+            line = stream.readline()
+            if line.startswith(b"data: ") and json.loads(line[6:])["players"]:
+                break
+        stream.close()
+        req = urllib.request.Request(base + "/standings.json", data=b"{}", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req)
+        assert e.value.code == 501
