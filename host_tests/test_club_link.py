@@ -121,3 +121,32 @@ def test_the_page_is_live_and_read_only(tmp_path, broker):
         with pytest.raises(urllib.error.HTTPError) as e:
             urllib.request.urlopen(req)
         assert e.value.code == 501
+
+
+def test_the_director_corrects_voids_and_closes(tmp_path, broker):
+    import csv
+
+    from club import director
+    from club.view import render
+
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    pw = tmp_path / "director.pw"
+    pw.write_text(PASSWORDS["director"])
+    cli = ["--broker", "127.0.0.1:%d" % broker.port, "--password-file", str(pw)]
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        out = last_json(run_table(str(tmp_path), "t01", club,
+                                  "new classic66 names=Ann,Bob;deals 2 9;wait 10").stdout)
+        before = svc.settle({"t01": out["acked"]})
+        row = before["rounds"]["0"][0]
+        inc = row["inc"]
+        director.main(cli + ["correct", "t01", inc, "1", "1", "0,3", "1", "--why", "misread"])
+        director.main(cli + ["void", "t01", inc, "1", "2", "--why", "dealt twice"])
+        director.main(cli + ["close", "--csv", str(tmp_path / "final.csv")])
+        after = json.loads(svc.svc.snapshot)
+    assert after["closed"] and [a["why"] for a in after["audit"]] == ["misread", "dealt twice"]
+    fixed = after["rounds"]["0"][0]
+    assert fixed["gp"] == [0, 3] and fixed["deals"] == 1
+    with open(tmp_path / "final.csv") as f:
+        rows = list(csv.reader(f))
+    assert rows[0][:2] == ["rank", "player"] and rows[1][1] == "Bob" and rows[1][4] == "3"
+    assert "Standings  (final)" in render(after) and "Ann v Bob" in render(after)
