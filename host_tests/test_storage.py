@@ -7,7 +7,7 @@ import time
 import faultfs
 import pytest
 from faultfs import FaultFS
-from hw import storage
+from hw import fileformat, storage
 from hw.storage import Store
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -418,8 +418,8 @@ def test_bad_lines_are_refused():
 
 def test_pure_python_crc_matches_binascii():
     for data in (b"", b"abc", bytes(range(256)), "раунд".encode()):
-        assert storage._soft_crc32(data) == binascii.crc32(data)
-        assert storage._soft_crc32(data, 12345) == binascii.crc32(data, 12345)
+        assert fileformat._soft_crc32(data) == binascii.crc32(data)
+        assert fileformat._soft_crc32(data, 12345) == binascii.crc32(data, 12345)
 
 
 class _UnreadableJournal(FaultFS):

@@ -13,9 +13,9 @@ import os
 
 import browser
 import pytest
+import termpanel
 from conftest import ROOT, run_micropython
 from keyseq import BUTTONS, KEYPAD, SETTINGS, first_deal, menu, pick
-from sim import frame_text
 from sixtysix.match import Match
 from ui.i18n import LANGS
 
@@ -23,6 +23,11 @@ import web
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None,
                                 reason=browser.missing() or "")
+
+
+def _text(fb):
+    """The panel as the simulator prints it (quadrant blocks)."""
+    return termpanel.lines(fb.pixel)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,7 @@ def keys_of(entries):
 
 
 class Rows:
-    """The canvas as read back (rows of "0"/"1"), with the pixel() frame_text reads."""
+    """The canvas as read back (rows of "0"/"1"), with the pixel() termpanel reads."""
 
     def __init__(self, rows):
         self.rows = rows
@@ -83,7 +88,7 @@ def test_a_whole_deal_matches_the_simulator_pixel_for_pixel(site, tmp_path, how,
     frame, state, shown_layout = run(site, steps)[-3:]
     screen, sim_state = simulate(tmp_path, keys, layout)
     assert shown_layout == layout
-    assert frame_text(Rows(frame)) == screen
+    assert _text(Rows(frame)) == screen
     assert state == sim_state
     assert state["deals"] == 1 and state["deal"]["played"] == 0 and state["redo"] == 0
 
@@ -109,9 +114,9 @@ def test_reload_mid_deal_finds_the_same_frame_and_match(site, tmp_path):
         assert frame2[:53] == frame[:53], "the screen after reload %d" % (i + 1)
         sim_screen, sim_state = simulate(tmp_path, keys_of(entries[done:cut]))
         assert sim_state == state
-        assert frame_text(Rows(frame)) == sim_screen
+        assert _text(Rows(frame)) == sim_screen
         rebooted, _ = simulate(tmp_path, "")
-        assert frame_text(Rows(frame2)) == rebooted
+        assert _text(Rows(frame2)) == rebooted
         states.append(json.dumps(state, sort_keys=True))
         done = cut
     assert len(set(states)) == len(cuts)  # every cut point really was a new state
@@ -130,7 +135,7 @@ def test_language_switch_in_settings_stays_after_reload(site, tmp_path):
     results = run(site, steps)
     assert results[2] == "uk" and results[5] == "uk"
     screen, _state = simulate(tmp_path, keys)
-    assert frame_text(Rows(results[3])) == screen
+    assert _text(Rows(results[3])) == screen
     assert results[6] == results[3]
 
 

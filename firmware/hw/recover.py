@@ -6,7 +6,7 @@ is heap, and none of this is needed between boots, but after a failed append (th
 append loads again first).
 """
 
-from hw.storage import (
+from hw.fileformat import (
     _JOURNAL,
     _MAG_JOURNAL,
     _MAG_SUMMARY,

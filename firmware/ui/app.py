@@ -12,11 +12,16 @@ neither imports the App: they get it as an argument.
 import gc
 import sys
 
+from hw.compat import unload
 from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t, use
 from ui.screen import LINE, H, W
 from ui.text import Text
+
+# The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
+# dropped by home().
+_LISTS = ("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.lists")
 
 
 class App:
@@ -99,13 +104,9 @@ class App:
         while len(stack) > 1:
             stack.pop().on_hide(self)
         self.dirty = True
-        if "ui.menus" in sys.modules:
-            # The package keeps its submodule as an attribute too: drop both references.
-            del sys.modules["ui.menus"]
-            import ui
-
-            if hasattr(ui, "menus"):
-                delattr(ui, "menus")
+        if "ui.lists" in sys.modules:
+            for name in _LISTS:
+                unload(name)
             gc.collect()
 
     # --- keys ---------------------------------------------------------------

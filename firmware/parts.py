@@ -1,0 +1,99 @@
+"""The board's parts, built from its checked board file: the display, the keys, waking
+on a key; and the report of a bad board file.
+
+start.run() imports this module for the boot and drops it afterwards: on the board every
+module's code lives in the heap, and none of this runs again before the next boot.
+"""
+
+import gc
+import machine
+
+
+def make_display(cfg):
+    d = cfg["display"]
+    reset = d.get("reset")
+    reset = machine.Pin(reset, machine.Pin.OUT, value=1) if reset is not None else None
+    if d.get("bus") == "spi":  # the 7-pin module: SPI(2) routed to the board file's pins
+        from hw.display_spi import SPIDisplay
+
+        pin = machine.Pin
+        spi = machine.SPI(2, baudrate=d.get("freq", 4000000), sck=pin(d["sck"]),
+                          mosi=pin(d["mosi"]), miso=None)  # None: no pin taken for MISO
+        gc.collect()
+        return SPIDisplay(spi, pin(d["dc"], pin.OUT, value=0), pin(d["cs"], pin.OUT, value=1),
+                          d["chip"], reset, d.get("rotate", False))
+    from hw.display import Display
+
+    i2c = machine.I2C(0, sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]),
+                      freq=d.get("freq", 400000))
+    addr = d.get("addr", 0x3C)
+    if isinstance(addr, str):  # "0x3C" (boardcheck has checked it)
+        addr = int(addr, 16)
+    gc.collect()  # the frame buffers want one contiguous block each
+    try:
+        return Display(i2c, addr, d["chip"], reset, d.get("rotate", False))
+    except OSError:
+        found = i2c.scan()
+        print("display: no answer at 0x%02X on SDA %d / SCL %d; the bus has %s"
+              % (addr, d["sda"], d["scl"],
+                 ", ".join("0x%02X" % a for a in found) if found else "no device"))
+        raise
+
+
+def make_keys(cfg):
+    """(key source, layout name, the pins that can wake the chip)."""
+    from hw.keys import Buttons, Keypad
+
+    k = cfg["keys"]
+    pin = machine.Pin
+    if k["type"] == "keypad":
+        rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
+        cols = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]
+        return Keypad(rows, cols, k.get("layout", "123A/456B/789C/*0#D")), "keypad", cols
+    names = ("UP", "DOWN", "OK", "BACK")
+    pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
+    return Buttons(pins, names), "buttons", pins
+
+
+def make_wake(cfg, keys, layout, pins):
+    """The Power `wake` argument: None unless the board file asks for it and it works."""
+    if not cfg.get("wake"):
+        return None
+    from hw.power import wake_on_keys
+
+    try:
+        import esp32
+    except ImportError:
+        esp32 = None
+    try:
+        wake_on_keys(machine, pins, 0, esp32)
+    except (ValueError, OSError, AttributeError) as e:
+        print("wake on keys not available (%s): short naps instead" % e)
+        return None
+    return keys.arm_wake if layout == "keypad" else True
+
+
+def report(cfg, errors, name):
+    """Board file problems: always on the console, on the panel when its part is good."""
+    from boardcheck import check_display
+
+    print("%s: %d problem%s:" % (name, len(errors), "" if len(errors) == 1 else "s"))
+    for e in errors:
+        print("  " + e)
+    print("Fix %s (see docs/boards.md) and reset." % name)
+    if cfg is None or check_display(cfg):
+        return
+    try:
+        d = make_display(cfg)
+    except Exception as e:  # the panel is a courtesy here: the console has it all
+        print("display:", e)
+        return
+    d.fill(0)
+    d.text(name + ":", 0, 0, 1)
+    y = 10
+    for e in errors:
+        while e and y <= 56:
+            d.text(e[:16], 0, y, 1)
+            e = e[16:]
+            y += 8
+    d.show()

@@ -1,0 +1,82 @@
+"""The List screen, the base of every menu and chooser, and two helpers for its items.
+
+A List shows numbered items, five at a time. Keypad: a digit picks its item,
+A/B move, # picks, * goes back. Four buttons: UP/DOWN move, OK picks, BACK
+goes back. Each item is (label, function); the function gets the app.
+"""
+
+from ui import keymap
+from ui.screen import LINE, Screen, W
+
+ROWS = 5  # items below the title
+
+
+class List(Screen):
+    key_mode = keymap.LIST_KEYS
+    numbered = True  # keypad digits pick items 1-9, so the list shows their numbers
+
+    def __init__(self, title, items, pick=0):
+        self.title = title
+        self.items = items
+        self.pick = pick
+
+    def detail(self, app, i):
+        """A line about item i, shown at the bottom while it is picked (None: no line)."""
+        return None
+
+    def act(self, app, action, arg):
+        n = len(self.items)
+        if action == keymap.BACK:
+            app.pop()
+        elif action == keymap.UP:
+            self.pick = (self.pick - 1) % n
+        elif action == keymap.DOWN:
+            self.pick = (self.pick + 1) % n
+        elif action == keymap.MENU:
+            app.home()
+        elif action in (keymap.OK, keymap.PICK):
+            if action == keymap.PICK:
+                if arg >= n:
+                    return
+                self.pick = arg
+            fn = self.items[self.pick][1]
+            if fn is not None:
+                fn(app)
+
+    def draw(self, app, fb):
+        fb.fill_rect(0, 0, W, LINE, 1)
+        app.write(app.text.clip(self.title, W - 2), 1, 0, 0)
+        more = self.detail(app, self.pick)
+        rows = ROWS - 1 if more is not None else ROWS
+        top = min(max(0, self.pick - rows + 1), max(0, len(self.items) - rows))
+        for i in range(top, min(top + rows, len(self.items))):
+            y = LINE + 1 + (i - top) * LINE
+            label = self.items[i][0]
+            if self.numbered:
+                label = (str(i + 1) + " " if i < 9 else "  ") + label
+            label = app.text.clip(label, W - 2)
+            if i == self.pick:
+                # Inverted under the text only: a cursor move then changes fewer columns.
+                fb.fill_rect(0, y, app.text.width(label) + 2, LINE, 1)
+                app.write(label, 1, y, 0)
+            else:
+                app.write(label, 1, y)
+        if more is not None:
+            app.write(app.text.clip(more, W - 2), 1, 64 - LINE)
+
+
+def _entry(rec):
+    """An item function that enters a record and returns to the scoreboard if it counted
+    (it returns whether it did)."""
+
+    def go(app):
+        if app.enter(rec):
+            app.home()
+            return True
+        return False
+
+    return go
+
+
+def _bind(fn, value):
+    return lambda app: fn(app, value)

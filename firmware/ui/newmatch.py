@@ -1,0 +1,86 @@
+"""A new match: the rule set, the first dealer and the match's options."""
+
+from ui.i18n import t
+from ui.lists import List, _bind
+
+
+def new_match(app):
+    """Rule set, then the first dealer (by lot or picked), then start."""
+    from sixtysix.rules import RULE_SETS
+
+    items = [(t("rules_" + rid), _bind(_pick_dealer, rid)) for rid in RULE_SETS]
+    app.push(List(t("new match"), items))
+
+
+def _pick_dealer(app, rid):
+    app.push(NewMatch(rid))
+
+
+class NewMatch(List):
+    """The first dealer (by lot, or a seat), then the match's options below them:
+    target (or eights to win with four players), hidden totals, counting down,
+    and for three players whose points decide the loser's game points."""
+
+    def __init__(self, rid):
+        from sixtysix.rules import Rules
+
+        r = Rules(rid)
+        self.rid = rid
+        self.players = r.players
+        # Option values as the `new` line takes them; shown and cycled below.
+        self.opts = {"games" if r.pairs else "target": r.games if r.pairs else r.target,
+                     "hidden": int(r.hidden), "down": int(r.down)}
+        if r.players == 3:
+            self.opts["judge"] = 0
+        List.__init__(self, t("first dealer"), self._items())
+
+    def _items(self):
+        items = [(t("by lot"), _bind(self._start, -1))]
+        for seat in range(self.players):
+            items.append((t("dealer") + " " + str(seat + 1), _bind(self._start, seat)))
+        o = self.opts
+        if "games" in o:
+            items.append((t("eights") + ": " + str(o["games"]),
+                          self._cycle("games", (1, 2, 3, 5))))
+        else:
+            items.append((t("target") + ": " + str(o["target"]),
+                          self._cycle("target", (3, 5, 7, 8, 10, 11, 12))))
+        items.append((t("hidden totals") + ": " + t("on" if o["hidden"] else "off"),
+                      self._cycle("hidden", (0, 1))))
+        items.append((t("count down") + ": " + t("on" if o["down"] else "off"),
+                      self._cycle("down", (0, 1))))
+        if "judge" in o:
+            items.append((t("judge_" + str(o["judge"])), self._cycle("judge", (0, 1, 2))))
+        return items
+
+    def _cycle(self, key, values):
+        def go(app):
+            v = self.opts[key]
+            self.opts[key] = values[(values.index(v) + 1) % len(values)] if v in values \
+                else values[0]
+            self.items = self._items()
+
+        return go
+
+    def _start(self, app, dealer):
+        if dealer < 0:
+            dealer = _lot(app, self.rid)
+        line = "new " + self.rid + " dealer=" + str(dealer + 1)
+        for key in self.opts:
+            v = self.opts[key]
+            line += " " + key + "=" + (("strong", "weak", "sum")[v] if key == "judge" else str(v))
+        if not app.attempt(app.session.new_match, line):
+            return
+        app.home()
+        app.say(t("dealer") + ": " + app.match.state.names[dealer])
+
+
+def _lot(app, rid):
+    from sixtysix.rules import Rules
+
+    try:
+        import random
+
+        return random.getrandbits(8) % Rules(rid).players
+    except ImportError:
+        return 0
