@@ -29,7 +29,7 @@ test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest host_tests -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check firmware tools host_tests web
+	$(BIN)/ruff check firmware tools host_tests web club
 	$(BIN)/pyright --pythonpath /bin/false firmware
 	$(BIN)/python tools/compile_check.py
 

@@ -49,7 +49,7 @@ FREQ_MAX = 1000000
 SPI_FREQ_MIN = 100000
 SPI_FREQ_MAX = {"ssd1306": 10000000, "sh1106": 4000000}
 
-_TOP = ("name", "display", "keys", "buzzer", "wake")
+_TOP = ("name", "display", "keys", "buzzer", "wake", "wifi")
 _DISPLAY = ("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate")
 _DISPLAY_SPI = ("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate")
 _KEYPAD = ("type", "rows", "cols", "layout")
@@ -261,6 +261,8 @@ def check(cfg):
         c.pin_or_null("buzzer", cfg["buzzer"], _OUT)
     if "wake" in cfg and type(cfg["wake"]) is not bool:
         c.err("wake: must be true or false")
+    if "wifi" in cfg and type(cfg["wifi"]) is not bool:
+        c.err("wifi: must be true or false")  # true: club night (club.json, net/)
     c.duplicates()
     return c.errors
 

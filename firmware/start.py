@@ -21,6 +21,7 @@ import machine  # noqa: E402
 import time  # noqa: E402
 
 BOARD_FILE = "board.json"
+CLUB_FILE = "club.json"  # club night: the broker, table id and credentials (docs/club.md)
 DATA = "data"  # relative to the working directory: "/" on the board
 
 
@@ -40,6 +41,39 @@ def make_buzzer(cfg):
             pwm.duty_u16(0)
 
     return beep
+
+
+def make_club(cfg, session, app):
+    """The club-night link, or None. Its code (net/) is imported only on a board with WiFi
+    and a club file: on every other board it costs no heap at all."""
+    import os
+
+    if not cfg.get("wifi"):
+        return None
+    try:
+        os.stat(CLUB_FILE)
+    except OSError:
+        return None
+    import json
+    import socket
+
+    from hw.storage import Store
+    from net.club import Club
+
+    try:
+        with open(CLUB_FILE) as f:
+            club = json.load(f)
+        wlan = None
+        if club.get("ssid"):
+            import network
+
+            wlan = network.WLAN(network.STA_IF)
+        gc.collect()
+        return Club(club, session, app, Store("outbox", os), socket, wlan, time.ticks_ms())
+    except (ValueError, KeyError, TypeError, OSError) as e:
+        print("%s: %r; no club results" % (CLUB_FILE, e))  # the table still keeps score
+        app.say(CLUB_FILE + ": bad")
+        return None
 
 
 def run(loops=None, board=BOARD_FILE, seconds=None):
@@ -81,6 +115,7 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
     app.boot()
     display.contrast(app.settings["contrast"])
     power = Power(display, app.settings, machine, wake)
+    club = make_club(cfg, session, app)
     app.render()
     gc.collect()
     print("scorekeeper: %s; heap free %d" % (cfg["name"], gc.mem_free()))
@@ -96,9 +131,14 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
         if ev is not None and not power.key(now):
             app.key(ev[0], ev[1] == LONG)
             power.configure(app.settings)
+        if club is not None:
+            club.poll(now)
         power.update(now)
         app.render()
-        power.sleep(power.wait_ms(now, keys.idle()))
+        wait = power.wait_ms(now, keys.idle())
+        if club is not None:
+            wait = min(wait, club.wait_ms())
+        power.sleep(wait)
         n += 1
     app.loops = n
     return app

@@ -120,7 +120,7 @@ def edit(base, path, value):
 ERRORS = [
     # (board, path, value, the messages)
     (good, "colour", "red",
-     ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake)"]),
+     ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake, wifi)"]),
     (good, "display.sdaa", 21,
      ["display: unknown field 'sdaa' (allowed: bus, chip, sda, scl, addr, freq, reset, "
       "rotate)"]),
@@ -223,7 +223,7 @@ def test_several_problems_are_all_reported():
     cfg = edit(edit(good(), "display.sda", 6), "keys.cols.1", 36)
     cfg["extra"] = 1
     assert boardcheck.check(cfg) == [
-        "unknown field 'extra' (allowed: name, display, keys, buzzer, wake)",
+        "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi)",
         "display.sda: pin 6 is wired to the flash chip (GPIO 6-11); use another pin",
         "keys.cols[1]: pin 36 is input-only (34-39) and has no internal pull-up",
     ]

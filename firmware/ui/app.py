@@ -50,6 +50,7 @@ class App:
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
         self.loops = 0  # turns of the main loop (start.py counts them for its test)
+        self.club_mark = 0  # club night (net/club.py): 1 results await the ack, 2 all acked
 
     # --- lifecycle --------------------------------------------------------
 

@@ -175,6 +175,11 @@ class Board(Screen):
     # --- drawing ---------------------------------------------------------------
 
     def draw(self, app, fb):
+        if app.club_mark:
+            # Club night: the top right's last two columns (no name reaches them) hold a
+            # solid bar when the service has every result, a dotted one while some wait.
+            for y in (0,) if app.club_mark == 2 else (0, 3, 6):
+                fb.fill_rect(W - 2, y, 2, 9 if app.club_mark == 2 else 2, 1)
         state = app.match.state
         if state is None:
             app.write_center(t("new match") + "?", 20)

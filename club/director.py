@@ -1,0 +1,153 @@
+"""The director's command: seat a round, correct or void a result, close the night.
+
+    python -m club.director [--broker H:P --user director --password-file F] COMMAND
+
+    seat ROUND RULES TABLE=NAME,NAME ...   retained seatings: each table starts the round's
+                                           match with those names (club/<table>/seat)
+    correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] --why TEXT
+                                           the deal counts as given (supersedes the table's)
+    void TABLE INC MATCH DEAL --why TEXT   the deal does not count
+    show                                   the standings now (as the terminal view prints)
+    close --csv FILE                       final standings: the service marks the night
+                                           closed; the CSV is written here
+
+Corrections go to the standings service (club/director/correct), which keeps every one in
+its database (the audit trail, also in the standings as "audit"); the latest for a deal
+counts. INC and MATCH are on the live page's round table (a table's incarnation and match).
+"""
+
+import argparse
+import csv
+import json
+import sys
+import threading
+
+import paho.mqtt.client as mqtt
+
+
+def connect(a, client_id="director"):
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                    protocol=mqtt.MQTTv311)
+    if a.user:
+        password = None
+        if a.password_file:
+            with open(a.password_file) as f:
+                password = f.read().strip()
+        c.username_pw_set(a.user, password)
+    host, _, port = a.broker.rpartition(":")
+    c.connect(host or "127.0.0.1", int(port or 1883))
+    c.loop_start()
+    return c
+
+
+def publish(a, messages):
+    """Send [(topic, payload, retain)] at QoS 1 and wait for the broker to have each."""
+    c = connect(a)
+    try:
+        for topic, payload, retain in messages:
+            info = c.publish(topic, payload, qos=1, retain=retain)
+            info.wait_for_publish(10)
+            if not info.is_published():
+                raise SystemExit("director: the broker did not take " + topic)
+    finally:
+        c.loop_stop()
+        c.disconnect()
+
+
+def standings(a, want=None, timeout=10):
+    """The retained standings (the first that satisfies want(), if given)."""
+    got = threading.Event()
+    box = {}
+
+    def on_message(client, userdata, msg):
+        data = json.loads(msg.payload)
+        if want is None or want(data):
+            box["data"] = data
+            got.set()
+
+    c = connect(a, "director-read")
+    c.on_message = on_message
+    c.subscribe("club/standings", 1)
+    try:
+        if not got.wait(timeout):
+            raise SystemExit("director: no standings from the service")
+    finally:
+        c.loop_stop()
+        c.disconnect()
+    return box["data"]
+
+
+def seat_messages(rnd, rules, seats):
+    out = []
+    for seat in seats:
+        table, eq, names = seat.partition("=")
+        names = names.split(",")
+        if not eq or not table or len(names) < 2 or not all(names):
+            raise SystemExit("director: a seat is TABLE=NAME,NAME[,NAME[,NAME]]: " + seat)
+        for n in names:
+            if " " in n or "=" in n:
+                raise SystemExit("director: a name has no spaces or '=': " + n)
+        body = {"round": rnd, "names": names, "rules": rules}
+        out.append(("club/%s/seat" % table, json.dumps(body), True))
+    return out
+
+
+def write_csv(path, data):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["rank", "player", "matches played", "matches won", "game points",
+                    "deals won"])
+        for i, p in enumerate(data["players"], 1):
+            w.writerow([i, p["name"], p["played"], p["won"], p["gp"], p["deals"]])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="The club night's director.")
+    ap.add_argument("--broker", default="127.0.0.1:1883")
+    ap.add_argument("--user", default="director")
+    ap.add_argument("--password-file")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("seat")
+    s.add_argument("round", type=int)
+    s.add_argument("rules")
+    s.add_argument("seats", nargs="+")
+    for name in ("correct", "void"):
+        c = sub.add_parser(name)
+        c.add_argument("table")
+        c.add_argument("inc")
+        c.add_argument("match", type=int)
+        c.add_argument("deal", type=int)
+        if name == "correct":
+            c.add_argument("gp")
+            c.add_argument("winner", type=int)
+            c.add_argument("--over", type=int, default=-1)
+        c.add_argument("--why", required=True)
+    sub.add_parser("show")
+    c = sub.add_parser("close")
+    c.add_argument("--csv", required=True)
+    a = ap.parse_args(argv)
+
+    if a.cmd == "seat":
+        publish(a, seat_messages(a.round, a.rules, a.seats))
+        print("round %d seated: %d tables" % (a.round, len(a.seats)))
+    elif a.cmd in ("correct", "void"):
+        fix = {"table": a.table, "inc": a.inc, "match": a.match, "deal": a.deal,
+               "action": "set" if a.cmd == "correct" else "void", "why": a.why}
+        if a.cmd == "correct":
+            fix["result"] = {"gp": [int(g) for g in a.gp.split(",")], "winner": a.winner,
+                             "over": a.over, "reason": "director"}
+        publish(a, [("club/director/correct", json.dumps(fix), False)])
+        print("sent: %s %s match %d deal %d" % (a.cmd, a.table, a.match, a.deal))
+    elif a.cmd == "show":
+        from club.view import render
+
+        sys.stdout.write(render(standings(a)))
+    elif a.cmd == "close":
+        publish(a, [("club/director/close", "1", False)])
+        data = standings(a, lambda d: d.get("closed"))
+        write_csv(a.csv, data)
+        print("closed; final standings in %s (%d players)" % (a.csv, len(data["players"])))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""The standings service: the club's one writer of standings.
+
+    python -m club.service --db night.sqlite --broker 127.0.0.1:1883 --user standings \\
+        --password-file standings.pw --http 0.0.0.0:8080
+
+It subscribes with a durable session (a fixed client id, clean_session off, QoS 1), so the
+broker keeps what comes while it is down. Every result goes to SQLite (club/db.py) and
+into the Event (club/standings.py); each batch is committed first, then acked to its
+tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published (retained
+"club/standings", at most every --every seconds). The live page (club/page.html) reads
+them from this process over HTTP: "/" the page, "/standings.json", "/events" (server-sent
+events, pushed on every change). Only GET is served: the page is read-only.
+
+Director messages (club/director.py sends them): club/director/correct, club/director/close;
+seatings are read from the retained club/<table>/seat topics.
+"""
+
+import argparse
+import json
+import os
+import queue
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import paho.mqtt.client as mqtt
+
+from club.db import Db
+from club.standings import Invalid, check
+
+PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
+
+
+class Service:
+    def __init__(self, db_path, host, port, user=None, password=None,
+                 client_id="standings-service", every=0.25):
+        self.db = Db(db_path)
+        self.event = self.db.load()
+        self.every = every
+        self.inbox = queue.Queue()
+        self.stop = threading.Event()
+        self.changed = threading.Condition()
+        self.version = 0
+        self.snapshot = "{}"
+        self.latency = []  # seconds from a result's arrival here to its standings
+        self.duplicates = 0  # copies of results already applied (acked again, not counted)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  clean_session=False, protocol=mqtt.MQTTv311)
+        if user:
+            self.client.username_pw_set(user, password)
+        self.client.reconnect_delay_set(0.1, 2)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.host, self.port = host, port
+        self.connected = threading.Event()
+        self._publish_snapshot()
+
+    # ---- MQTT (paho's thread: only queue) ----
+
+    def _on_connect(self, client, userdata, flags, reason, properties):
+        if reason.is_failure:
+            return
+        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/#", 1)])
+        self.connected.set()
+        # Every table hears its ack again (a table that came up while we were away).
+        self.inbox.put(("", b""))
+
+    def _on_message(self, client, userdata, msg):
+        self.inbox.put((msg.topic, msg.payload))
+
+    # ---- the work (one thread) ----
+
+    def run(self):
+        self.client.connect_async(self.host, self.port, keepalive=15)
+        self.client.loop_start()
+        last_pub = 0.0
+        dirty = set()
+        standings_due = False
+        waiting = []  # arrival times of results applied, not yet in published standings
+        try:
+            while not self.stop.is_set():
+                try:
+                    batch = [self.inbox.get(timeout=0.05)]
+                except queue.Empty:
+                    batch = []
+                while batch and len(batch) < 2000:
+                    try:
+                        batch.append(self.inbox.get_nowait())
+                    except queue.Empty:
+                        break
+                now = time.monotonic()
+                for topic, payload in batch:
+                    if topic == "":
+                        dirty.update(self.event.latest_inc)
+                        continue
+                    got = self._handle(topic, payload)
+                    if got:
+                        dirty.add(got[0])
+                        if got[1]:
+                            standings_due = True
+                            waiting.append(now)
+                if dirty:
+                    self.db.commit()  # on disk before any table hears its ack
+                    for table in sorted(dirty):
+                        ack = self.event.ack(table)
+                        if ack:
+                            self.client.publish("club/%s/ack" % table, "%s %d" % ack, qos=1,
+                                                retain=True)
+                    dirty.clear()
+                if standings_due and time.monotonic() - last_pub >= self.every:
+                    self._publish_snapshot()
+                    done = time.monotonic()
+                    self.latency.extend(done - t for t in waiting)
+                    waiting = []
+                    last_pub = done
+                    standings_due = False
+        finally:
+            self.client.loop_stop()
+            self.client.disconnect()
+            self.db.commit()
+
+    def _handle(self, topic, payload):
+        """(table, counted) for a topic that touches a table, else None."""
+        parts = topic.split("/")
+        if len(parts) == 3 and parts[0] == "club" and parts[2] == "result":
+            table = parts[1]
+            try:
+                msg = json.loads(payload)
+                check(msg)
+            except (ValueError, Invalid) as e:
+                self.db.add_refused(topic, payload, str(e))
+                return None
+            if self.db.add_result(table, msg):
+                return table, self.event.apply(table, msg)
+            self.duplicates += 1
+            return table, False  # a duplicate: the table hears its ack again
+        if len(parts) == 3 and parts[0] == "club" and parts[2] == "seat" and payload:
+            try:
+                seat = json.loads(payload)
+            except ValueError:
+                return None
+            if self.event.seating.get(parts[1]) != seat:
+                self.event.seating[parts[1]] = seat
+                self.db.add_seating(parts[1], seat)
+            return None
+        if topic == "club/director/correct":
+            try:
+                fix = json.loads(payload)
+                fix = {"table": str(fix["table"]), "inc": str(fix["inc"]),
+                       "match": int(fix["match"]), "deal": int(fix["deal"]),
+                       "action": fix["action"], "result": fix.get("result"),
+                       "why": str(fix.get("why", ""))}
+                if fix["action"] not in ("void", "set"):
+                    raise Invalid("action: void or set")
+                if fix["action"] == "set":
+                    res = dict(fix["result"], v=1, inc=fix["inc"], seq=1, kind="deal",
+                               match=fix["match"], deal=fix["deal"])
+                    check(res)
+                    fix["result"] = res
+            except (ValueError, KeyError, TypeError, Invalid) as e:
+                self.db.add_refused(topic, payload, str(e))
+                return None
+            fix["id"] = self.db.add_correction(fix)
+            self.event.correct(fix)
+            return fix["table"], True
+        if topic == "club/director/close":
+            self.db.set_meta("closed", str(time.time()))
+            self.event.closed = True
+            self.db.commit()
+            self._publish_snapshot()
+        return None
+
+    def _publish_snapshot(self):
+        data = self.event.standings()
+        text = json.dumps(data, separators=(",", ":"), sort_keys=True)
+        self.client.publish("club/standings", text, qos=1, retain=True)
+        with self.changed:
+            self.snapshot = text
+            self.version += 1
+            self.changed.notify_all()
+
+    # ---- the live page ----
+
+    def serve(self, host, port):
+        """Serve the page on host:port in a thread; returns the server (shutdown() ends it)."""
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _send(self, body, ctype):
+                self.send_response(200)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):
+                if self.path == "/":
+                    with open(PAGE, "rb") as f:
+                        self._send(f.read(), "text/html; charset=utf-8")
+                elif self.path == "/standings.json":
+                    self._send(service.snapshot.encode(), "application/json")
+                elif self.path == "/events":
+                    self._events()
+                else:
+                    self.send_error(404)
+
+            def _events(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                seen = -1
+                try:
+                    while not service.stop.is_set():
+                        with service.changed:
+                            if service.version == seen:
+                                service.changed.wait(10)
+                            version, text = service.version, service.snapshot
+                        if version != seen:
+                            self.wfile.write(b"data: " + text.encode() + b"\n\n")
+                            seen = version
+                        else:
+                            self.wfile.write(b": idle\n\n")
+                        self.wfile.flush()
+                except OSError:
+                    pass
+
+        server = ThreadingHTTPServer((host, port), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return server
+
+
+def _hostport(text, default):
+    host, _, port = text.rpartition(":")
+    return host or "127.0.0.1", int(port or default)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="The club night's standings service.")
+    ap.add_argument("--db", required=True, help="the event's SQLite file")
+    ap.add_argument("--broker", default="127.0.0.1:1883", help="host:port")
+    ap.add_argument("--user", default="standings")
+    ap.add_argument("--password-file", help="a file holding the broker password")
+    ap.add_argument("--http", default="127.0.0.1:8080", help="the live page, host:port")
+    ap.add_argument("--every", type=float, default=0.25, help="seconds between standings")
+    a = ap.parse_args(argv)
+    password = None
+    if a.password_file:
+        with open(a.password_file) as f:
+            password = f.read().strip()
+    host, port = _hostport(a.broker, 1883)
+    svc = Service(a.db, host, port, a.user, password, every=a.every)
+    hh, hp = _hostport(a.http, 8080)
+    svc.serve(hh, hp)
+    print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"
+          % (hh, hp, host, port, svc.event.applied, a.db), flush=True)
+    try:
+        svc.run()
+    except KeyboardInterrupt:
+        svc.stop.set()
+
+
+if __name__ == "__main__":
+    main()

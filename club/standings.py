@@ -1,0 +1,229 @@
+"""The club night's results and standings: apply-once, order-free, restartable.
+
+A result is keyed by (table, inc, seq) (net/outbox.py has the wire schema): a key seen
+before is a duplicate and changes nothing. What counts for a deal is the result with the
+highest seq for its (table, inc, match, deal): a later "deal" supersedes, a later "void"
+takes it back; so the standings are a function of the set of results, whatever order
+or how many times they came. A director's correction (by id, latest wins) sits on top,
+and keeps its audit trail.
+
+Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the service as
+messages come; standings() is what the page, the terminal view and the retained topic show.
+"""
+
+KINDS = ("match", "deal", "void")
+
+
+class Invalid(ValueError):
+    """A message that is not a result: args[0] says why."""
+
+
+def _int(msg, key, low=0, high=1 << 30):
+    v = msg.get(key)
+    if type(v) is not int or not low <= v <= high:
+        raise Invalid("%s: not an integer in %d..%d" % (key, low, high))
+    return v
+
+
+def check(msg):
+    """Validate one decoded result message; raises Invalid. Returns (inc, seq)."""
+    if not isinstance(msg, dict):
+        raise Invalid("not an object")
+    if msg.get("v") != 1:
+        raise Invalid("v: unknown version")
+    inc = msg.get("inc")
+    if not isinstance(inc, str) or not 1 <= len(inc) <= 16 or not inc.isalnum():
+        raise Invalid("inc: not an id")
+    seq = _int(msg, "seq", 1)
+    kind = msg.get("kind")
+    if kind not in KINDS:
+        raise Invalid("kind: unknown")
+    _int(msg, "match", 1)
+    if kind == "match":
+        _int(msg, "round", 0, 999)
+        names = msg.get("names")
+        if (not isinstance(names, list) or not 2 <= len(names) <= 4
+                or not all(isinstance(n, str) and 0 < len(n) <= 24 for n in names)):
+            raise Invalid("names: 2 to 4 names")
+        if not isinstance(msg.get("rules"), str):
+            raise Invalid("rules: not a string")
+    else:
+        _int(msg, "deal", 1, 9999)
+    if kind == "deal":
+        gp = msg.get("gp")
+        if (not isinstance(gp, list) or not 2 <= len(gp) <= 4
+                or not all(type(g) is int and 0 <= g <= 99 for g in gp)):
+            raise Invalid("gp: 2 to 4 small integers")
+        _int(msg, "winner", -1, len(gp) - 1)
+        _int(msg, "over", -1, len(gp) - 1)
+        if not isinstance(msg.get("reason"), str):
+            raise Invalid("reason: not a string")
+    return inc, seq
+
+
+class Match:
+    """One match of one table: its header and, per deal, the result that counts."""
+
+    __slots__ = ("table", "inc", "match", "head", "head_seq", "deals")
+
+    def __init__(self, table, inc, match):
+        self.table = table
+        self.inc = inc
+        self.match = match
+        self.head = None  # the "match" message (names, round, rules)
+        self.head_seq = 0
+        self.deals = {}  # deal number -> (seq, message) with the highest seq
+
+    def live(self, corrections):
+        """[(deal, message)] of the deals that count, in deal order."""
+        out = []
+        keys = set(self.deals)
+        for (t, i, m, d) in corrections:
+            if (t, i, m) == (self.table, self.inc, self.match):
+                keys.add(d)
+        for d in sorted(keys):
+            msg = self.deals[d][1] if d in self.deals else None
+            fix = corrections.get((self.table, self.inc, self.match, d))
+            if fix is not None:
+                msg = None if fix["action"] == "void" else fix["result"]
+            if msg is not None and msg.get("kind") != "void":
+                out.append((d, msg))
+        return out
+
+
+class Event:
+    """Every result of the night, folded; apply() says whether a result was new."""
+
+    def __init__(self):
+        self.matches = {}  # (table, inc, match) -> Match
+        self.seen = {}  # (table, inc) -> set of seqs applied
+        self.contiguous = {}  # (table, inc) -> every seq up to this one is applied
+        self.latest_inc = {}  # table -> the inc of its latest result
+        self.corrections = {}  # (table, inc, match, deal) -> the latest correction
+        self.audit = []  # every correction, oldest first
+        self.seating = {}  # table -> {"round", "names", "rules"} (the director's latest)
+        self.closed = False
+        self.applied = 0
+
+    def apply(self, table, msg):
+        """Apply one checked result; False for a duplicate (then nothing changes)."""
+        inc, seq = msg["inc"], msg["seq"]
+        key = (table, inc)
+        seen = self.seen.get(key)
+        if seen is None:
+            seen = self.seen[key] = set()
+            self.contiguous[key] = 0
+        if seq in seen:
+            return False
+        seen.add(seq)
+        c = self.contiguous[key]
+        while c + 1 in seen:
+            c += 1
+        self.contiguous[key] = c
+        self.latest_inc[table] = inc
+        self.applied += 1
+        kind = msg["kind"]
+        mkey = (table, inc, msg["match"])
+        m = self.matches.get(mkey)
+        if m is None:
+            m = self.matches[mkey] = Match(table, inc, msg["match"])
+        if kind == "match":
+            if seq > m.head_seq:
+                m.head, m.head_seq = msg, seq
+        else:
+            old = m.deals.get(msg["deal"])
+            if old is None or seq > old[0]:
+                m.deals[msg["deal"]] = (seq, msg)
+        return True
+
+    def ack(self, table):
+        """(inc, seq) the table is told: its latest incarnation's contiguous seq."""
+        inc = self.latest_inc.get(table)
+        if inc is None:
+            return None
+        return inc, self.contiguous[(table, inc)]
+
+    def correct(self, fix):
+        """A director's correction: {"table","inc","match","deal","action": "void"|"set",
+        "result": a deal message (for "set")}. Later ones supersede earlier ones."""
+        key = (fix["table"], fix["inc"], fix["match"], fix["deal"])
+        self.corrections[key] = fix
+        self.audit.append(fix)
+
+    # ---- what everyone sees ----
+
+    def match_rows(self):
+        """One row per match that has a header or a deal that counts."""
+        rows = []
+        for key in sorted(self.matches):
+            m = self.matches[key]
+            live = m.live(self.corrections)
+            head = m.head or {}
+            names = head.get("names") or []
+            sides = len(live[0][1]["gp"]) if live else min(len(names), 3) or 2
+            totals = [0] * sides
+            won = [0] * sides
+            for _d, msg in live:
+                for s in range(min(sides, len(msg["gp"]))):
+                    totals[s] += msg["gp"][s]
+                if 0 <= msg["winner"] < sides:
+                    won[msg["winner"]] += 1
+            winner = live[-1][1]["over"] if live else -1
+            if not live and m.head is None:
+                continue
+            rows.append({"table": m.table, "inc": m.inc, "match": m.match,
+                         "round": head.get("round", 0), "names": names,
+                         "sides": [side_names(names, sides, s) for s in range(sides)],
+                         "gp": totals, "deals_won": won, "deals": len(live),
+                         "winner": winner})
+        return rows
+
+    def standings(self):
+        """{"players": [...], "rounds": {...}, "tables": {...}, "closed": bool}."""
+        players = {}
+        rounds = {}
+        for row in self.match_rows():
+            rounds.setdefault(str(row["round"]), []).append(row)
+            if not row["deals"]:
+                continue
+            for s, members in enumerate(row["sides"]):
+                for name in members:
+                    p = players.setdefault(name, {"name": name, "played": 0, "won": 0,
+                                                  "gp": 0, "deals": 0})
+                    p["played"] += 1
+                    p["won"] += int(row["winner"] == s)
+                    p["gp"] += row["gp"][s]
+                    p["deals"] += row["deals_won"][s]
+        ranked = sorted(players.values(), key=lambda p: (-p["won"], -p["gp"], p["name"]))
+        tables = {}
+        for table, inc in self.latest_inc.items():
+            tables[table] = {"acked": self.contiguous[(table, inc)]}
+        return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
+                "closed": self.closed, "results": self.applied}
+
+
+def side_names(names, sides, s):
+    """The players of side s: one name, or a pair (seats s and s+2) with four players."""
+    if len(names) == 4 and sides == 2:
+        return [names[s], names[s + 2]]
+    if s < len(names):
+        return [names[s]]
+    return ["?"]
+
+
+def expected_players(matches):
+    """Standings' player rows computed straight from tables' own records (the tests'
+    reference): matches is [{"names", "deals": [[gp per side]...], "winner"}]."""
+    players = {}
+    for m in matches:
+        if not m["deals"]:
+            continue
+        sides = len(m["deals"][0])
+        for s in range(sides):
+            for name in side_names(m["names"], sides, s):
+                p = players.setdefault(name, {"name": name, "played": 0, "won": 0, "gp": 0,
+                                              "deals": 0})
+                p["played"] += 1
+                p["won"] += int(m["winner"] == s)
+                p["gp"] += sum(d[s] for d in m["deals"])
+    return players

@@ -1,0 +1,69 @@
+"""The standings in a terminal, redrawn as they change.
+
+    python -m club.view [--broker H:P --user viewer --password-file F] [--once]
+
+It reads the retained club/standings (the viewer user may read nothing else).
+"""
+
+import argparse
+import json
+import sys
+import threading
+
+
+def render(data, width=78):
+    """The standings as text: players ranked, then each round's matches."""
+    lines = []
+    head = "Standings" + ("  (final)" if data.get("closed") else "")
+    lines.append(head)
+    lines.append("%3s  %-16s %7s %4s %5s %5s" % ("#", "player", "matches", "won", "gp", "deals"))
+    for i, p in enumerate(data.get("players", []), 1):
+        lines.append("%3d  %-16s %7d %4d %5d %5d" % (i, p["name"][:16], p["played"], p["won"],
+                                                   p["gp"], p["deals"]))
+    for rnd in sorted(data.get("rounds", {}), key=int):
+        lines.append("")
+        lines.append("Round %s" % rnd)
+        for m in data["rounds"][rnd]:
+            sides = [" + ".join(s) for s in m["sides"]]
+            score = " : ".join(str(g) for g in m["gp"])
+            won = sides[m["winner"]] if 0 <= m["winner"] < len(sides) else "playing"
+            lines.append(("  %-5s %s  %s  (%s)" % (m["table"], " v ".join(sides), score,
+                                                   won))[:width])
+    lines.append("")
+    lines.append("%d results" % data.get("results", 0))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    from club.director import connect
+
+    ap = argparse.ArgumentParser(description="The club standings in a terminal.")
+    ap.add_argument("--broker", default="127.0.0.1:1883")
+    ap.add_argument("--user", default="viewer")
+    ap.add_argument("--password-file")
+    ap.add_argument("--once", action="store_true", help="print once and exit")
+    a = ap.parse_args(argv)
+    done = threading.Event()
+
+    def on_message(client, userdata, msg):
+        text = render(json.loads(msg.payload))
+        if not a.once:
+            text = "\x1b[H\x1b[2J" + text  # home and clear: a board that stays in place
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        if a.once:
+            done.set()
+
+    c = connect(a, "viewer-%d" % id(done))
+    c.on_message = on_message
+    c.subscribe("club/standings", 1)
+    try:
+        done.wait(10 if a.once else None)
+    except KeyboardInterrupt:
+        pass
+    c.loop_stop()
+    c.disconnect()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""The table's club results: numbered, kept on flash, and kept until the service acks them.
+
+The outbox lives in its own Store (hw/storage.py: an append-only, checksummed journal) in
+the folder "outbox", beside the match's "data". Its journal lines:
+
+  i <inc>                        first line ever: this outbox's incarnation (8 hex digits)
+  p <seq> <mid> <n> <key> <json> a result, numbered <seq>; <mid> <n> <key> say which
+                                 match, how many deals it had and what its last deal was
+                                 when this was sent (so a reboot knows what is published)
+  a <seq>                        the service has applied every result up to <seq>
+  r <round>                      a seating (director) for this round was taken up
+
+Nothing is ever rewritten: an ack is a new line; a result is superseded by a later one for
+the same match and deal (a deal undone is a "void", a deal entered again is sent again),
+and the service keeps, per (table, inc, match, deal), the result with the highest seq.
+The incarnation keeps sequence numbers unique when a table's flash is wiped mid-event.
+
+The wire format (JSON, the same from the browser build), one of three kinds:
+  {"v":1,"inc":"..","seq":N,"kind":"match","match":M,"round":R,"names":[..],"rules":".."}
+  {"v":1,"inc":"..","seq":N,"kind":"deal","match":M,"deal":D,"gp":[..],"reason":"..",
+   "winner":W,"over":X}    gp: game points per side, W: the deal's winner side (-1: none),
+                           X: the match winner side after this deal (-1: not over)
+  {"v":1,"inc":"..","seq":N,"kind":"void","match":M,"deal":D}
+
+sync(session) diffs the match against what was last sent; the caller runs it only when
+the store has written something, so a key press that changes nothing costs nothing here.
+"""
+
+import json
+
+NAME_MAX = 12  # characters of a player's name on the wire (a journal line is 200 bytes)
+
+
+def _dumps(obj):
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except TypeError:  # an older MicroPython json
+        return json.dumps(obj)
+
+
+def new_inc():
+    import os
+
+    try:
+        return "%08x" % int.from_bytes(os.urandom(4), "big")
+    except (AttributeError, NotImplementedError):
+        import time
+
+        return "%08x" % (time.time() * 1000003 & 0xFFFFFFFF)
+
+
+class Outbox:
+    """Results waiting for the service's ack, numbered 1, 2, ... per incarnation."""
+
+    def __init__(self, store):
+        self.store = store
+        self.inc = None
+        self.next = 1  # the next result's sequence number
+        self.acked = 0  # every result up to this one is applied by the service
+        self.pending = []  # [(seq, json)], oldest first: what a resend sends
+        self.seated = 0  # the last round whose seating this table took up
+        self.round = 0  # the round of the match being played (0: none)
+        self._mid = 0  # the match, deal count and last deal key last published
+        self._n = 0
+        self._key = "-"
+        self.problems = []
+
+    def load(self):
+        got = self.store.load()
+        self.problems = got.problems
+        for line in got.events:
+            try:
+                self._replay(line)
+            except (ValueError, IndexError):  # a line of a later version: skip it
+                self.problems.append("outbox: line skipped")
+        if self.inc is None:
+            self.inc = new_inc()
+            self.store.append("i " + self.inc)
+
+    def _replay(self, line):
+        kind = line[0]
+        if kind == "i":
+            self.inc = line[2:]
+        elif kind == "p":
+            seq, mid, n, key, payload = line[2:].split(" ", 4)
+            seq = int(seq)
+            self.next = seq + 1
+            if seq > self.acked:
+                self.pending.append((seq, payload))
+            mid = int(mid)
+            if mid != self._mid:
+                self.round = self.seated
+            self._mid, self._n, self._key = mid, int(n), key
+        elif kind == "a":
+            self._acked(int(line[2:]))
+        elif kind == "r":
+            self.seated = int(line[2:])
+
+    def _acked(self, seq):
+        self.acked = seq
+        p = self.pending
+        while p and p[0][0] <= seq:
+            p.pop(0)
+
+    # ---- the service's answers ----
+
+    def ack(self, inc, seq):
+        """The service has applied everything up to seq. True if that is news."""
+        if inc != self.inc or seq <= self.acked or seq >= self.next:
+            return False
+        self.store.append("a %d" % seq)
+        self._acked(seq)
+        return True
+
+    def take_seating(self, rnd):
+        """Note that this round's seating started a match (so a reboot does not start it
+        again)."""
+        self.store.append("r %d" % rnd)
+        self.seated = rnd
+
+    # ---- results ----
+
+    def _add(self, mid, n, key, body):
+        seq = self.next
+        payload = _dumps(body)
+        payload = '{"v":1,"inc":"%s","seq":%d,%s' % (self.inc, seq, payload[1:])
+        self.store.append("p %d %d %d %s %s" % (seq, mid, n, key, payload))
+        self.next = seq + 1
+        self.pending.append((seq, payload))
+        self._mid, self._n, self._key = mid, n, key
+
+    def sync(self, session):
+        """Publish what the match holds and the service has not been told: a new match,
+        deals ended, deals taken back. Returns how many results were added."""
+        state = session.match.state
+        mid = session.match_id
+        if state is None or not mid:
+            return 0
+        added = 0
+        if mid != self._mid:
+            self.round = self.seated
+            names = []
+            for name in state.names:
+                names.append(name[:NAME_MAX])
+            setup = session.match.setup or ""
+            words = setup.split()
+            self._add(mid, 0, "-", {"kind": "match", "match": mid, "round": self.round,
+                                    "names": names, "rules": words[1] if len(words) > 1 else ""})
+            added += 1
+        n = state.deals()
+        while self._n > n:  # deals taken back (undo): void them, newest first
+            d = self._n
+            key = self._row_key(state, d - 2) if d > 1 else "-"
+            self._add(mid, d - 1, key, {"kind": "void", "match": mid, "deal": d})
+            added += 1
+        if n and self._n == n and self._key != self._row_key(state, n - 1):
+            self._n = n - 1  # the last deal changed since it was sent: send it again
+        while self._n < n:
+            i = self._n
+            self._add(mid, i + 1, self._row_key(state, i), self._deal(mid, state, i))
+            added += 1
+        return added
+
+    def _row_key(self, state, i):
+        from sixtysix.match import ROW
+
+        last = i == state.deals() - 1
+        return "%s%d" % (bytes(state.hist[i * ROW:(i + 1) * ROW]).hex(),
+                         state.winner + 1 if last and state.over else 0)
+
+    def _deal(self, mid, state, i):
+        _dealer, reason, winner, awards, _pts = state.row(i)
+        gp = [0] * state.rules.sides
+        for side, points, _markers in awards:
+            gp[side] += points
+        over = state.winner if state.over and i == state.deals() - 1 else -1
+        return {"kind": "deal", "match": mid, "deal": i + 1, "gp": gp, "reason": reason,
+                "winner": winner, "over": over}

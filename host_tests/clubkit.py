@@ -1,0 +1,250 @@
+"""Club-night test plumbing: a real Mosquitto, the standings service in a thread, tables in
+the MicroPython unix port (mp_club_table.py), and the standings the tables' own flash says
+the night should end with."""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import mosquitto
+import paho.mqtt.client as paho
+import pytest
+from conftest import FIRMWARE, ROOT, run_micropython
+
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)  # the club/ package (the service, the director)
+
+TABLE = os.path.join(ROOT, "host_tests", "mp_club_table.py")
+PASSWORDS = {"standings": "svc-pw", "director": "dir-pw", "viewer": "view-pw"}
+
+
+def need_broker():
+    why = mosquitto.missing()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def table_passwords(n):
+    return {"t%02d" % i: "pw-t%02d" % i for i in range(1, n + 1)}
+
+
+def club_file(folder, table, port, password=None, resend_s=1):
+    path = os.path.join(folder, table + ".club.json")
+    cfg = {"table": table, "broker": "127.0.0.1", "port": port, "resend_s": resend_s,
+           "keepalive": 5}
+    if password is not None:
+        cfg["password"] = password
+    with open(path, "w") as f:
+        json.dump(cfg, f)
+    return path
+
+
+def run_table(folder, table, club, plan, runtime="mp64", timeout=90, background=False):
+    """Run one table's plan; its flash is folder/table. background=True: a Popen."""
+    args = [TABLE, os.path.join(folder, table), club, plan]
+    if background:
+        import runtimes
+
+        argv, env = runtimes.command(runtime, args, paths=[FIRMWARE])
+        return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    r = run_micropython(args, paths=[FIRMWARE], runtime=runtime, timeout=timeout)
+    return r
+
+
+def last_json(stdout):
+    lines = [ln for ln in stdout.decode().splitlines() if ln.startswith("{")]
+    assert lines, stdout
+    return json.loads(lines[-1])
+
+
+def truth(folder):
+    """Every table's matches as its flash holds them: [{"names","deals","winner","round"}]."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "*", "truth.json"))):
+        with open(path) as f:
+            out.extend(json.load(f).values())
+    return out
+
+
+def players(standings):
+    """{name: (played, won, game points)} of a standings dict."""
+    return {p["name"]: (p["played"], p["won"], p["gp"]) for p in standings["players"]}
+
+
+def expected(folder):
+    from club.standings import expected_players
+
+    return {n: (p["played"], p["won"], p["gp"])
+            for n, p in expected_players(truth(folder)).items()}
+
+
+class ServiceThread:
+    """The standings service (club/service.py) in a thread of this process."""
+
+    def __init__(self, db, port, user="standings", password=PASSWORDS["standings"],
+                 every=0.05, http=False):
+        from club.service import Service
+
+        self.svc = Service(db, "127.0.0.1", port, user, password, every=every)
+        self.http = self.svc.serve("127.0.0.1", 0) if http else None
+        self.thread = threading.Thread(target=self.svc.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        assert self.svc.connected.wait(10), "the service did not connect"
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def stop(self):
+        self.svc.stop.set()
+        self.thread.join(10)
+        if self.http is not None:
+            self.http.shutdown()
+        self.svc.db.close()
+
+    def settle(self, acked, seconds=20):
+        """Wait until the standings show {table: acked seq} (or time runs out)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            tables = json.loads(self.svc.snapshot).get("tables", {})
+            if all(tables.get(t, {}).get("acked") == a for t, a in acked.items()):
+                break
+            time.sleep(0.05)
+        time.sleep(0.1)
+        return json.loads(self.svc.snapshot)
+
+
+def write_truth(root, session_factory, rnd):
+    """truth.json for a CPython table, as mp_club_table.truth() writes it on MicroPython."""
+    s = session_factory()
+    s.boot()
+    st = s.match.state
+    path = os.path.join(root, "truth.json")
+    known = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            known = json.load(f)
+    if st is None or not s.match_id:
+        return
+    deals = []
+    for i in range(st.deals()):
+        gp = [0] * st.rules.sides
+        for side, points, _m in st.row(i)[3]:
+            gp[side] += points
+        deals.append(gp)
+    known[str(s.match_id)] = {"names": list(st.names), "deals": deals, "round": rnd,
+                              "winner": st.winner if st.over else -1}
+    with open(path, "w") as f:
+        json.dump(known, f)
+
+
+class PahoTable:
+    """A table in this process: the firmware's Session and Outbox on CPython, paho-mqtt as
+    the link, so a test can misbehave on purpose (duplicates, any order, cut links)."""
+
+    def __init__(self, folder, table, port, password, seed):
+        import random
+
+        from app.session import Session
+        from hw.storage import Store
+        from net.outbox import Outbox
+
+        self.root = os.path.join(folder, table)
+        os.makedirs(self.root, exist_ok=True)
+        self.table, self.port, self.password = table, port, password
+        self.rnd = random.Random(seed)
+        self.new_session = lambda: Session(Store(os.path.join(self.root, "data")))
+        self.session = self.new_session()
+        self.session.boot()
+        self.outbox = Outbox(Store(os.path.join(self.root, "outbox")))
+        self.outbox.load()
+        self.client = None
+        self.acks = []  # (inc, seq) as they came
+
+    def new(self, setup):
+        self.session.new_match(setup)
+        self._entered()
+
+    def deals(self, n):
+        st = self.session.match.state
+        while n and not st.over:
+            r = st.rules
+            self.session.enter(bytes((5, self.rnd.randrange(r.sides),
+                                      self.rnd.choice(r.choices()))))
+            self._entered()
+            n -= 1
+
+    def undo(self):
+        self.session.undo()
+        self._entered()
+
+    def _entered(self):
+        self.outbox.sync(self.session)
+        write_truth(self.root, self.new_session, self.outbox.round)
+
+    def connect(self):
+        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="table-" + self.table,
+                        protocol=paho.MQTTv311)
+        c.username_pw_set(self.table, self.password)
+        c.on_message = self._on_message
+        c.connect("127.0.0.1", self.port)
+        c.subscribe("club/%s/ack" % self.table, 0)
+        c.loop_start()
+        self.client = c
+
+    def _on_message(self, client, userdata, msg):
+        inc, _, seq = msg.payload.decode().partition(" ")
+        self.acks.append((inc, int(seq)))
+
+    def send(self, dup=False, shuffle=False, cut=False):
+        """Publish what is pending; dup: twice; shuffle: in any order; cut: drop the link
+        right after the broker has them, before the service's ack can come."""
+        if self.client is None:
+            self.connect()
+        items = list(self.outbox.pending)
+        if dup:
+            items += self.rnd.sample(items, len(items))
+        if shuffle:
+            self.rnd.shuffle(items)
+        infos = [self.client.publish("club/%s/result" % self.table, p, qos=1)
+                 for _seq, p in items]
+        for info in infos:
+            info.wait_for_publish(10)
+        if cut:
+            self.close()
+
+    def close(self):
+        if self.client is not None:
+            self.client.loop_stop()
+            self.client.disconnect()
+            self.client = None
+
+    def take_acks(self):
+        while self.acks:
+            inc, seq = self.acks.pop(0)
+            self.outbox.ack(inc, seq)
+
+    def wait(self, seconds=30, resend=1.0):
+        """Resend until every result is acked, as the firmware does."""
+        deadline = time.monotonic() + seconds
+        last = 0.0
+        while self.outbox.pending and time.monotonic() < deadline:
+            self.take_acks()
+            if self.outbox.pending and time.monotonic() - last > resend:
+                try:
+                    self.send()
+                except (OSError, ValueError, RuntimeError):
+                    self.close()  # broker away: try again next round
+                last = time.monotonic()
+            time.sleep(0.02)
+        self.take_acks()
+        return not self.outbox.pending

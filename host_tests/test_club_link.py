@@ -1,0 +1,152 @@
+"""A table (firmware under the MicroPython unix ports, its own MQTT client) and the standings
+service (paho-mqtt) through a real Mosquitto with passwords and the project's ACL."""
+
+import json
+
+import mosquitto
+import paho.mqtt.client as paho
+import pytest
+from clubkit import (
+    PASSWORDS,
+    ServiceThread,
+    club_file,
+    expected,
+    last_json,
+    need_broker,
+    players,
+    run_table,
+    table_passwords,
+)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    need_broker()
+    users = dict(PASSWORDS, **table_passwords(3))
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+        yield b
+
+
+@pytest.mark.parametrize("runtime", ["mp64", "mp32"])
+def test_results_reach_the_standings_once(tmp_path, broker, runtime):
+    if runtime == "mp32":
+        import runtimes
+
+        if runtimes.missing("mp32"):
+            pytest.skip(runtimes.missing("mp32"))
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        r = run_table(str(tmp_path), "t01", club,
+                      "new classic66 names=Ann,Bob;play 1;undo;deals 1 5;play 2;wait 10",
+                      runtime=runtime)
+        out = last_json(r.stdout)
+        assert out["pending"] == 0 and out["acked"] == out["next"] - 1 >= 4, out
+        assert out["mark"] == 2 and out["status"] == "online"
+        got = svc.settle({"t01": out["acked"]})
+    assert players(got) == expected(str(tmp_path))
+    assert got["players"] and got["players"][0]["won"] == 1
+
+
+def test_no_broker_keeps_the_table_instant_and_everything_for_later(tmp_path, broker):
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    broker.stop()
+    r = run_table(str(tmp_path), "t01", club, "new classic66 names=Ann,Bob;play 1;poll 300")
+    out = last_json(r.stdout)
+    assert out["pending"] >= 2 and out["acked"] == 0 and out["mark"] == 1, out
+    assert out["status"].startswith("offline") or out["status"] == "connecting"
+    assert out["slowest_poll_us"] < 20000, out  # never a wait for the network
+    broker.start()
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        r = run_table(str(tmp_path), "t01", club, "wait 10")  # the reboot sends them all
+        out2 = last_json(r.stdout)
+        assert out2["pending"] == 0 and out2["next"] == out["next"], out2
+        got = svc.settle({"t01": out2["acked"]})
+    assert players(got) == expected(str(tmp_path))
+
+
+def test_a_wrong_password_is_refused_and_said(tmp_path, broker):
+    club = club_file(str(tmp_path), "t01", broker.port, "not-the-password")
+    r = run_table(str(tmp_path), "t01", club, "new classic66 names=Ann,Bob;deals 1 1;poll 400")
+    out = last_json(r.stdout)
+    assert "club: bad user or password" in out["said"] or "club: not authorised" in out["said"]
+    assert out["status"].startswith("refused") and out["pending"] == 2
+
+
+def test_a_table_cannot_write_another_tables_results(tmp_path, broker):
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="rogue",
+                        protocol=paho.MQTTv311)
+        c.username_pw_set("t02", "pw-t02")
+        c.connect("127.0.0.1", broker.port)
+        c.loop_start()
+        forged = {"v": 1, "inc": "abcd", "seq": 1, "kind": "match", "match": 1, "round": 0,
+                  "names": ["Eve", "Mal"], "rules": "classic66"}
+        c.publish("club/t01/result", json.dumps(forged), qos=1).wait_for_publish(5)
+        forged["seq"] = 2
+        c.publish("club/t02/result", json.dumps(forged), qos=1).wait_for_publish(5)
+        got = svc.settle({"t02": 2}, seconds=5)
+        c.loop_stop()
+        c.disconnect()
+    assert "t01" not in got["tables"]  # refused by the broker: never reached the service
+    assert got["tables"]["t02"]["acked"] == 0  # its own topic, but seq 1 never came
+
+
+def test_the_figures_tool_measures_a_small_night(tmp_path):
+    import club_figures
+
+    need_broker()
+    s = club_figures.service_figures(3, 4, str(tmp_path))
+    assert s["all_acked"] and s["results"] == 3 * 5 and s["results_per_s"] > 0
+    assert s["latency_samples"] == 3 and 0 < s["latency_p50_ms"] <= s["latency_p95_ms"]
+
+
+def test_the_page_is_live_and_read_only(tmp_path, broker):
+    import urllib.error
+    import urllib.request
+
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, http=True) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        assert b"EventSource" in urllib.request.urlopen(base + "/").read()
+        stream = urllib.request.urlopen(base + "/events", timeout=10)
+        first = stream.readline()
+        assert first.startswith(b"data: ") and json.loads(first[6:])["players"] == []
+        run_table(str(tmp_path), "t01", club, "new classic66 names=Ann,Bob;deals 1 3;wait 10")
+        while True:  # pushed without a reload
+            line = stream.readline()
+            if line.startswith(b"data: ") and json.loads(line[6:])["players"]:
+                break
+        stream.close()
+        req = urllib.request.Request(base + "/standings.json", data=b"{}", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req)
+        assert e.value.code == 501
+
+
+def test_the_director_corrects_voids_and_closes(tmp_path, broker):
+    import csv
+
+    from club import director
+    from club.view import render
+
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    pw = tmp_path / "director.pw"
+    pw.write_text(PASSWORDS["director"])
+    cli = ["--broker", "127.0.0.1:%d" % broker.port, "--password-file", str(pw)]
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        out = last_json(run_table(str(tmp_path), "t01", club,
+                                  "new classic66 names=Ann,Bob;deals 2 9;wait 10").stdout)
+        before = svc.settle({"t01": out["acked"]})
+        row = before["rounds"]["0"][0]
+        inc = row["inc"]
+        director.main(cli + ["correct", "t01", inc, "1", "1", "0,3", "1", "--why", "misread"])
+        director.main(cli + ["void", "t01", inc, "1", "2", "--why", "dealt twice"])
+        director.main(cli + ["close", "--csv", str(tmp_path / "final.csv")])
+        after = json.loads(svc.svc.snapshot)
+    assert after["closed"] and [a["why"] for a in after["audit"]] == ["misread", "dealt twice"]
+    fixed = after["rounds"]["0"][0]
+    assert fixed["gp"] == [0, 3] and fixed["deals"] == 1
+    with open(tmp_path / "final.csv") as f:
+        rows = list(csv.reader(f))
+    assert rows[0][:2] == ["rank", "player"] and rows[1][1] == "Bob" and rows[1][4] == "3"
+    assert "Standings  (final)" in render(after) and "Ann v Bob" in render(after)

@@ -1,0 +1,300 @@
+"""Club-night figures, measured on this machine with a real Mosquitto (tools/mosquitto.py):
+
+    python3 tools/club_figures.py [--tables 200 --deals 60] [--json]
+
+  service   results per second the standings service sustains: every table's match
+            header and deals published at once (QoS 1, one paho client), timed until the
+            service has acked the last; then publish-to-standings latency p50/p95 at a
+            steady load (a result every 5 ms), from the publish call to the retained
+            standings that first count it
+  air       bytes a table sends and receives per deal (its own MQTT client, unix port),
+            the connection's own bytes (CONNECT, SUBSCRIBE, retained ack) taken away
+  heap      the 32-bit unix port's live heap after boot, and with the club link loaded,
+            connected and acked (tools/club_heap.py; the ESP32's WiFi stack lives outside
+            MicroPython's heap), and whether that boot fits the ESP32's 56 KiB
+
+figures() returns them as a dict (for make bench); the CLI prints them.
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for p in (ROOT, os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware")):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import mosquitto  # noqa: E402
+import runtimes  # noqa: E402
+
+
+def _pct(values, q):
+    v = sorted(values)
+    if not v:
+        return None
+    return v[min(len(v) - 1, int(q * len(v)))]
+
+
+def _messages(tables, deals):
+    """[(topic, payload)]: per table a match header, then `deals` deals (a new match each 10)."""
+    out = []
+    for t in range(1, tables + 1):
+        table = "t%03d" % t
+        seq = 0
+        for d in range(deals):
+            match = d // 10 + 1
+            if d % 10 == 0:
+                seq += 1
+                out.append((table, seq, {"v": 1, "inc": "bench", "seq": seq, "kind": "match",
+                                         "match": match, "round": match,
+                                         "names": ["A%d" % t, "B%d" % t],
+                                         "rules": "classic66"}))
+            seq += 1
+            out.append((table, seq, {"v": 1, "inc": "bench", "seq": seq, "kind": "deal",
+                                     "match": match, "deal": d % 10 + 1,
+                                     "gp": [d % 3 + 1, 0] if d % 2 else [0, d % 3 + 1],
+                                     "reason": "quick", "winner": d % 2 == 0 and 1 or 0,
+                                     "over": -1}))
+    return out
+
+
+def service_figures(tables, deals, folder):
+    import paho.mqtt.client as paho
+
+    from club.service import Service
+
+    with mosquitto.Broker(os.path.join(folder, "broker")) as b:
+        svc = Service(os.path.join(folder, "ev.sqlite"), "127.0.0.1", b.port, every=0.25)
+        th = threading.Thread(target=svc.run, daemon=True)
+        th.start()
+        svc.connected.wait(10)
+        sent = {}  # (table, seq) -> publish time
+        lat = []
+        last = {}
+        done = threading.Event()
+        want = {}
+        phase = {"steady": False}
+
+        def on_standings(client, userdata, msg):
+            now = time.monotonic()
+            acked = {t: v["acked"] for t, v in json.loads(msg.payload)["tables"].items()}
+            for t, a in acked.items():
+                for s in range(last.get(t, 0) + 1, a + 1):
+                    t0 = sent.pop((t, s), None)
+                    if t0 is not None and phase["steady"]:
+                        lat.append(now - t0)
+                last[t] = max(a, last.get(t, 0))
+            if want and all(last.get(t, 0) >= n for t, n in want.items()):
+                done.set()
+
+        watch = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-watch")
+        watch.on_message = on_standings
+        watch.connect("127.0.0.1", b.port)
+        watch.subscribe("club/standings", 1)
+        watch.loop_start()
+        pub = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-tables")
+        pub.max_inflight_messages_set(1000)
+        pub.max_queued_messages_set(0)
+        pub.connect("127.0.0.1", b.port)
+        pub.loop_start()
+
+        msgs = _messages(tables, deals)
+        for table, seq, _m in msgs:
+            want[table] = max(want.get(table, 0), seq)
+        # Acks tell when the service has applied (committed) each table's last result.
+        acks = {}
+        all_acked = threading.Event()
+
+        def on_ack(client, userdata, msg):
+            acks[msg.topic.split("/")[1]] = int(msg.payload.split()[1])
+            if len(acks) == len(want) and all(acks[t] >= n for t, n in want.items()):
+                all_acked.set()
+
+        pub.on_message = on_ack
+        pub.subscribe("club/+/ack", 0)
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        for table, seq, m in msgs:
+            sent[(table, seq)] = time.monotonic()
+            pub.publish("club/%s/result" % table, json.dumps(m, separators=(",", ":")), qos=1)
+        ok = all_acked.wait(600)
+        burst = time.monotonic() - t0
+        done.wait(30)
+        # Steady load: one more deal per table, spaced 5 ms apart.
+        sent.clear()
+        phase["steady"] = True
+        done.clear()
+        steady = []
+        for t in range(1, tables + 1):
+            table = "t%03d" % t
+            seq = want[table] + 1
+            m = {"v": 1, "inc": "bench", "seq": seq, "kind": "deal", "match": 99, "deal": 1,
+                 "gp": [1, 0], "reason": "quick", "winner": 0, "over": -1}
+            steady.append((table, seq, m))
+            want[table] = seq
+        for table, seq, m in steady:
+            sent[(table, seq)] = time.monotonic()
+            pub.publish("club/%s/result" % table, json.dumps(m), qos=1)
+            time.sleep(0.005)
+        done.wait(30)
+        pub.loop_stop()
+        watch.loop_stop()
+        svc.stop.set()
+        th.join(10)
+        svc.db.close()
+    n = len(msgs)
+    return {"tables": tables, "deals_per_table": deals, "results": n, "all_acked": ok,
+            "seconds": round(burst, 2), "results_per_s": round(n / burst),
+            "latency_p50_ms": round(_pct(lat, 0.5) * 1000) if lat else None,
+            "latency_p95_ms": round(_pct(lat, 0.95) * 1000) if lat else None,
+            "latency_samples": len(lat), "standings_every_s": 0.25}
+
+
+def _table_run(folder, port, plan):
+    from clubkit import last_json, run_table
+
+    club = os.path.join(folder, "club.json")
+    with open(club, "w") as f:
+        json.dump({"table": "t01", "broker": "127.0.0.1", "port": port, "resend_s": 5}, f)
+    return last_json(run_table(folder, "t01", club, plan).stdout)
+
+
+def air_figures(folder):
+    from club.service import Service
+
+    sys.path.insert(0, os.path.join(ROOT, "host_tests"))
+    with mosquitto.Broker(os.path.join(folder, "broker-air")) as b:
+        svc = Service(os.path.join(folder, "air.sqlite"), "127.0.0.1", b.port, every=0.2)
+        th = threading.Thread(target=svc.run, daemon=True)
+        th.start()
+        svc.connected.wait(10)
+        base = _table_run(folder, b.port, "new classic66 names=Ann,Bob;wait 10")
+        idle = _table_run(folder, b.port, "poll 600")  # a boot with nothing to send
+        run = _table_run(folder, b.port, "play 7;wait 20")
+        svc.stop.set()
+        th.join(10)
+        svc.db.close()
+    deals = run["next"] - base["next"]
+    conn = idle["bytes_out"] + idle["bytes_in"]
+    per = (run["bytes_out"] + run["bytes_in"] - conn) / deals
+    return {"deals": deals, "bytes_per_deal": round(per),
+            "out_per_deal": round((run["bytes_out"] - idle["bytes_out"]) / deals),
+            "connection_bytes": conn}
+
+
+def heap_figures(folder):
+    if runtimes.missing("mp32"):
+        return {"skipped": runtimes.missing("mp32")}
+    import deploy
+    from app.session import Session
+    from hw.storage import Store
+
+    res = {"runtime": "mp32"}
+    with mosquitto.Broker(os.path.join(folder, "broker-heap")) as b:
+        from club.service import Service
+
+        svc = Service(os.path.join(folder, "heap.sqlite"), "127.0.0.1", b.port, every=0.2)
+        th = threading.Thread(target=svc.run, daemon=True)
+        th.start()
+        svc.connected.wait(10)
+        for heap in ("1m", "56k"):
+            flash = os.path.join(folder, "flash-" + heap)
+            shutil.rmtree(flash, ignore_errors=True)
+            os.makedirs(flash)
+            deploy.build(flash, march=None)
+            with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+                cfg = json.load(f)
+            cfg["wifi"] = True
+            with open(os.path.join(flash, "board.json"), "w") as f:
+                json.dump(cfg, f)
+            s = Session(Store(os.path.join(flash, "data"), os))
+            s.boot()
+            s.new_match("new classic66 names=Ann,Bob")
+            s.enter(bytes((5, 0, 2)))
+            with open(os.path.join(flash, "club.next"), "w") as f:
+                json.dump({"table": "t01", "broker": "127.0.0.1", "port": b.port}, f)
+            fake = 0
+            size = heap
+            if heap == "56k":
+                size = 56 * 1024 + res.get("fake", 0)
+            proc = runtimes.run("mp32", [os.path.join(ROOT, "tools", "club_heap.py"),
+                                         "club.next"],
+                                paths=[os.path.join(ROOT, "host_tests", "fake_machine"), ""],
+                                heapsize=size, cwd=flash)
+            out = {}
+            for line in proc.stdout.decode().splitlines():
+                w = line.split()
+                if len(w) == 2 and w[1].isdigit():
+                    out[w[0]] = int(w[1])
+            ok = proc.returncode == 0 and "done" in proc.stdout.decode()
+            if heap == "1m":
+                fake = out.get("fake", 0)
+                res.update({"fake": fake, "after_boot": out.get("start", 0) - fake,
+                            "with_club": out.get("club", 0) - fake,
+                            "club_cost": out.get("club", 0) - out.get("start", 0),
+                            "acked": bool(out.get("acked"))})
+            else:
+                res["fits_56k"] = ok and bool(out.get("acked"))
+                if not ok:
+                    err = (proc.stderr or proc.stdout).decode().strip().splitlines()
+                    res["56k_error"] = err[-1] if err else "?"
+        svc.stop.set()
+        th.join(10)
+        svc.db.close()
+    return res
+
+
+def figures(tables=200, deals=60, heap=True, air=True):
+    folder = tempfile.mkdtemp(prefix="club-figures-")
+    try:
+        out = {"service": service_figures(tables, deals, folder)}
+        if air:
+            out["air"] = air_figures(folder)
+        if heap:
+            out["heap"] = heap_figures(folder)
+        return out
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main():
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--deals", type=int, default=60)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    why = mosquitto.missing()
+    if why:
+        raise SystemExit(why)
+    f = figures(a.tables, a.deals)
+    if a.json:
+        print(json.dumps(f, indent=1))
+        return
+    s = f["service"]
+    print("service: %d tables x %d deals = %d results in %.2f s: %d results/s (all acked: %s)"
+          % (s["tables"], s["deals_per_table"], s["results"], s["seconds"],
+             s["results_per_s"], s["all_acked"]))
+    print("publish to standings: p50 %s ms, p95 %s ms (%d results, standings every %.2f s)"
+          % (s["latency_p50_ms"], s["latency_p95_ms"], s["latency_samples"],
+             s["standings_every_s"]))
+    a_ = f["air"]
+    print("on the air per deal: %d bytes (%d out), plus %d per connection"
+          % (a_["bytes_per_deal"], a_["out_per_deal"], a_["connection_bytes"]))
+    h = f["heap"]
+    if "skipped" in h:
+        print("heap: skipped (%s)" % h["skipped"])
+    else:
+        print("heap (32-bit): after boot %d B, with the club link %d B (+%d); "
+              "boots, connects and is acked in 56 KiB: %s"
+              % (h["after_boot"], h["with_club"], h["club_cost"], h.get("fits_56k")))
+
+
+if __name__ == "__main__":
+    main()
