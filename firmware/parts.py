@@ -1,5 +1,5 @@
 """The board's parts, built from its checked board file: the display, the keys, waking
-on a key; and the report of a bad board file.
+on a key, the club-night link; and the report of a bad board file.
 
 start.run() imports this module for the boot and drops it afterwards: on the board every
 module's code lives in the heap, and none of this runs again before the next boot.
@@ -97,3 +97,37 @@ def report(cfg, errors, name):
             e = e[16:]
             y += 8
     d.show()
+
+
+def make_club(cfg, session, app, club_file):
+    """The club-night link, or None. Its code (net/) is imported only on a board with WiFi
+    and a club file: on every other board it costs no heap at all."""
+    import os
+
+    if not cfg.get("wifi"):
+        return None
+    try:
+        os.stat(club_file)
+    except OSError:
+        return None
+    import json
+    import socket
+    from time import ticks_ms
+
+    from hw.storage import Store
+    from net.club import Club
+
+    try:
+        with open(club_file) as f:
+            club = json.load(f)
+        wlan = None
+        if club.get("ssid"):
+            import network
+
+            wlan = network.WLAN(network.STA_IF)
+        gc.collect()
+        return Club(club, session, app, Store("outbox", os), socket, wlan, ticks_ms())
+    except (ValueError, KeyError, TypeError, OSError) as e:
+        print("%s: %r; no club results" % (club_file, e))  # the table still keeps score
+        app.say(club_file + ": bad")
+        return None

@@ -43,39 +43,6 @@ def make_buzzer(cfg):
     return beep
 
 
-def make_club(cfg, session, app):
-    """The club-night link, or None. Its code (net/) is imported only on a board with WiFi
-    and a club file: on every other board it costs no heap at all."""
-    import os
-
-    if not cfg.get("wifi"):
-        return None
-    try:
-        os.stat(CLUB_FILE)
-    except OSError:
-        return None
-    import json
-    import socket
-
-    from hw.storage import Store
-    from net.club import Club
-
-    try:
-        with open(CLUB_FILE) as f:
-            club = json.load(f)
-        wlan = None
-        if club.get("ssid"):
-            import network
-
-            wlan = network.WLAN(network.STA_IF)
-        gc.collect()
-        return Club(club, session, app, Store("outbox", os), socket, wlan, time.ticks_ms())
-    except (ValueError, KeyError, TypeError, OSError) as e:
-        print("%s: %r; no club results" % (CLUB_FILE, e))  # the table still keeps score
-        app.say(CLUB_FILE + ": bad")
-        return None
-
-
 def run(loops=None, board=BOARD_FILE, seconds=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
     the app, with app.loops the turns made, or None when the board file is bad."""
@@ -115,7 +82,11 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
     app.boot()
     display.contrast(app.settings["contrast"])
     power = Power(display, app.settings, machine, wake)
-    club = make_club(cfg, session, app)
+    import parts  # again, for the club link: dropped again straight after
+
+    club = parts.make_club(cfg, session, app, CLUB_FILE)
+    del parts
+    sys.modules.pop("parts")
     app.render()
     gc.collect()
     print("scorekeeper: %s; heap free %d" % (cfg["name"], gc.mem_free()))
