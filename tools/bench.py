@@ -37,6 +37,9 @@ WebAssembly port; the other figures on the 64-bit unix port.
                with keys that are never pressed; panel on, then panel off.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame, key-to-frame latency (median, p95).
+  club night   tools/club_figures.py with a real Mosquitto: results per second the standings
+               service sustains, publish-to-standings latency, bytes on the air per deal, the
+               device's heap with the club link up.
 
 Runs the worker parts of itself under MicroPython (`micropython tools/bench.py WORKER ...`).
 """
@@ -84,6 +87,17 @@ def percentile(values, pct):
 # ---- workers (MicroPython) ---------------------------------------------------------------
 
 
+def _without_shadow(display):
+    """Make `display` send every frame whole, as a driver without a shadow would."""
+    show = display.show
+
+    def full():
+        display.invalidate()
+        return show()
+
+    display.show = full
+
+
 def worker_presses(root, matches):
     """Presses per entry and panel bytes per press (tools/ui_figures.py: random matches
     through Sim.press, each checked against the core), plus the same keypad presses
@@ -105,7 +119,7 @@ def worker_presses(root, matches):
         path = root + "/full-" + rid
         os.mkdir(path)
         sim = Sim(path, "keypad")
-        sim.display.show = sim.display.show_full  # a driver without a shadow
+        _without_shadow(sim.display)
         for _line, keys in match_keys(lines, "keypad"):
             for ch in keys:
                 sim.press(ch)
@@ -547,14 +561,25 @@ def build(quick=False):
         import web_figures
 
         web = web_figures.figures()
-    return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web)
+    club = None
+    import mosquitto
+
+    if mosquitto.missing():
+        print("bench: club figures skipped: %s" % mosquitto.missing(), file=sys.stderr)
+    else:
+        import club_figures
+
+        club = club_figures.figures()
+    return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
+                   club)
 
 
 def _yes(ok):
     return "met" if ok else "NOT MET"
 
 
-def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None):
+def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
+            club=None):
     rows = []
 
     def row(name, value, target, ok, key, raw):
@@ -674,6 +699,23 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
             "%.1f / %.1f ms" % (web["key_to_frame_median_ms"], web["key_to_frame_p95_ms"]),
             "p95 <= %.0f ms" % TARGETS["web_key_p95_ms"],
             web["key_to_frame_p95_ms"] <= TARGETS["web_key_p95_ms"], "web_key_to_frame", web)
+    if club:
+        sv = club["service"]
+        row("club night: results the standings service takes (%d tables x %d deals)"
+            % (sv["tables"], sv["deals_per_table"]), "%d/s (all acked: %s)" % (
+                sv["results_per_s"], "yes" if sv["all_acked"] else "no"), "all acked",
+            sv["all_acked"], "club_service", sv)
+        row("  publish to standings, p50 / p95", "%s / %s ms" % (sv["latency_p50_ms"],
+                                                                  sv["latency_p95_ms"]),
+            "-", None, "club_latency", sv)
+        air = club.get("air")
+        if air:
+            row("  bytes on the air per deal (table's client)", "%d (%d sent)" % (
+                air["bytes_per_deal"], air["out_per_deal"]), "-", None, "club_air", air)
+        ch = club.get("heap")
+        if ch and "skipped" not in ch:
+            row("  device heap with the club link up, 32-bit", "%d B (+%d B for the link)"
+                % (ch["with_club"], ch["club_cost"]), "-", None, "club_heap", ch)
     return {"rows": rows, "deals_in_long_match": deals, "entries_in_long_match": entries,
             "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
 
