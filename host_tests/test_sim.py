@@ -249,7 +249,7 @@ def test_classic66_flow_draw_menu_next_and_claim(micropython, tmp_path):
         ("1", "next", ["2\u00b7", T("trump?")]),
         ("0", "trump C", ["\u2663"]),
         ("a11", "trick 1 A A", ["22 (1)"]),
-        ("#3", None, ["Claim 66", "1 1", "2 2"]),
+        ("#3", None, [T("who claims"), "1 1", "2 2"]),
         ("1", "claim 1", [T("why_false_claim"), "# " + T("next deal")]),
     ])
     assert run.state["shown"] == [7 - s for s in run.state["score"]]  # counts down
@@ -303,7 +303,7 @@ def test_mariage4_flow_four_player_menu_items(micropython, tmp_path):
         ("9", "contract failed", ["1+3 +6  " + T("why_contract"), "# " + T("next deal")]),
         ("7", "trump S", ["\u2660"]),
         ("a1234", "trick 1 A T K Q", ["?? (1)"]),
-        ("#2", None, ["Claim 66"]),
+        ("#2", None, [T("who claims")]),
         ("3", None, ["1 No marriage"]),
         ("1", "claim 3", ["false claim"]),
     ])
@@ -317,7 +317,7 @@ def test_schnapsen_flow_no_nines_close_claim(micropython, tmp_path):
         ("b12", "trick 2 A T", ["?? (1)", "stock 8"]),
         ("#2", "close 2", ["closed by 2"]),
         ("b33", "trick 2 K K", []),
-        ("#3", None, ["Claim 66"]),
+        ("#3", None, [T("who claims")]),
         ("2", "claim 2", [T("why_false_claim"), "# " + T("next deal")]),
     ])
     assert run.state["deals"] == 1
@@ -330,7 +330,7 @@ def test_sechsundsechzig_flow_hidden_totals_and_claim(micropython, tmp_path):
         ("7", "marriage 2 S", ["??", "40\u2660"]),
         ("b31", "trick 2 K A", ["?? (1)"]),
         ("b12", "trick 2 A T", ["?? (2)"]),
-        ("#3", None, ["Claim 66"]),
+        ("#3", None, [T("who claims")]),
         ("2", "claim 2", ["2 +", T("why_claim"), "# " + T("next deal")]),
     ])
 
@@ -351,7 +351,7 @@ def test_buttons_flow_soft_keys_rank_pages_undo_redo(micropython, tmp_path):
         ("qq", None, ["1", "2", "Suit", "Menu"]),  # BACK leaves the menu
         ("wqeqw", "trick 1 9 Q", ["3 (1)"]),
         ("E", None, ["Menu"]),
-        ("sse", None, ["Claim 66"]),  # the seat list starts at the leader
+        ("sse", None, [T("who claims")]),  # the seat list starts at the leader
         ("e", "claim 1", [T("why_false_claim"), T("next")]),
         ("e", "next", ["2\u00b7", "Suit"]),
     ], layout=BUTTONS)

@@ -88,7 +88,7 @@ LIST_ITEMS = ("trump", "marriage", "close", "claim 66", "result", "draw", "cut n
               "undo", "redo", "history", "statistics", "settings", "new match", "won", "lost",
               "by lot", "no deals yet", "bid_0", "bid_1", "bid_2", "bid_3", "counted points",
               "no marriage")
-TITLES = ("menu", "trump", "marriage", "claim 66", "result", "game points", "three nines",
+TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game points", "three nines",
           "counted points", "empty no trick",
           "contract", "history", "statistics", "settings", "language", "new match",
           "first dealer")
@@ -466,7 +466,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["dealer"] + ": 1", s["trump?"], s["deal"] + " 1  " + s["lead"] + " 2", "2 : K\u2665 _",
         s["stock"] + " 10 20\u2665" + "40\u2660", "2 +3  " + s["why_closed_won"],
         s["closed"] + " 2 20\u2665" + "40\u2660",
-        "1 \u2660 " + s["suit_0"], "4 \u2663 " + s["suit_3"], s["claim 66"], s["result"],
+        "1 \u2660 " + s["suit_0"], "4 \u2663 " + s["suit_3"], s["who claims"], s["result"],
         s["game points"], "3 +3", "# " + s["next deal"], "1 +1  " + s["why_false_claim"],
         "1 +3  " + s["why_reached"], "2 +3  " + s["why_claim"], "1 " + s["wins match"],
         "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],

@@ -18,7 +18,7 @@ PACKAGES = (
     ("app", ("app.session",)),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
     ("ui menus", ("ui.lists", "ui.menus")),
-    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch")),
+    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs")),
     ("start + boardcheck", ("boardcheck", "start")),
 )
 

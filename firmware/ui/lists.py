@@ -80,3 +80,12 @@ def _entry(rec):
 
 def _bind(fn, value):
     return lambda app: fn(app, value)
+
+
+def choose_seat(app, title, then):
+    """A list of the players; `then(app, seat)` runs for the one picked."""
+    state = app.match.state
+    items = []
+    for seat in range(state.rules.players):
+        items.append((state.names[seat], _bind(then, seat)))
+    app.push(List(title, items, state.deal.leader))
