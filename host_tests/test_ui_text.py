@@ -93,7 +93,7 @@ TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game
           "contract", "history", "statistics", "settings", "language", "new match",
           "first dealer")
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
-    "undone", "redone", "flash error", "winner first", "rank first")
+    "undone", "redone", "flash error", "winner first", "rank first", "star fixes")
 
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width

@@ -112,24 +112,39 @@ class Board(Screen):
             self.clear()
             app.enter(rec)
             return
+        if len(self.cards) == state.rules.players:  # a refused trick stays on the line
+            app.say(t("star fixes"))
+            return
         self.cards.append(card(rank))
         self.page = 0
+        self._complete(app, state)
+
+    def _complete(self, app, state):
+        """A trick with all its cards counts. Refused, its keys stay on the entry line
+        with the reason: * takes back the last one, and one key puts it right."""
         if len(self.cards) == state.rules.players:
             rec = bytes((1, self.win)) + bytes(self.cards)
-            self.clear()
-            if app.enter(rec) and suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
-                self.amend = rec  # suits are being entered: the next key may be the last one's
+            if app.enter(rec):
+                self.clear()
+                if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
+                    self.amend = rec  # suits are being entered: the next key may be the last one's
 
     def _amend(self, app, rec, suit):
         """Give the last card of the trick just entered its suit: the entry is replaced,
         or if the new one is refused, the trick stays as it was."""
         new = rec[:-1] + bytes((card(rec[-1] & 7, suit),))
+        m = app.match
+        # Checked first, in RAM alone: the trick taken back, the new one checked in its
+        # place, the trick put back. A refusal is shown and nothing has changed.
+        m.undo()
+        ok = app.attempt(m.state.check, new)
+        m.redo()
         session = app.session
-        if app.attempt(session.undo):
+        if ok and app.attempt(session.undo):
             if app.attempt(session.enter, new):
                 app.after_entry()
             else:
-                app.attempt(session.redo)  # the message says why the new one was refused
+                app.attempt(session.redo)  # a failed write: the trick as it was
 
     def _suit(self, app, state, suit):
         if self.win >= 0:
@@ -137,6 +152,7 @@ class Board(Screen):
                 app.say(t("rank first"))
             else:
                 self.cards[-1] = card(self.cards[-1] & 7, suit)
+                self._complete(app, state)  # a refused trick, given the suit it lacked
             return
         deal = state.deal
         if deal.trump < 0:
@@ -229,8 +245,9 @@ class Board(Screen):
                 parts.append(RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             line = " ".join(parts)
-            if app.layout == keymap.BUTTONS:
-                # The soft keys take the bottom line: the trick goes above them.
+            if app.message or app.layout == keymap.BUTTONS:
+                # The soft keys or a refusal's reason take the bottom line: the trick
+                # goes above them.
                 fb.fill_rect(0, 64 - 2 * LINE, W, LINE, 0)
                 app.write(app.text.clip(line, W), 0, 64 - 2 * LINE)
             self._bottom(app, line)

@@ -1,0 +1,69 @@
+"""Issue 11, at the table: entries that can be corrected, screens that explain themselves,
+player names. Every test types keys into the firmware's app in the simulator (tools/sim.py,
+MicroPython unix port) and reads back the words on the panel and the match.
+"""
+
+import pytest
+from test_sim import T, as_json, flash_bytes, has, replay, run_sim
+
+from keyseq import BUTTONS, KEYPAD
+
+# Player 1 deals, trump hearts; both players took two aces: a fifth ace is refused.
+FOUR_ACES = ["new mariage dealer=1", "trump H", "trick 1 A A", "trick 2 A A"]
+
+
+# --- a refused entry keeps what was typed ------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", (KEYPAD, BUTTONS))
+def test_a_refused_trick_keeps_its_keys_and_one_key_corrects_it(micropython, tmp_path, layout):
+    if layout == KEYPAD:
+        # 10 then a fifth ace: refused; * takes back the ace alone, K completes the trick.
+        keys = "128a11b11|a21|*|3"
+    else:
+        # UP = player 1, DOWN = 10, UP = A (refused); held BACK takes back the A, OK = K.
+        keys = "eseqese" + "www" + "sww" + "|wsw|Q|e"
+    run = run_sim(micropython, tmp_path, keys, layout)
+    refused, star, done = run.frames[1:]
+    assert has(refused, T("x too_many"))
+    assert has(refused, "1 : 10 A _")  # the keys stay on the entry line with the reason
+    assert has(star, "1 : 10 _")  # * took back the last key only
+    # The trick before is still there, and the corrected trick counted.
+    assert run.state == as_json(replay(FOUR_ACES + ["trick 1 T K"]))
+
+
+def test_a_rank_key_on_a_refused_trick_asks_for_star(micropython, tmp_path):
+    run = run_sim(micropython, tmp_path, "128a11b11a21|3")
+    assert has(run.words, T("star fixes"))
+    assert has(run.words, "1 : 10 A _")
+    assert run.state == as_json(replay(FOUR_ACES))
+
+
+def test_a_suit_key_completes_a_refused_trick(micropython, tmp_path):
+    # 20 hearts declared by player 2, who must lead the K or Q of hearts: A then K refused,
+    # the suit key cannot mend that; * and the right keys can.
+    run = run_sim(micropython, tmp_path, "1288b13|8|**|381")
+    assert has(run.frames[0], T("x lead_marriage"))
+    assert has(run.frames[1], T("x lead_marriage"))  # K with a suit: still not the lead
+    assert run.state == as_json(replay(["new mariage dealer=1", "trump H", "marriage 2 H",
+                                        "trick 2 KH A"]))
+
+
+# --- validate before change, everywhere --------------------------------------------------
+
+
+def test_a_suit_that_makes_the_trick_contradict_its_winner_changes_nothing(micropython, tmp_path):
+    lines = ["new mariage dealer=1", "trump H", "trick 2 AS T"]
+    # Player 2 led A♠ and took the trick with player 1's 10: fine while its suit is unknown.
+    before = run_sim(micropython, tmp_path, "128b172", KEYPAD, tmp_path / "f1", "before")
+    assert before.state == as_json(replay(lines))
+    # The 10 was a trump: player 2 cannot have taken it. Refused, and nothing changed, not
+    # even for a moment: the flash is byte for byte the flash of the keys without the suit
+    # (no undo and redo of the trick in the journal).
+    refused = run_sim(micropython, tmp_path, "128b172|8", KEYPAD, tmp_path / "f2", "refused")
+    assert has(refused.words, T("x wrong_winner"))
+    assert refused.state == before.state
+    assert flash_bytes(tmp_path / "f2") == flash_bytes(tmp_path / "f1")
+    # A suit that agrees with the winner still amends the trick.
+    other = run_sim(micropython, tmp_path, "128b172" + "0", KEYPAD, tmp_path / "f3", "other")
+    assert other.state == as_json(replay(["new mariage dealer=1", "trump H", "trick 2 AS TC"]))
