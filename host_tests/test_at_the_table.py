@@ -67,3 +67,51 @@ def test_a_suit_that_makes_the_trick_contradict_its_winner_changes_nothing(micro
     # A suit that agrees with the winner still amends the trick.
     other = run_sim(micropython, tmp_path, "128b172" + "0", KEYPAD, tmp_path / "f3", "other")
     assert other.state == as_json(replay(["new mariage dealer=1", "trump H", "trick 2 AS TC"]))
+
+
+# --- screens that explain themselves -------------------------------------------------------
+
+
+def test_lists_show_scroll_marks_and_0_picks_the_tenth_item(micropython, tmp_path):
+    # Two players' menu: ten items, five shown. A from the first item wraps to the last.
+    run = run_sim(micropython, tmp_path, "128#|a|*#0")
+    first, last, tenth = run.frames
+    assert "\u25bc" in first and "\u25b2" not in first  # more below, nothing above
+    assert "\u25b2" in last and "\u25bc" not in last
+    assert has(last, "0 " + T("new match"))  # the tenth item is numbered 0 ...
+    assert has(tenth, "1 " + T("rules_mariage"))  # ... and 0 picks it: the new-match list
+
+
+def test_statistics_rows_are_labelled(micropython, tmp_path):
+    # Player 1 wins a deal with 2 game points (a result through the menu), then statistics.
+    run = run_sim(micropython, tmp_path, "128#412#|#8")
+    rows = [w.split() for w in run.words]
+    assert ["1", "2"] in rows  # the column heads: the players
+    assert [*T("st won").split(), "1", "0"] in rows
+    assert [*T("st won2").split(), "1", "0"] in rows
+    assert [*T("st won3").split(), "0", "0"] in rows
+
+
+def test_the_new_match_list_says_what_hidden_totals_mean(micropython, tmp_path):
+    run = run_sim(micropython, tmp_path, "1|b|bbb")
+    assert not has(run.frames[1], T("hidden help"))
+    hidden = [w for w in run.words if T("hidden totals") in w]
+    assert hidden and has(run.words, T("hidden help"))
+
+
+def test_four_buttons_show_whose_lead_it_is(micropython, tmp_path):
+    # Player 1 deals, trump hearts through the Suit key: player 2 leads; after a trick
+    # won by player 1, player 1 leads.
+    run = run_sim(micropython, tmp_path, "eseqese|ws" + "s|", BUTTONS)
+    assert has(run.frames[0], T("lead b") + " 2")
+    assert has(run.frames[1], T("lead b") + " 1")
+
+
+def test_counting_down_never_shows_less_than_0(micropython, tmp_path):
+    # 66 counting down from 7: player 1 gets 3, 3 (1 left), then 3 more wins the match.
+    keys = "22" + "#413#" + "#413#" + "|#413"
+    run = run_sim(micropython, tmp_path, keys)
+    assert has(run.frames[0], "1") and run.state["shown"] == [0, 7]
+    assert run.state["over"] and run.state["winner"] == 1
+    assert "0" in run.words and not any(w.startswith("-") for w in run.words)
+    assert has(run.words, "1 " + T("wins match"))

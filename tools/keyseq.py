@@ -83,8 +83,8 @@ def menu_items(state):
 def pick(layout, index, count, start=0):
     """Keys that pick item `index` of a list of `count` items whose cursor is at `start`."""
     if layout == KEYPAD:
-        if index < 9:
-            return str(index + 1)
+        if index < 10:
+            return str((index + 1) % 10)  # digits 1-9, then 0 for the tenth item
         down = (index - start) % count
         up = (start - index) % count
         return ("b" * down if down <= up else "a" * up) + "#"

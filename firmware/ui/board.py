@@ -221,8 +221,7 @@ class Board(Screen):
             app.text.draw_big(fb, shown, x, LINE - scale, scale)  # ink starts `scale` rows down
         y = LINE + 24
         if state.over:
-            who = side_name(state, state.winner)
-            app.write_center(who + " " + t("wins match"), y)
+            self._result(app, state, y)
             self._bottom(app, "# " + t("new match"))
             return
         quick = app.settings["quick"]
@@ -269,6 +268,12 @@ class Board(Screen):
         if deal.trump >= 0 and sides == 2:
             app.write_center(SUIT_TEXT[deal.trump], y)
         y += LINE
+        width = W
+        if app.layout == keymap.BUTTONS and self.win < 0:
+            # No bottom line for it on four buttons: whose lead it is goes to the right here.
+            lead = t("lead b") + " " + state.names[deal.leader]
+            width -= app.text.width(lead) + 6
+            app.write(lead, W - app.text.width(lead), y)
         info = ""
         if rules.stock:
             if deal.closer >= 0:
@@ -282,30 +287,39 @@ class Board(Screen):
             for _seat, suit, value in deal.marriages:
                 full += str(value) + SUIT_TEXT[suit]
                 suits += SUIT_TEXT[suit]
-            info += " " + (full if app.text.fits(info + " " + full, W) else suits)
+            for m in (full, suits):  # the suits alone, or none on a line that holds the lead
+                if app.text.fits(info + " " + m, width):
+                    info += " " + m
+                    break
         if deal.bid_kind >= 0:
             info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
         if deal.trump >= 0 and sides != 2:
             info = SUIT_TEXT[deal.trump] + " " + info.strip()
-        app.write(app.text.clip(info.strip(), W), 0, y)
+        app.write(app.text.clip(info.strip(), width), 0, y)
 
     def _result(self, app, state, y):
-        """The deal that just ended: who, how many, why."""
+        """The deal that just ended: who gets how many ("2 gets 1"), or who won the match;
+        below it why ("false claim") and the card points."""
         row = state.row(state.deals() - 1)
         winner = row[2]
         gp = 0
         for side, points, _markers in row[3]:
             if side == winner:
                 gp += points
-        if winner >= 0:
-            head = side_name(state, winner) + " +" + str(gp)
+        if state.over:
+            head = side_name(state, state.winner) + " " + t("wins match")
+        elif winner >= 0:
+            head = side_name(state, winner) + " " + t("gets") + " " + str(gp)
         else:
             head = t("no winner")
         why = t("why_" + row[1])
-        app.write(app.text.clip(head + "  " + why if why else head, W), 0, y)
         pts = row[4]
-        if max(pts):  # quick results carry no card points
-            app.write(" : ".join([str(p) for p in pts]), 0, y + LINE)
+        if max(pts):  # quick results carry no card points; too long a line drops them
+            more = (why + "  " + " : ".join([str(p) for p in pts])).strip()
+            if app.text.fits(more, W):
+                why = more
+        app.write(app.text.clip(head, W), 0, y)
+        app.write(why, 0, y + LINE)
 
     def _x(self, s, sides, w):
         col = W // sides

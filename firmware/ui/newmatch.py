@@ -53,6 +53,12 @@ class NewMatch(List):
             items.append((t("judge_" + str(o["judge"])), self._cycle("judge", (0, 1, 2))))
         return items
 
+    def detail(self, app, i):  # type: ignore[override]
+        """Under "Hidden totals": what it means."""
+        if self.items[i][0].startswith(t("hidden totals")):
+            return t("hidden help")
+        return None
+
     def _cycle(self, key, values):
         def go(app):
             v = self.opts[key]
