@@ -4,9 +4,8 @@ MicroPython unix port) and reads back the words on the panel and the match.
 """
 
 import pytest
-from test_sim import T, as_json, flash_bytes, has, replay, run_sim
-
 from keyseq import BUTTONS, KEYPAD
+from test_sim import T, as_json, flash_bytes, has, replay, run_sim
 
 # Player 1 deals, trump hearts; both players took two aces: a fifth ace is refused.
 FOUR_ACES = ["new mariage dealer=1", "trump H", "trick 1 A A", "trick 2 A A"]
@@ -93,7 +92,7 @@ def test_statistics_rows_are_labelled(micropython, tmp_path):
 
 
 def test_the_new_match_list_says_what_hidden_totals_mean(micropython, tmp_path):
-    run = run_sim(micropython, tmp_path, "1|b|bbb")
+    run = run_sim(micropython, tmp_path, "1|b|bbbb")
     assert not has(run.frames[1], T("hidden help"))
     hidden = [w for w in run.words if T("hidden totals") in w]
     assert hidden and has(run.words, T("hidden help"))
@@ -115,3 +114,65 @@ def test_counting_down_never_shows_less_than_0(micropython, tmp_path):
     assert run.state["over"] and run.state["winner"] == 1
     assert "0" in run.words and not any(w.startswith("-") for w in run.words)
     assert has(run.words, "1 " + T("wins match"))
+
+
+# --- player names ------------------------------------------------------------------------
+
+# 66 (counting down from 7), names through the new-match list: item 4 "Players", seat 1
+# a new name typed as on a phone (2 = A, 66 = n, B = next letter on the same key), seat 2
+# in Cyrillic (A switches; 555 = о, 444444 = л, 33 = е, 2222 = г); back, and Ann deals.
+NAMES_KEYS = "2|4|1|1|266b66|#|21a555444444332222#|*|2"
+
+
+def test_done_when_a_named_deal_a_correction_a_claim_and_a_count_down_overshoot(
+        micropython, tmp_path):
+    keys = (NAMES_KEYS
+            + "|9b11b11"  # trump ♦; Олег leads and takes two tricks of two aces
+            + "|b21"  # a fifth ace: refused, the keys stay
+            + "|*|3"  # * takes back the ace alone; K puts the trick right
+            + "|#3|1"  # Ann claims 66 with 0 points: a false claim
+            + "|#" + "#413#" + "#413"  # next deals: Ann gets 3, 3: 1 left
+            + "|#" + "#413")  # Ann gets 3 more: won from 1 left by 3
+    run = run_sim(micropython, tmp_path, keys)
+    (_dealers, players, seat1, editor, typed, back1, back2, dealers, named, _deal, refused,
+     star, fixed, claim, claimed, one_left, won) = run.frames
+    assert has(players, "1: \u2013") and has(players, "2: \u2013")  # no names yet
+    assert has(seat1, T("new name")) and has(editor, T("name keys"))
+    assert has(typed, "Ann") and has(back1, "1: Ann")
+    assert has(back2, "1: Ann") and has(back2, "2: Олег")
+    assert has(dealers, "2 " + T("dealer") + " Ann") and has(dealers, T("players") + ": Ann,Олег")
+    assert has(named, "Ann\u00b7") and has(named, "Олег")  # Ann deals
+    assert has(named, T("dealer") + ": Ann")
+    assert has(refused, "Олег : 10 A _") and has(refused, T("x too_many"))
+    assert has(star, "Олег : 10 _")
+    assert has(fixed, "58 (3)")  # the corrected third trick counted: 22 + 22 + 10 + 4
+    assert has(claim, T("who claims")) and has(claim, "1 Ann") and has(claim, "2 Олег")
+    assert has(claimed, "Олег " + T("gets")) and has(claimed, T("why_false_claim"))
+    assert "1" in one_left
+    assert has(won, "Ann " + T("wins match"))
+    assert "0" in won and not any(w.startswith("-") for w in won)
+    assert run.state["names"] == ["Ann", "Олег"] and run.state["shown"][0] == 0
+    # A power cut: the names are part of the match.
+    again = run_sim(micropython, tmp_path, "", KEYPAD, tmp_path / "flash", "again")
+    assert again.state == run.state and has(again.words, "Ann " + T("wins match"))
+    # The next new match offers the recent names (three players: no names carried over).
+    nxt = run_sim(micropython, tmp_path, "#3|5|1", KEYPAD, tmp_path / "flash", "next")
+    assert has(nxt.frames[1], "1: \u2013")
+    assert has(nxt.words, "1 Ann") and has(nxt.words, "2 Олег") and has(nxt.words, T("new name"))
+
+
+def test_a_name_on_four_buttons_with_the_letter_wheel(micropython, tmp_path):
+    # The players' item (4th), seat 1, a new name: the wheel starts at A; OK takes it,
+    # DOWN turns to b, OK; UP three times reaches "done".
+    run = run_sim(micropython, tmp_path, "e" + "ssse" + "e" + "e|e|se|www|e|q", BUTTONS)
+    editor, one, two, done, players, dealers = run.frames
+    assert has(editor, T("name wheel")) and "A" in editor
+    assert has(one, "A") and has(two, "Ab") and T("done") in done
+    assert has(players, "1: Ab")
+    assert has(dealers, T("dealer") + " Ab")
+
+
+def test_a_name_another_seat_shows_is_refused(micropython, tmp_path):
+    # Seat 2 named "1", which seat 1 shows (its number): refused, the editor stays.
+    run = run_sim(micropython, tmp_path, "1421|1#")
+    assert has(run.words, T("x same_name")) and has(run.words, T("name keys"))

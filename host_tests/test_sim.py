@@ -600,9 +600,9 @@ def test_ui_figures_are_computed(micropython, tmp_path):
 
 
 def test_new_match_options_target_and_counting_down(micropython, tmp_path):
-    # The dealer list carries the match options: item 4 cycles the target (7 -> 8),
-    # item 6 counting down; then item 2 starts with player 1 dealing.
-    run = run_sim(micropython, tmp_path, "1462", KEYPAD)
+    # The dealer list carries the players and the match options: item 5 cycles the target (7 -> 8),
+    # item 7 counting down; then item 2 starts with player 1 dealing.
+    run = run_sim(micropython, tmp_path, "1572", KEYPAD)
     assert run.state["rules"] == "mariage"
     assert run.state["target"] == 8
     assert run.state["shown"] == [8, 8]  # counting down from the target

@@ -87,13 +87,14 @@ LIST_ITEMS = ("trump", "marriage", "close", "claim 66", "result", "draw", "cut n
               "three nines", "contract", "contract made", "contract failed", "next deal",
               "undo", "redo", "history", "statistics", "settings", "new match", "won", "lost",
               "by lot", "no deals yet", "bid_0", "bid_1", "bid_2", "bid_3", "counted points",
-              "no marriage")
-TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game points", "three nines",
-          "counted points", "empty no trick",
+              "no marriage", "new name", "no name")
+TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game points",
+          "three nines", "counted points", "players", "empty no trick",
           "contract", "history", "statistics", "settings", "language", "new match",
           "first dealer")
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
-    "undone", "redone", "flash error", "winner first", "rank first", "star fixes")
+    "undone", "redone", "flash error", "winner first", "rank first", "star fixes",
+    "name max")
 
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width
@@ -130,6 +131,11 @@ LAYOUT = (
     + [("1 <target>: 12", LIST), ("1 <eights>: 5", LIST), ("1 <hidden totals>: <off>", LIST),
        ("1 <hidden totals>: <on>", LIST), ("1 <count down>: <off>", LIST),
        ("1 <count down>: <on>", LIST), ("<hidden help>", LIST)]
+    # player names: the new-match item, a seat's title, the editor's help lines and its
+    # "done" on the wheel after a full name
+    + [("1 <players>: 1,2,3,4", LIST), ("<player> 4", LIST), ("<name keys>", LIST),
+       ("<name keys 2>", LIST), ("<name wheel>", LIST), ("<name wheel 2>", LIST),
+       ("WWWWWWWW <done>", W - 24)]
     + [("1 <judge_%d>" % k, LIST) for k in range(3)]
     # counted points: a side's row, and a marriage to claim with (four players)
     + [("1+3: <no trick>", LIST), ("1 <marriage> \u2660", LIST)]
@@ -382,6 +388,9 @@ TOUR = [
     ("four players: contract made", "keypad", "52 7 #7 1 3 # bbbbbbbb 8", []),
     ("buttons: two players", "buttons", "ese ese sq ww qssse e sse e qssseesse e qssseesse", []),
     ("buttons: four players", "buttons", "ssss e s e w E e e", []),
+    ("names: the keypad editor, a match with names", "keypad",
+     "1 4 1 1 266b66 # 2 1 a 555444444332222 # * 2 9 b11 #3 1", []),
+    ("names: the letter wheel", "buttons", "e ssse e e e se www e q", []),
 ]
 
 # Problems of the screens' own layout, in English as much as in any language: the tour

@@ -121,9 +121,10 @@ def new_match_keys(rid, dealer, layout, from_board=False):
     # the new-match list shows the rule sets in the order of RULE_SETS (ui/menus.py)
     keys += pick(layout, RULE_SETS.index(rid), len(RULE_SETS))
     players = Rules(rid).players
-    # The dealer list (ui/menus.py NewMatch): by lot, one item per seat, then the options
-    # (target or eights, hidden totals, counting down, and for three players the judge).
-    options = 4 if players == 3 else 3
+    # The dealer list (ui/newmatch.py NewMatch): by lot, one item per seat, then the players'
+    # names and the options (target or eights, hidden totals, counting down, and for three
+    # players the judge).
+    options = 5 if players == 3 else 4
     return keys + pick(layout, dealer + 1, players + 1 + options)
 
 

@@ -253,8 +253,9 @@ class Board(Screen):
         elif deal.trump < 0:
             self._bottom(app, t("trump?"))
         else:
-            self._bottom(app, t("deal") + " " + str(state.deals() + 1) + "  " +
-                         t("lead") + " " + state.names[deal.leader])
+            lead = t("lead") + " " + state.names[deal.leader]
+            line = t("deal") + " " + str(state.deals() + 1) + "  " + lead
+            self._bottom(app, line if app.text.fits(line, W) else lead)  # long names: lead
 
     def _deal(self, app, state, y):
         deal = state.deal

@@ -2,8 +2,9 @@
 
 A List shows numbered items, five at a time, with a mark at the right end of the first
 or last row when more are above or below. Keypad: a digit picks its item (0 the tenth),
-A/B move (round the ends: A from the top reaches the last), # picks, * goes back. Four buttons: UP/DOWN move,
-OK picks, BACK goes back. Each item is (label, function); the function gets the app.
+A/B move (round the ends: A from the top reaches the last), # picks, * goes back. Four
+buttons: UP/DOWN move, OK picks, BACK goes back. Each item is (label, function); the
+function gets the app.
 """
 
 from ui import keymap
