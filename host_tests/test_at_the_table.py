@@ -4,7 +4,7 @@ MicroPython unix port) and reads back the words on the panel and the match.
 """
 
 import pytest
-from keyseq import BUTTONS, KEYPAD
+from keyseq import BUTTONS, KEYPAD, match_keys
 from test_sim import T, as_json, flash_bytes, has, replay, run_sim
 
 # Player 1 deals, trump hearts; both players took two aces: a fifth ace is refused.
@@ -175,4 +175,14 @@ def test_a_name_on_four_buttons_with_the_letter_wheel(micropython, tmp_path):
 def test_a_name_another_seat_shows_is_refused(micropython, tmp_path):
     # Seat 2 named "1", which seat 1 shows (its number): refused, the editor stays.
     run = run_sim(micropython, tmp_path, "1421|1#")
-    assert has(run.words, T("x same_name")) and has(run.words, T("name keys"))
+    assert has(run.words, T("same name")) and has(run.words, T("name keys"))
+
+
+@pytest.mark.parametrize("layout", (KEYPAD, BUTTONS))
+def test_names_typed_by_the_keys_keyseq_derives(micropython, tmp_path, layout):
+    # tools/keyseq.py types names (screenshots use it): the app must end with them.
+    line = "new mariage3 dealer=2 names=Ann,2,Олег"
+    keys = "".join(k for _line, k in match_keys([line, "trump H"], layout))
+    run = run_sim(micropython, tmp_path, keys, layout)
+    assert run.state == as_json(replay([line, "trump H"]))
+    assert run.state["names"] == ["Ann", "2", "Олег"]

@@ -94,7 +94,7 @@ TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game
           "first dealer")
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
     "undone", "redone", "flash error", "winner first", "rank first", "star fixes",
-    "name max")
+    "name max", "same name")
 
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width

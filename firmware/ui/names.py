@@ -55,11 +55,11 @@ def remember(app, names):
 
 
 def taken(names, seat, name):
-    """Refusal code if `name` cannot be seat's: another seat shows the same name."""
+    """True if `name` cannot be seat's: another seat shows the same name."""
     for i in range(len(names)):
         if i != seat and (names[i] or str(i + 1)) == name:
-            return "same_name"
-    return None
+            return True
+    return False
 
 
 class Players(List):
@@ -79,7 +79,7 @@ class Players(List):
     def _seat(self, app, seat):
         names = self.owner.names
         items = [(n, _bind(self._set, (seat, n))) for n in recent(app)
-                 if taken(names, seat, n) is None and n != names[seat]]
+                 if not taken(names, seat, n) and n != names[seat]]
         items.append((t("new name"), lambda a: a.push(Editor(self, seat, names[seat]))))
         items.append((t("no name"), _bind(self._set, (seat, ""))))
         app.push(List(t("player") + " " + str(seat + 1), items))
@@ -87,9 +87,9 @@ class Players(List):
     def _set(self, app, pair):
         """Give the seat its name and go back to the players' list."""
         seat, name = pair
-        code = taken(self.owner.names, seat, name) if name else None
-        if code:
-            app.refuse(code)
+        if name and taken(self.owner.names, seat, name):
+            app.say(t("same name"))  # refused: the editor stays, with the name typed
+            app.beep(0)
             return False
         while app.screen is not self:
             app.pop()
