@@ -78,8 +78,10 @@ class Players(List):
 
     def _seat(self, app, seat):
         names = self.owner.names
-        items = [(n, _bind(self._set, (seat, n))) for n in recent(app)
-                 if not taken(names, seat, n) and n != names[seat]]
+        items = []  # type: list
+        for n in recent(app):
+            if not taken(names, seat, n) and n != names[seat]:
+                items.append((n, _bind(self._set, (seat, n))))
         items.append((t("new name"), lambda a: a.push(Editor(self, seat, names[seat]))))
         items.append((t("no name"), _bind(self._set, (seat, ""))))
         app.push(List(t("player") + " " + str(seat + 1), items))
