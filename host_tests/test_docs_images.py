@@ -84,8 +84,14 @@ def test_screenshots_are_panel_images(screenshots):
     import screenshots as tool
 
     names = _names(screenshots)
-    expected = sorted(s[0] + "-" + lang + ".png" for s in tool.SHOTS for lang in tool.LANGS)
+    expected = sorted([s[0] + "-" + lang + ".png" for s in tool.SHOTS for lang in tool.LANGS]
+                      + [tool.LABELLED[0] + ".png"])
     assert names == expected
+    labelled = names.pop(names.index(tool.LABELLED[0] + ".png"))
+    w, h, depth, colour, _chunks, raw = read_png((screenshots / labelled).read_bytes())
+    # the panel at full scale, with the labels' column at its left
+    assert (depth, colour) == (1, 0) and w > 128 * tool.SCALE + tool.LABEL_W
+    assert h > 64 * tool.SCALE
     for name in names:
         w, h, depth, colour, _chunks, raw = read_png((screenshots / name).read_bytes())
         assert (w, h, depth, colour) == (128 * tool.SCALE, 64 * tool.SCALE, 1, 0), name

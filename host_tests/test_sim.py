@@ -95,6 +95,11 @@ def shown(state):
     return out
 
 
+def gets(who, points):
+    """The result of a deal on the scoreboard: "2 gets 1"."""
+    return who + " " + T("gets") + " " + str(points)
+
+
 def has(words, part):
     return any(part in w for w in words)
 
@@ -127,7 +132,7 @@ def deal_end_checks(state, layout):
     row = state.row(state.deals() - 1)
     if row[2] >= 0:
         gp = sum(points for side, points, _m in row[3] if side == row[2])
-        head = side_name(state, row[2]) + " +" + str(gp)
+        head = gets(side_name(state, row[2]), gp)
     else:
         head = T("no winner")
     return ("deal", names + shown(state), head,
@@ -229,13 +234,13 @@ def test_mariage_flow_suit_keys_close_result_undo_redo(micropython, tmp_path):
         ("2", "close 2", ["closed by 2"]),
         ("a12", "trick 1 A T", ["21 (1)"]),
         ("b44", "trick 2 Q Q", ["61 (2)"]),
-        ("b22", "trick 2 T T", ["2 +3  " + T("why_closed_won"), "# " + T("next deal")]),
+        ("b22", "trick 2 T T", [gets("2", 3), T("why_closed_won"), "# " + T("next deal")]),
         ("#", "next", ["2\u00b7", T("trump?")]),
         ("#4", None, ["Result only", "1 1", "2 2"]),
         ("1", None, ["Game points", "1 +1", "2 +2", "3 +3"]),
-        ("2", "result 1 2", ["1 +2", "# " + T("next deal")]),
+        ("2", "result 1 2", [gets("1", 2), "# " + T("next deal")]),
         ("*", "undo", [T("undone"), T("trump?")]),
-        ("z", "redo", [T("redone"), "1 +2"]),
+        ("z", "redo", [T("redone"), gets("1", 2)]),
     ])
 
 
@@ -244,12 +249,12 @@ def test_classic66_flow_draw_menu_next_and_claim(micropython, tmp_path):
         ("22", "new classic66 dealer=1", ["7", "Trump? press a suit"]),
         ("9", "trump D", ["\u2666"]),
         ("#", None, ["5 Drawn deal"]),
-        ("5", "draw", [T("no winner") + "  " + T("why_draw"), "# " + T("next deal")]),
+        ("5", "draw", [T("no winner"), T("why_draw"), "# " + T("next deal")]),
         ("m", None, ["1 next deal", "2 Trump"]),
         ("1", "next", ["2\u00b7", T("trump?")]),
         ("0", "trump C", ["\u2663"]),
         ("a11", "trick 1 A A", ["22 (1)"]),
-        ("#3", None, ["Claim 66", "1 1", "2 2"]),
+        ("#3", None, [T("who claims"), "1 1", "2 2"]),
         ("1", "claim 1", [T("why_false_claim"), "# " + T("next deal")]),
     ])
     assert run.state["shown"] == [7 - s for s in run.state["score"]]  # counts down
@@ -265,7 +270,7 @@ def test_mariage3_flow_three_card_tricks_marriage_result(micropython, tmp_path):
         ("56", "trick 3 Q J 9", ["5 (1)"]),
         ("d", None, [T("x no_player")]),
         ("#3", None, ["Result only", "3 3"]),
-        ("32", "result 3 2", ["3 +2", "# " + T("next deal")]),
+        ("32", "result 3 2", [gets("3", 2), "# " + T("next deal")]),
     ])
 
 
@@ -277,7 +282,7 @@ def test_classic66_3_flow_draw_and_trick_corrections(micropython, tmp_path):
         ("c12*", None, ["3 : A _"]),  # * takes back the last key of the trick
         ("34", "trick 3 A K Q", ["18 (1)"]),
         ("a*", None, ["Deal 1  lead 3"]),  # ... and then the winner
-        ("#4", "draw", [T("no winner") + "  " + T("why_draw")]),
+        ("#4", "draw", [T("no winner"), T("why_draw")]),
         ("#", "next", ["2\u00b7", T("trump?")]),
     ])
 
@@ -300,10 +305,10 @@ def test_mariage4_flow_four_player_menu_items(micropython, tmp_path):
         ("2", None, ["1 Five", "2 Six", "3 Coat", "4 Costume"]),
         ("2", "bid 2 six", ["Six 2"]),
         ("#", None, ["Menu"]),  # items 8 and 9 are below the five shown: digits pick them
-        ("9", "contract failed", ["1+3 +6  " + T("why_contract"), "# " + T("next deal")]),
+        ("9", "contract failed", [gets("1+3", 6), T("why_contract"), "# " + T("next deal")]),
         ("7", "trump S", ["\u2660"]),
         ("a1234", "trick 1 A T K Q", ["?? (1)"]),
-        ("#2", None, ["Claim 66"]),
+        ("#2", None, [T("who claims")]),
         ("3", None, ["1 No marriage"]),
         ("1", "claim 3", ["false claim"]),
     ])
@@ -317,7 +322,7 @@ def test_schnapsen_flow_no_nines_close_claim(micropython, tmp_path):
         ("b12", "trick 2 A T", ["?? (1)", "stock 8"]),
         ("#2", "close 2", ["closed by 2"]),
         ("b33", "trick 2 K K", []),
-        ("#3", None, ["Claim 66"]),
+        ("#3", None, [T("who claims")]),
         ("2", "claim 2", [T("why_false_claim"), "# " + T("next deal")]),
     ])
     assert run.state["deals"] == 1
@@ -330,8 +335,8 @@ def test_sechsundsechzig_flow_hidden_totals_and_claim(micropython, tmp_path):
         ("7", "marriage 2 S", ["??", "40\u2660"]),
         ("b31", "trick 2 K A", ["?? (1)"]),
         ("b12", "trick 2 A T", ["?? (2)"]),
-        ("#3", None, ["Claim 66"]),
-        ("2", "claim 2", ["2 +", T("why_claim"), "# " + T("next deal")]),
+        ("#3", None, [T("who claims")]),
+        ("2", "claim 2", [gets("2", 3), T("why_claim"), "# " + T("next deal")]),
     ])
 
 
@@ -351,7 +356,7 @@ def test_buttons_flow_soft_keys_rank_pages_undo_redo(micropython, tmp_path):
         ("qq", None, ["1", "2", "Suit", "Menu"]),  # BACK leaves the menu
         ("wqeqw", "trick 1 9 Q", ["3 (1)"]),
         ("E", None, ["Menu"]),
-        ("sse", None, ["Claim 66"]),  # the seat list starts at the leader
+        ("sse", None, [T("who claims")]),  # the seat list starts at the leader
         ("e", "claim 1", [T("why_false_claim"), T("next")]),
         ("e", "next", ["2\u00b7", "Suit"]),
     ], layout=BUTTONS)
@@ -380,9 +385,9 @@ def test_results_mode_flow_two_presses_per_deal(micropython, tmp_path):
         ("7", None, ["Settings"]),  # Entry: tricks -> results; the list opens again
         ("m", None, [T("winner, points")]),
         ("b", None, ["2: +1/2/3?"]),
-        ("3", "result 2 3", ["2 +3", T("winner, points")]),
-        ("a1", "result 1 1", ["1 +1"]),  # the next deal opens by itself
-        ("*", "undo", [T("undone"), "2 +3"]),
+        ("3", "result 2 3", [gets("2", 3), T("winner, points")]),
+        ("a1", "result 1 1", [gets("1", 1)]),  # the next deal opens by itself
+        ("*", "undo", [T("undone"), gets("2", 3)]),
         ("c", None, [T("x no_player")]),
         ("a4", None, [T("x bad_points")]),
         ("#", "next", [T("winner, points")]),
@@ -402,7 +407,7 @@ def test_results_mode_flow_buttons(micropython, tmp_path):
         ("E", None, ["1", "2", "3", "Menu"]),
         ("e", None, ["+1", "+2", "+3", "\u25c4"]),
         ("q", None, ["1", "2", "3", "Menu"]),  # the back key under the points
-        ("es", "result 3 2", ["3 +2"]),
+        ("es", "result 3 2", [gets("3", 2)]),
     ], layout=BUTTONS)
 
 
@@ -595,9 +600,9 @@ def test_ui_figures_are_computed(micropython, tmp_path):
 
 
 def test_new_match_options_target_and_counting_down(micropython, tmp_path):
-    # The dealer list carries the match options: item 4 cycles the target (7 -> 8),
-    # item 6 counting down; then item 2 starts with player 1 dealing.
-    run = run_sim(micropython, tmp_path, "1462", KEYPAD)
+    # The dealer list carries the players and the match options: item 5 cycles the target (7 -> 8),
+    # item 7 counting down; then item 2 starts with player 1 dealing.
+    run = run_sim(micropython, tmp_path, "1572", KEYPAD)
     assert run.state["rules"] == "mariage"
     assert run.state["target"] == 8
     assert run.state["shown"] == [8, 8]  # counting down from the target

@@ -87,23 +87,27 @@ LIST_ITEMS = ("trump", "marriage", "close", "claim 66", "result", "draw", "cut n
               "three nines", "contract", "contract made", "contract failed", "next deal",
               "undo", "redo", "history", "statistics", "settings", "new match", "won", "lost",
               "by lot", "no deals yet", "bid_0", "bid_1", "bid_2", "bid_3", "counted points",
-              "no marriage")
-TITLES = ("menu", "trump", "marriage", "claim 66", "result", "game points", "three nines",
-          "counted points", "empty no trick",
+              "no marriage", "new name", "no name")
+TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game points",
+          "three nines", "counted points", "players", "empty no trick",
           "contract", "history", "statistics", "settings", "language", "new match",
           "first dealer")
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
-    "undone", "redone", "flash error", "winner first", "rank first")
+    "undone", "redone", "flash error", "winner first", "rank first", "star fixes",
+    "name max", "same name")
 
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width
     [("<deal> 12  <lead> 4", W), ("<trump?>", W), ("<winner, points>", W),
      ("# <next deal>", W), ("# <new match>", W),
      ("<stock> 12 20\u2665 40\u2660", W), ("<closed> 2 20\u2665 40\u2660", W),
-     ("1+3 <wins match>", W), ("<no winner>  <why_draw>", W), ("<no winner>  <why_redeal>", W)]
+     ("1+3 <wins match>", W), ("<no winner>", W), ("1+3 <gets> 12", W),
+     # four buttons: whose lead it is, right of the stock or the contract
+     ("<stock> 12 <lead b> 4", W), ("<closed> 2 <lead b> 4", W),
+     ("\u2660 <bid_3> 4 <lead b> 4", W)]
     + [("<bid_%d> 4" % k, W) for k in range(4)]
-    + [("1 +3  <%s>" % k, W) for k in REASONS_ANY]
-    + [("1+3 +3  <%s>" % k, W) for k in REASONS_PAIRS]
+    # under the result: why the deal ended, and the card points when the line has room
+    + [("<%s>" % k, W) for k in REASONS_ANY]
     # a pair's column: games and coat markers (half the width)
     + [("12<games_short> 3<coat_short>", W // 2 - 2)]
     # four-button soft keys
@@ -126,12 +130,19 @@ LAYOUT = (
     # new-match options under the dealers
     + [("1 <target>: 12", LIST), ("1 <eights>: 5", LIST), ("1 <hidden totals>: <off>", LIST),
        ("1 <hidden totals>: <on>", LIST), ("1 <count down>: <off>", LIST),
-       ("1 <count down>: <on>", LIST)]
+       ("1 <count down>: <on>", LIST), ("<hidden help>", LIST)]
+    # player names: the new-match item, a seat's title, the editor's help lines and its
+    # "done" on the wheel after a full name
+    + [("1 <players>: 1,2,3,4", LIST), ("<player> 4", LIST), ("<name keys>", LIST),
+       ("<name keys 2>", LIST), ("<name wheel>", LIST), ("<name wheel 2>", LIST),
+       ("WWWWWWWW <done>", W - 24)]
     + [("1 <judge_%d>" % k, LIST) for k in range(3)]
     # counted points: a side's row, and a marriage to claim with (four players)
     + [("1+3: <no trick>", LIST), ("1 <marriage> \u2660", LIST)]
     # statistics: deals won this match (two players), matches won over time
-    + [("1 1+3: 17 (2\u00d713 3\u00d712)", LIST), ("1 1: 12/30 <matches>", LIST)]
+    # (20 characters: the last one may be a scroll mark)
+    + [("<st won>   17  12  11", LIST - 6), ("<st won2>   17  12  11", LIST - 6),
+       ("<st won3>   17  12  11", LIST - 6), ("<matches>", LIST - 6)]
 )
 SHORT = ("games_short", "coat_short")  # one or two characters after a number
 FIELD = re.compile(r"<([^<>]+)>")
@@ -377,6 +388,9 @@ TOUR = [
     ("four players: contract made", "keypad", "52 7 #7 1 3 # bbbbbbbb 8", []),
     ("buttons: two players", "buttons", "ese ese sq ww qssse e sse e qssseesse e qssseesse", []),
     ("buttons: four players", "buttons", "ssss e s e w E e e", []),
+    ("names: the keypad editor, a match with names", "keypad",
+     "1 4 1 1 266b66 # 2 1 a 555444444332222 # * 2 9 b11 #3 1", []),
+    ("names: the letter wheel", "buttons", "e ssse e e e se www e q", []),
 ]
 
 # Problems of the screens' own layout, in English as much as in any language: the tour
@@ -464,21 +478,21 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["new match"] + "?",
         # two players
         s["dealer"] + ": 1", s["trump?"], s["deal"] + " 1  " + s["lead"] + " 2", "2 : K\u2665 _",
-        s["stock"] + " 10 20\u2665" + "40\u2660", "2 +3  " + s["why_closed_won"],
+        s["stock"] + " 10 20\u2665" + "40\u2660", "2 " + s["gets"] + " 3",
         s["closed"] + " 2 20\u2665" + "40\u2660",
-        "1 \u2660 " + s["suit_0"], "4 \u2663 " + s["suit_3"], s["claim 66"], s["result"],
-        s["game points"], "3 +3", "# " + s["next deal"], "1 +1  " + s["why_false_claim"],
-        "1 +3  " + s["why_reached"], "2 +3  " + s["why_claim"], "1 " + s["wins match"],
+        "1 \u2660 " + s["suit_0"], "4 \u2663 " + s["suit_3"], s["who claims"], s["result"],
+        s["game points"], "3 +3", "# " + s["next deal"], "1 " + s["gets"] + " 1",
+        "1 " + s["gets"] + " 3", "1 " + s["wins match"],
         "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],
         s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
-        s["no winner"] + "  " + s["why_draw"], s["winner, points"], "1: +1/2/3?",
+        s["no winner"], s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players
         "3 : A\u2660 10\u2665 _", "\u2660 20\u2666",
         # four players
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
         "8 " + s["contract made"], "9 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
-        "4 " + s["cut nine"], "5 " + s["redeal"], s["no winner"] + "  " + s["why_redeal"],
-        "1+3 +1  " + s["why_cut_nines"], "1+3 +0  " + s["why_contract"],
+        "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"],
+        "1+3 " + s["gets"] + " 1", "1+3 " + s["gets"] + " 0",
         # four buttons
         s["suit"], s["next"], "\u25ba", "\u25c4", "OK",
         # messages
@@ -486,6 +500,10 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
     ]
     missing = [e for e in expect if e not in shown]
     assert missing == [], missing
+    # why a deal ended, before its card points
+    starts = [s["why_" + k] for k in ("closed_won", "false_claim", "reached", "claim",
+                                      "cut_nines", "contract")]
+    assert [e for e in starts if not any(x.startswith(e) for x in shown)] == []
     assert len({f["screen"] for f in frames}) == len(TOUR)
 
 

@@ -19,7 +19,7 @@ PACKAGES = (
     ("app boot and stats", ("app.restore", "app.stats")),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
     ("ui menus", ("ui.lists", "ui.menus")),
-    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch")),
+    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs", "ui.names")),
     ("start + boot-only modules", ("boardcheck", "parts", "start")),
 )
 

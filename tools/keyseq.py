@@ -16,7 +16,7 @@ Entries the UI does not offer raise Unsupported: counted card points
 (`points`), a four-player claim with a marriage (`claim P S`), suits of the
 cards on the four-button layout, the suit of a trick's last card on the keypad
 (the trick is entered on its last rank key), and `new` with options other than
-the dealer.
+the dealer and the names (names are typed as new names on a fresh device).
 UiPlayer plays dealgen matches with only what the UI offers (a counted
 `points` deal is entered as the `result` it amounts to).
 
@@ -83,8 +83,8 @@ def menu_items(state):
 def pick(layout, index, count, start=0):
     """Keys that pick item `index` of a list of `count` items whose cursor is at `start`."""
     if layout == KEYPAD:
-        if index < 9:
-            return str(index + 1)
+        if index < 10:
+            return str((index + 1) % 10)  # digits 1-9, then 0 for the tenth item
         down = (index - start) % count
         up = (start - index) % count
         return ("b" * down if down <= up else "a" * up) + "#"
@@ -111,8 +111,9 @@ def menu(state, layout, role):
     return open_menu(state, layout) + pick(layout, items.index(role), len(items))
 
 
-def new_match_keys(rid, dealer, layout, from_board=False):
-    """The new-match wizard: rule set, then the first dealer (0-based; -1: by lot).
+def new_match_keys(rid, dealer, layout, from_board=False, names=None):
+    """The new-match wizard: rule set, names (None: the seat numbers), then the first
+    dealer (0-based; -1: by lot).
 
     from_board: the match on screen is over (the scoreboard offers a new match)."""
     keys = ""
@@ -121,10 +122,89 @@ def new_match_keys(rid, dealer, layout, from_board=False):
     # the new-match list shows the rule sets in the order of RULE_SETS (ui/menus.py)
     keys += pick(layout, RULE_SETS.index(rid), len(RULE_SETS))
     players = Rules(rid).players
-    # The dealer list (ui/menus.py NewMatch): by lot, one item per seat, then the options
-    # (target or eights, hidden totals, counting down, and for three players the judge).
-    options = 4 if players == 3 else 3
-    return keys + pick(layout, dealer + 1, players + 1 + options)
+    # The dealer list (ui/newmatch.py NewMatch): by lot, one item per seat, then the players'
+    # names and the options (target or eights, hidden totals, counting down, and for three
+    # players the judge).
+    count = players + (5 if players == 3 else 4) + 1
+    start = 0
+    if names:
+        keys += pick(layout, players + 1, count) + names_keys(names, layout)
+        start = players + 1
+    return keys + pick(layout, dealer + 1, count, start)
+
+
+def names_keys(names, layout):
+    """From the players' list (ui/names.py Players): each seat's name typed as a new name
+    (the seat's list ends with New name, No name: up twice from its first item), then back
+    to the dealer list."""
+    keys = ""
+    cursor = 0
+    for seat in range(len(names)):
+        if names[seat] == str(seat + 1):
+            continue
+        keys += pick(layout, seat, len(names), cursor)
+        cursor = seat
+        keys += ("aa#" if layout == KEYPAD else "wwe") + type_name(names[seat], layout)
+    return keys + ("*" if layout == KEYPAD else "q")
+
+
+def _find(ch, letters):
+    """Index of `ch` in `letters` (small letters; `ch` may be the capital), or -1."""
+    from ui.names import _upper
+
+    for i in range(len(letters)):
+        if letters[i] == ch or _upper(letters[i]) == ch:
+            return i
+    return -1
+
+
+def type_name(name, layout):
+    """Keys that type `name` in the name editor and take it (ui/names.py Editor)."""
+    from ui.names import _KEYS
+
+    keys = ""
+    abc = 0
+    if layout == KEYPAD:
+        last = -1
+        for ch in name:
+            for a in (abc, 1 - abc):
+                hit = [(k, _find(ch, _KEYS[a][k])) for k in range(10)
+                       if _find(ch, _KEYS[a][k]) >= 0]
+                if hit:
+                    break
+            else:
+                raise Unsupported("letter " + ch)
+            if a != abc:
+                keys += "a"
+                abc = a
+                last = -1
+            k, tap = hit[0]
+            if k == last:
+                keys += "b"
+            keys += str(k) * (tap + 1)
+            last = k
+        return keys + "#"
+    wheel = 2
+
+    def turn(frm, to, n):
+        down = (to - frm) % n
+        up = (frm - to) % n
+        return "s" * down if down <= up else "w" * up
+
+    for ch in name:
+        letters = "".join(_KEYS[abc][2:]) + "0123456789"
+        if _find(ch, letters) < 0:
+            keys += turn(wheel, 1, len(letters) + 2) + "e"
+            wheel = 1
+            abc ^= 1
+            letters = "".join(_KEYS[abc][2:]) + "0123456789"
+        i = _find(ch, letters)
+        if i < 0:
+            raise Unsupported("letter " + ch)
+        keys += turn(wheel, i + 2, len(letters) + 2) + "e"
+        wheel = i + 2
+    letters = "".join(_KEYS[abc][2:]) + "0123456789"
+    return keys + turn(wheel, 0, len(letters) + 2) + "e"
 
 
 def _card_keys(layout, c):
@@ -229,15 +309,19 @@ def entry_keys(state, line, layout, results=False):
 
 
 def setup_keys(line, layout, from_board=False):
-    """Keys for a `new RULES dealer=N` line (the wizard offers no other options)."""
+    """Keys for a `new RULES dealer=N [names=A,B]` line (options other than these are
+    not typed here)."""
     words = line.split()
     dealer = 0
+    names = None
     for w in words[2:]:
         if w.startswith("dealer="):
             dealer = int(w[7:]) - 1
+        elif w.startswith("names="):
+            names = w[6:].split(",")
         else:
             raise Unsupported("option " + w)
-    return new_match_keys(words[1], dealer, layout, from_board)
+    return new_match_keys(words[1], dealer, layout, from_board, names)
 
 
 def match_keys(lines, layout, results=False):

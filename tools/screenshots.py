@@ -8,7 +8,8 @@ port) boots it in the language, a second presses the keys and dumps the 128x64 p
 the panel, each pixel a SCALE x SCALE block. The keys come from event lines through
 tools/keyseq.py (the fewest presses the UI offers), so they follow the key layouts.
 
-Files: NAME-LANG.png (SHOTS below), e.g. scoreboard-en.png.
+Files: NAME-LANG.png (SHOTS below), e.g. scoreboard-en.png; scoreboard-labelled.png, the
+scoreboard with its parts named (LABELLED).
 
 PNGs are written by a small deterministic encoder (1-bit greyscale, a fixed-Huffman
 deflate stream with run and previous-row matches), not by zlib's compressor, whose output
@@ -184,11 +185,12 @@ def panel_png(lines, scale=SCALE):
 
 # A two-player deal under way: trump spades, player 2 (the leader) declares 20 in hearts
 # and leads the queen; then player 2 leads again and loses to a trump.
-TWO = ["new mariage dealer=1", "trump S", "marriage 2 H", "trick 2 Q 9", "trick 1 T J"]
+TWO = ["new mariage dealer=1 names=Ann,Олег", "trump S", "marriage 2 H",
+       "trick 2 Q 9", "trick 1 T J"]
 # The same deal played out: player 2 reaches 66.
-TWO_DONE = ["new mariage dealer=1", "trump S", "marriage 2 H", "trick 2 Q 9", "trick 2 A T",
-            "trick 1 K A", "trick 1 T 9", "trick 2 J A", "trick 2 T K"]
-THREE = ["new mariage3 dealer=1", "trump H", "trick 2 A T 9", "marriage 2 D",
+TWO_DONE = ["new mariage dealer=1 names=Ann,Олег", "trump S", "marriage 2 H", "trick 2 Q 9",
+            "trick 2 A T", "trick 1 K A", "trick 1 T 9", "trick 2 J A", "trick 2 T K"]
+THREE = ["new mariage3 dealer=1 names=Ann,Bob,Cat", "trump H", "trick 2 A T 9", "marriage 2 D",
          "trick 2 K J Q"]
 FOUR = ["new mariage4 dealer=1", "result 1 3", "result 2 1", "result 1 1", "trump D",
         "trick 1 A T 9 K", "trick 3 A T J 9"]
@@ -241,11 +243,78 @@ SHOTS = (
     ("menu", KEYPAD, TWO, open_menu),
     ("scoreboard-3", KEYPAD, THREE, None),
     ("scoreboard-4", KEYPAD, FOUR, None),
-    ("match-result", KEYPAD, _match_over(["new mariage dealer=1"],
+    ("match-result", KEYPAD, _match_over(["new classic66 dealer=1 names=Ann,Bob"],
                                          ["result 1 2", "result 2 1", "result 1 3"]), None),
     ("history", KEYPAD, _history(), _menu("history")),
     ("settings", KEYPAD, TWO, _menu("settings")),
 )
+
+
+# The scoreboard with its parts named (README, docs/keys.md): the shot, then each label
+# with the panel row it points at (in the panel's pixels), English only.
+LABELLED = ("scoreboard-labelled", KEYPAD, TWO, "a2")
+LABELS = (("names, \u00b7 the dealer", 4), ("game points (big)", 21),
+          ("card points (tricks), trump", 38), ("stock left, marriages", 48),
+          ("the trick being typed", 59))
+LABEL_SCALE = 2  # the labels' font, twice its size
+LABEL_W = 28 * 6 * LABEL_SCALE  # the label column: 28 characters
+
+
+def labelled_png(lines, scale=SCALE):
+    """The panel with labels at its left, each with a line to the row it names: white on
+    black, the labels in the firmware's own font."""
+    from ui import font6x10
+    from ui.text import Text
+
+    gap = 40
+    border = 8
+    width = border + LABEL_W + gap + W * scale + border
+    height = H * scale + 2 * border
+    canvas = [[0] * width for _ in range(height)]
+
+    class Small:
+        """What Text.draw needs: pixel(), on a canvas one font pixel a cell."""
+
+        def __init__(self, w, h):
+            self.px = [[0] * w for _ in range(h)]
+
+        def pixel(self, x, y, c=None):
+            if c is None:
+                return self.px[y][x]
+            if 0 <= y < len(self.px) and 0 <= x < len(self.px[0]):
+                self.px[y][x] = c
+
+    text = Text(font6x10)
+    x0 = border + LABEL_W + gap
+    px = pixels(lines)
+    for y in range(H):
+        for x in range(W):
+            if px[y][x]:
+                for dy in range(scale):
+                    row = canvas[border + y * scale + dy]
+                    for dx in range(scale):
+                        row[x0 + x * scale + dx] = 1
+    for x in range(x0 - 2, x0 + W * scale + 2):  # a frame around the panel
+        canvas[border - 2][x] = canvas[border + H * scale + 1][x] = 1
+    for y in range(border - 2, border + H * scale + 2):
+        canvas[y][x0 - 2] = canvas[y][x0 + W * scale + 1] = 1
+    for label, row in LABELS:
+        small = Small(text.width(label), text.height)
+        text.draw(small, label, 0, 0, 1)
+        top = border + row * scale - text.height * LABEL_SCALE // 2
+        for y in range(text.height):
+            for x in range(len(small.px[0])):
+                if small.px[y][x]:
+                    for dy in range(LABEL_SCALE):
+                        for dx in range(LABEL_SCALE):
+                            canvas[top + y * LABEL_SCALE + dy][
+                                border + x * LABEL_SCALE + dx] = 1
+        y = border + row * scale  # a line from the label to its row
+        for x in range(border + text.width(label) * LABEL_SCALE + 6, x0 - 6):
+            canvas[y][x] = 1
+        for d in range(-2, 3):
+            canvas[y + d][x0 - 6] = 1
+    return png_bytes(width, height, [pack_bits(r) for r in canvas])
 
 
 def shot_keys(shot):
@@ -302,6 +371,12 @@ def generate(out, langs=LANGS, only=None, micropython=MICROPYTHON):
                 with open(os.path.join(out, fname), "wb") as f:
                     f.write(data)
                 written.append(fname)
+        if not only or LABELLED[0] in only:
+            data = labelled_png(render(LABELLED, "en", tmp, micropython))
+            fname = LABELLED[0] + ".png"
+            with open(os.path.join(out, fname), "wb") as f:
+                f.write(data)
+            written.append(fname)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return written

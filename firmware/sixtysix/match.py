@@ -172,9 +172,10 @@ class MatchState:
                 tuple(h[o + 9:o + 9 + sides]))
 
     def score_shown(self, side):
-        """The score as players read it: remaining to the target when counting down."""
+        """The score as players read it: remaining to the target when counting down, never
+        below 0 (a last deal worth more than what was left shows 0)."""
         if self.rules.down:
-            return self.rules.target - self.score[side]
+            return max(0, self.rules.target - self.score[side])
         return self.score[side]
 
 

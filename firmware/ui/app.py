@@ -21,7 +21,8 @@ from ui.text import Text
 
 # The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
 # dropped by home().
-_LISTS = ("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.lists")
+_LISTS = ("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
+          "ui.names", "ui.lists")
 
 
 class App:

@@ -112,24 +112,39 @@ class Board(Screen):
             self.clear()
             app.enter(rec)
             return
+        if len(self.cards) == state.rules.players:  # a refused trick stays on the line
+            app.say(t("star fixes"))
+            return
         self.cards.append(card(rank))
         self.page = 0
+        self._complete(app, state)
+
+    def _complete(self, app, state):
+        """A trick with all its cards counts. Refused, its keys stay on the entry line
+        with the reason: * takes back the last one, and one key puts it right."""
         if len(self.cards) == state.rules.players:
             rec = bytes((1, self.win)) + bytes(self.cards)
-            self.clear()
-            if app.enter(rec) and suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
-                self.amend = rec  # suits are being entered: the next key may be the last one's
+            if app.enter(rec):
+                self.clear()
+                if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
+                    self.amend = rec  # suits are being entered: the next key may be the last one's
 
     def _amend(self, app, rec, suit):
         """Give the last card of the trick just entered its suit: the entry is replaced,
         or if the new one is refused, the trick stays as it was."""
         new = rec[:-1] + bytes((card(rec[-1] & 7, suit),))
+        m = app.match
+        # Checked first, in RAM alone: the trick taken back, the new one checked in its
+        # place, the trick put back. A refusal is shown and nothing has changed.
+        m.undo()
+        ok = app.attempt(m.state.check, new)
+        m.redo()
         session = app.session
-        if app.attempt(session.undo):
+        if ok and app.attempt(session.undo):
             if app.attempt(session.enter, new):
                 app.after_entry()
             else:
-                app.attempt(session.redo)  # the message says why the new one was refused
+                app.attempt(session.redo)  # a failed write: the trick as it was
 
     def _suit(self, app, state, suit):
         if self.win >= 0:
@@ -137,6 +152,7 @@ class Board(Screen):
                 app.say(t("rank first"))
             else:
                 self.cards[-1] = card(self.cards[-1] & 7, suit)
+                self._complete(app, state)  # a refused trick, given the suit it lacked
             return
         deal = state.deal
         if deal.trump < 0:
@@ -210,8 +226,7 @@ class Board(Screen):
             app.text.draw_big(fb, shown, x, LINE - scale, scale)  # ink starts `scale` rows down
         y = LINE + 24
         if state.over:
-            who = side_name(state, state.winner)
-            app.write_center(who + " " + t("wins match"), y)
+            self._result(app, state, y)
             self._bottom(app, "# " + t("new match"))
             return
         quick = app.settings["quick"]
@@ -234,16 +249,18 @@ class Board(Screen):
                 parts.append(RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             line = " ".join(parts)
-            if app.layout == keymap.BUTTONS:
-                # The soft keys take the bottom line: the trick goes above them.
+            if app.message or app.layout == keymap.BUTTONS:
+                # The soft keys or a refusal's reason take the bottom line: the trick
+                # goes above them.
                 fb.fill_rect(0, 64 - 2 * LINE, W, LINE, 0)
                 app.write(app.text.clip(line, W), 0, 64 - 2 * LINE)
             self._bottom(app, line)
         elif deal.trump < 0:
             self._bottom(app, t("trump?"))
         else:
-            self._bottom(app, t("deal") + " " + str(state.deals() + 1) + "  " +
-                         t("lead") + " " + state.names[deal.leader])
+            lead = t("lead") + " " + state.names[deal.leader]
+            line = t("deal") + " " + str(state.deals() + 1) + "  " + lead
+            self._bottom(app, line if app.text.fits(line, W) else lead)  # long names: lead
 
     def _deal(self, app, state, y):
         deal = state.deal
@@ -257,6 +274,12 @@ class Board(Screen):
         if deal.trump >= 0 and sides == 2:
             app.write_center(SUIT_TEXT[deal.trump], y)
         y += LINE
+        width = W
+        if app.layout == keymap.BUTTONS and self.win < 0:
+            # No bottom line for it on four buttons: whose lead it is goes to the right here.
+            lead = t("lead b") + " " + state.names[deal.leader]
+            width -= app.text.width(lead) + 6
+            app.write(lead, W - app.text.width(lead), y)
         info = ""
         if rules.stock:
             if deal.closer >= 0:
@@ -270,30 +293,39 @@ class Board(Screen):
             for _seat, suit, value in deal.marriages:
                 full += str(value) + SUIT_TEXT[suit]
                 suits += SUIT_TEXT[suit]
-            info += " " + (full if app.text.fits(info + " " + full, W) else suits)
+            for m in (full, suits):  # the suits alone, or none on a line that holds the lead
+                if app.text.fits(info + " " + m, width):
+                    info += " " + m
+                    break
         if deal.bid_kind >= 0:
             info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
         if deal.trump >= 0 and sides != 2:
             info = SUIT_TEXT[deal.trump] + " " + info.strip()
-        app.write(app.text.clip(info.strip(), W), 0, y)
+        app.write(app.text.clip(info.strip(), width), 0, y)
 
     def _result(self, app, state, y):
-        """The deal that just ended: who, how many, why."""
+        """The deal that just ended: who gets how many ("2 gets 1"), or who won the match;
+        below it why ("false claim") and the card points."""
         row = state.row(state.deals() - 1)
         winner = row[2]
         gp = 0
         for side, points, _markers in row[3]:
             if side == winner:
                 gp += points
-        if winner >= 0:
-            head = side_name(state, winner) + " +" + str(gp)
+        if state.over:
+            head = side_name(state, state.winner) + " " + t("wins match")
+        elif winner >= 0:
+            head = side_name(state, winner) + " " + t("gets") + " " + str(gp)
         else:
             head = t("no winner")
         why = t("why_" + row[1])
-        app.write(app.text.clip(head + "  " + why if why else head, W), 0, y)
         pts = row[4]
-        if max(pts):  # quick results carry no card points
-            app.write(" : ".join([str(p) for p in pts]), 0, y + LINE)
+        if max(pts):  # quick results carry no card points; too long a line drops them
+            more = (why + "  " + " : ".join([str(p) for p in pts])).strip()
+            if app.text.fits(more, W):
+                why = more
+        app.write(app.text.clip(head, W), 0, y)
+        app.write(why, 0, y + LINE)
 
     def _x(self, s, sides, w):
         col = W // sides

@@ -42,22 +42,41 @@ class History(List):
 
 
 class Stats(List):
-    """Deals won (with 2 and 3 points) this match, and matches won over time."""
+    """This match as a table, a column per side under its name: deals won, and of them
+    those won with 2 and with 3 game points; then the matches each name won and played
+    on this device. The font is 6 pixels a character: 20 characters fill a row beside
+    a scroll mark."""
+
+    numbered = False
 
     def __init__(self, app):
         state = app.match.state
         items = []
         if state is not None:
-            for s in range(state.rules.sides):
-                # "Ann: 5 (2x1 3x2)": deals won, of them with 2 and with 3 points.
-                items.append((side_name(state, s) + ": " + str(state.won[s]) + " (2\u00d7" +
-                              str(state.won2[s]) + " 3\u00d7" + str(state.won3[s]) + ")", None))
+            n = state.rules.sides
+            labels = ("", t("st won"), t("st won2"), t("st won3"))
+            lab = max([len(x) for x in labels]) + 1
+            col = (20 - lab) // n
+            rows = list(labels)
+            for s in range(n):
+                cells = (side_name(state, s)[:col - 1], state.won[s], state.won2[s],
+                         state.won3[s])
+                for r in range(4):
+                    rows[r] = _pad(rows[r], lab + (s + 1) * col, str(cells[r]))
+            items = [(r, None) for r in rows]
         lifetime = app.session.load_stats()
+        if lifetime:
+            items.append((t("matches"), None))
         for name in sorted(lifetime):
             rec = lifetime[name]
             if isinstance(rec, dict):
-                items.append((name + ": " + str(rec.get("won", 0)) + "/" +
-                              str(rec.get("played", 0)) + " " + t("matches"), None))
+                items.append((_pad(name, 15, str(rec.get("won", 0)) + "/" +
+                                   str(rec.get("played", 0))), None))
         if not items:
             items.append((t("no deals yet"), None))
         List.__init__(self, t("statistics"), items)
+
+
+def _pad(line, end, cell):
+    """line, then cell right-aligned to end at character `end`."""
+    return line + " " * (end - len(line) - len(cell)) + cell

@@ -56,9 +56,9 @@ def action(layout, name, long, mode):
         if mode == NUMBER_KEYS and name in "0123456789":
             return (PICK, int(name))
         if mode != BOARD_KEYS:
-            # A digit picks its item; A/B move the cursor; # picks; * goes back.
-            if name in "123456789":
-                return (PICK, int(name) - 1)
+            # A digit picks its item (0 the tenth); A/B move the cursor; # picks; * goes back.
+            if name in "1234567890":
+                return (PICK, (int(name) + 9) % 10)
             i = "AB#*".find(name)
             return ((UP, 0), (DOWN, 0), (OK, 0), (BACK, 0))[i] if i >= 0 else None
         for kind, keys in ((WIN, _PLAYERS), (RANK, _RANKS), (SUIT, _SUITS)):

@@ -1,8 +1,10 @@
 """The List screen, the base of every menu and chooser, and two helpers for its items.
 
-A List shows numbered items, five at a time. Keypad: a digit picks its item,
-A/B move, # picks, * goes back. Four buttons: UP/DOWN move, OK picks, BACK
-goes back. Each item is (label, function); the function gets the app.
+A List shows numbered items, five at a time, with a mark at the right end of the first
+or last row when more are above or below. Keypad: a digit picks its item (0 the tenth),
+A/B move (round the ends: A from the top reaches the last), # picks, * goes back. Four
+buttons: UP/DOWN move, OK picks, BACK goes back. Each item is (label, function); the
+function gets the app.
 """
 
 from ui import keymap
@@ -49,12 +51,18 @@ class List(Screen):
         more = self.detail(app, self.pick)
         rows = ROWS - 1 if more is not None else ROWS
         top = min(max(0, self.pick - rows + 1), max(0, len(self.items) - rows))
-        for i in range(top, min(top + rows, len(self.items))):
+        n = len(self.items)
+        for i in range(top, min(top + rows, n)):
             y = LINE + 1 + (i - top) * LINE
             label = self.items[i][0]
             if self.numbered:
-                label = (str(i + 1) + " " if i < 9 else "  ") + label
-            label = app.text.clip(label, W - 2)
+                label = (str((i + 1) % 10) + " " if i < 10 else "  ") + label
+            # Scroll marks at the right end: more above the first row, more below the last.
+            mark = "\u25b2" if i == top and top else "\u25bc" if i == top + rows - 1 < n - 1 \
+                else ""
+            if mark:
+                app.write(mark, W - 6, y)
+            label = app.text.clip(label, W - 8 if mark else W - 2)
             if i == self.pick:
                 # Inverted under the text only: a cursor move then changes fewer columns.
                 fb.fill_rect(0, y, app.text.width(label) + 2, LINE, 1)
@@ -80,3 +88,12 @@ def _entry(rec):
 
 def _bind(fn, value):
     return lambda app: fn(app, value)
+
+
+def choose_seat(app, title, then):
+    """A list of the players; `then(app, seat)` runs for the one picked."""
+    state = app.match.state
+    items = []
+    for seat in range(state.rules.players):
+        items.append((state.names[seat], _bind(then, seat)))
+    app.push(List(title, items, state.deal.leader))

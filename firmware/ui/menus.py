@@ -6,17 +6,8 @@ from here.
 """
 
 from ui.i18n import t
-from ui.lists import List, _bind, _entry
+from ui.lists import List, _bind, _entry, choose_seat
 from ui.screen import SUIT_TEXT, side_name
-
-
-def choose_seat(app, title, then):
-    """A list of the players; `then(app, seat)` runs for the one picked."""
-    state = app.match.state
-    items = []
-    for seat in range(state.rules.players):
-        items.append((state.names[seat], _bind(then, seat)))
-    app.push(List(title, items, state.deal.leader))
 
 
 def choose_suit(app, title, then):
@@ -41,7 +32,7 @@ def board_menu(app):
         items.append((t("marriage"), lambda a: choose_suit(a, t("marriage"), _marriage)))
     if rules.stock:
         items.append((t("close"), lambda a: _close(a)))
-    items.append((t("claim 66"), lambda a: choose_seat(a, t("claim 66"), _claim)))
+    items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
     # A result: the winning side and its game points, or (last) the counted card points
     # of a deal played without the device, from which the game points follow.
     items.append((t("result"), lambda a: choose_side(
@@ -49,13 +40,9 @@ def board_menu(app):
     if rules.draws:
         items.append((t("draw"), _entry(b"\x06")))
     if rules.pairs:
-        items.append((t("cut nine"), _entry(b"\x08")))
-        items.append((t("redeal"), _entry(b"\x09")))
-        items.append((t("three nines"), lambda a: choose_seat(a, t("three nines"), _nines)))
-        items.append((t("contract"), lambda a: choose_seat(a, t("contract"), _bid)))
-        if deal.bid_kind >= 0:
-            items.append((t("contract made"), _entry(b"\x0c\x01")))
-            items.append((t("contract failed"), _entry(b"\x0c\x00")))
+        from ui.pairs import pairs_items
+
+        pairs_items(items, deal)
     if not deal.opened:
         items.insert(0, (t("next deal"), _entry(b"\x0d")))
     items.extend(_general_items())
@@ -130,14 +117,12 @@ def _close(app):
 
 
 def _claim(app, seat):
-    if not app.match.state.rules.pairs:
+    if app.match.state.rules.pairs:
+        from ui.pairs import claim_with_marriage
+
+        claim_with_marriage(app, seat)
+    else:
         _entry(bytes((4, seat)))(app)
-        return
-    # Seed 000: with four players a claim may come with a marriage, declared without leading.
-    items = [(t("no marriage"), _entry(bytes((4, seat))))]
-    for s in range(4):
-        items.append((t("marriage") + " " + SUIT_TEXT[s], _entry(bytes((4, seat, s)))))
-    app.push(List(t("claim 66"), items))
 
 
 def _result_points(app, side):
@@ -145,13 +130,3 @@ def _result_points(app, side):
     for g in app.match.state.rules.choices():
         items.append(("+" + str(g), _entry(bytes((5, side, g)))))
     app.push(List(t("game points"), items))
-
-
-def _nines(app, seat):
-    app.push(List(t("three nines"), [(t("won"), _entry(bytes((10, seat, 1)))),
-                                     (t("lost"), _entry(bytes((10, seat, 0))))]))
-
-
-def _bid(app, seat):
-    items = [(t("bid_" + str(k)), _entry(bytes((11, seat, k)))) for k in range(4)]
-    app.push(List(t("contract"), items))

@@ -13,7 +13,7 @@ def new_match(app):
 
 
 def _pick_dealer(app, rid):
-    app.push(NewMatch(rid))
+    app.push(NewMatch(app, rid))
 
 
 class NewMatch(List):
@@ -21,12 +21,17 @@ class NewMatch(List):
     target (or eights to win with four players), hidden totals, counting down,
     and for three players whose points decide the loser's game points."""
 
-    def __init__(self, rid):
+    def __init__(self, app, rid):
         from sixtysix.rules import Rules
 
         r = Rules(rid)
         self.rid = rid
         self.players = r.players
+        # The names of the match before, when as many play ("" for a seat number).
+        self.names = [""] * r.players
+        old = app.match.state
+        if old is not None and len(old.names) == r.players:
+            self.names = [n if n != str(i + 1) else "" for i, n in enumerate(old.names)]
         # Option values as the `new` line takes them; shown and cycled below.
         self.opts = {"games" if r.pairs else "target": r.games if r.pairs else r.target,
                      "hidden": int(r.hidden), "down": int(r.down)}
@@ -36,8 +41,10 @@ class NewMatch(List):
 
     def _items(self):
         items = [(t("by lot"), _bind(self._start, -1))]
+        names = [self.names[i] or str(i + 1) for i in range(self.players)]
         for seat in range(self.players):
-            items.append((t("dealer") + " " + str(seat + 1), _bind(self._start, seat)))
+            items.append((t("dealer") + " " + names[seat], _bind(self._start, seat)))
+        items.append((t("players") + ": " + ",".join(names), self._names))
         o = self.opts
         if "games" in o:
             items.append((t("eights") + ": " + str(o["games"]),
@@ -53,6 +60,21 @@ class NewMatch(List):
             items.append((t("judge_" + str(o["judge"])), self._cycle("judge", (0, 1, 2))))
         return items
 
+    def detail(self, app, i):  # type: ignore[override]
+        """Under "Hidden totals": what it means."""
+        if self.items[i][0].startswith(t("hidden totals")):
+            return t("hidden help")
+        return None
+
+    def _names(self, app):
+        from ui.names import Players
+
+        app.push(Players(self))
+
+    def update(self):
+        """The names changed (ui/names.py): show them."""
+        self.items = self._items()
+
     def _cycle(self, key, values):
         def go(app):
             v = self.opts[key]
@@ -66,11 +88,18 @@ class NewMatch(List):
         if dealer < 0:
             dealer = _lot(app, self.rid)
         line = "new " + self.rid + " dealer=" + str(dealer + 1)
+        names = [self.names[i] or str(i + 1) for i in range(self.players)]
+        if "".join(self.names):
+            line += " names=" + ",".join(names)
         for key in self.opts:
             v = self.opts[key]
             line += " " + key + "=" + (("strong", "weak", "sum")[v] if key == "judge" else str(v))
         if not app.attempt(app.session.new_match, line):
             return
+        if "".join(self.names):
+            from ui.names import remember
+
+            remember(app, names)
         app.home()
         app.say(t("dealer") + ": " + app.match.state.names[dealer])
 

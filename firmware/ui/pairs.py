@@ -1,0 +1,36 @@
+"""The four-player game's entries in the action menu: nine in the cut, redeal, three nines,
+contracts, and a claim with a marriage. A module of their own, loaded only when four play
+(ui/menus.py) and dropped with the menus on the way home (App.home)."""
+
+from ui.i18n import t
+from ui.lists import List, _entry, choose_seat
+from ui.screen import SUIT_TEXT
+
+
+def pairs_items(items, deal):
+    """Add the four-player items to the action menu's list."""
+    items.append((t("cut nine"), _entry(b"\x08")))
+    items.append((t("redeal"), _entry(b"\x09")))
+    items.append((t("three nines"), lambda a: choose_seat(a, t("three nines"), _nines)))
+    items.append((t("contract"), lambda a: choose_seat(a, t("contract"), _bid)))
+    if deal.bid_kind >= 0:
+        items.append((t("contract made"), _entry(b"\x0c\x01")))
+        items.append((t("contract failed"), _entry(b"\x0c\x00")))
+
+
+def claim_with_marriage(app, seat):
+    """Seed 000: with four players a claim may come with a marriage, declared without leading."""
+    items = [(t("no marriage"), _entry(bytes((4, seat))))]
+    for s in range(4):
+        items.append((t("marriage") + " " + SUIT_TEXT[s], _entry(bytes((4, seat, s)))))
+    app.push(List(t("claim 66"), items))
+
+
+def _nines(app, seat):
+    app.push(List(t("three nines"), [(t("won"), _entry(bytes((10, seat, 1)))),
+                                     (t("lost"), _entry(bytes((10, seat, 0))))]))
+
+
+def _bid(app, seat):
+    items = [(t("bid_" + str(k)), _entry(bytes((11, seat, k)))) for k in range(4)]
+    app.push(List(t("contract"), items))

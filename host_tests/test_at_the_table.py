@@ -1,0 +1,188 @@
+"""Issue 11, at the table: entries that can be corrected, screens that explain themselves,
+player names. Every test types keys into the firmware's app in the simulator (tools/sim.py,
+MicroPython unix port) and reads back the words on the panel and the match.
+"""
+
+import pytest
+from keyseq import BUTTONS, KEYPAD, match_keys
+from test_sim import T, as_json, flash_bytes, has, replay, run_sim
+
+# Player 1 deals, trump hearts; both players took two aces: a fifth ace is refused.
+FOUR_ACES = ["new mariage dealer=1", "trump H", "trick 1 A A", "trick 2 A A"]
+
+
+# --- a refused entry keeps what was typed ------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", (KEYPAD, BUTTONS))
+def test_a_refused_trick_keeps_its_keys_and_one_key_corrects_it(micropython, tmp_path, layout):
+    if layout == KEYPAD:
+        # 10 then a fifth ace: refused; * takes back the ace alone, K completes the trick.
+        keys = "128a11b11|a21|*|3"
+    else:
+        # UP = player 1, DOWN = 10, UP = A (refused); held BACK takes back the A, OK = K.
+        keys = "eseqese" + "www" + "sww" + "|wsw|Q|e"
+    run = run_sim(micropython, tmp_path, keys, layout)
+    refused, star, done = run.frames[1:]
+    assert has(refused, T("x too_many"))
+    assert has(refused, "1 : 10 A _")  # the keys stay on the entry line with the reason
+    assert has(star, "1 : 10 _")  # * took back the last key only
+    # The trick before is still there, and the corrected trick counted.
+    assert run.state == as_json(replay(FOUR_ACES + ["trick 1 T K"]))
+
+
+def test_a_rank_key_on_a_refused_trick_asks_for_star(micropython, tmp_path):
+    run = run_sim(micropython, tmp_path, "128a11b11a21|3")
+    assert has(run.words, T("star fixes"))
+    assert has(run.words, "1 : 10 A _")
+    assert run.state == as_json(replay(FOUR_ACES))
+
+
+def test_a_suit_key_completes_a_refused_trick(micropython, tmp_path):
+    # 20 hearts declared by player 2, who must lead the K or Q of hearts: A then K refused,
+    # the suit key cannot mend that; * and the right keys can.
+    run = run_sim(micropython, tmp_path, "1288b13|8|**|381")
+    assert has(run.frames[0], T("x lead_marriage"))
+    assert has(run.frames[1], T("x lead_marriage"))  # K with a suit: still not the lead
+    assert run.state == as_json(replay(["new mariage dealer=1", "trump H", "marriage 2 H",
+                                        "trick 2 KH A"]))
+
+
+# --- validate before change, everywhere --------------------------------------------------
+
+
+def test_a_suit_that_makes_the_trick_contradict_its_winner_changes_nothing(micropython, tmp_path):
+    lines = ["new mariage dealer=1", "trump H", "trick 2 AS T"]
+    # Player 2 led A♠ and took the trick with player 1's 10: fine while its suit is unknown.
+    before = run_sim(micropython, tmp_path, "128b172", KEYPAD, tmp_path / "f1", "before")
+    assert before.state == as_json(replay(lines))
+    # The 10 was a trump: player 2 cannot have taken it. Refused, and nothing changed, not
+    # even for a moment: the flash is byte for byte the flash of the keys without the suit
+    # (no undo and redo of the trick in the journal).
+    refused = run_sim(micropython, tmp_path, "128b172|8", KEYPAD, tmp_path / "f2", "refused")
+    assert has(refused.words, T("x wrong_winner"))
+    assert refused.state == before.state
+    assert flash_bytes(tmp_path / "f2") == flash_bytes(tmp_path / "f1")
+    # A suit that agrees with the winner still amends the trick.
+    other = run_sim(micropython, tmp_path, "128b172" + "0", KEYPAD, tmp_path / "f3", "other")
+    assert other.state == as_json(replay(["new mariage dealer=1", "trump H", "trick 2 AS TC"]))
+
+
+# --- screens that explain themselves -------------------------------------------------------
+
+
+def test_lists_show_scroll_marks_and_0_picks_the_tenth_item(micropython, tmp_path):
+    # Two players' menu: ten items, five shown. A from the first item wraps to the last.
+    run = run_sim(micropython, tmp_path, "128#|a|*#0")
+    first, last, tenth = run.frames
+    assert "\u25bc" in first and "\u25b2" not in first  # more below, nothing above
+    assert "\u25b2" in last and "\u25bc" not in last
+    assert has(last, "0 " + T("new match"))  # the tenth item is numbered 0 ...
+    assert has(tenth, "1 " + T("rules_mariage"))  # ... and 0 picks it: the new-match list
+
+
+def test_statistics_rows_are_labelled(micropython, tmp_path):
+    # Player 1 wins a deal with 2 game points (a result through the menu), then statistics.
+    run = run_sim(micropython, tmp_path, "128#412#|#8")
+    rows = [w.split() for w in run.words]
+    assert ["1", "2"] in rows  # the column heads: the players
+    assert [*T("st won").split(), "1", "0"] in rows
+    assert [*T("st won2").split(), "1", "0"] in rows
+    assert [*T("st won3").split(), "0", "0"] in rows
+
+
+def test_the_new_match_list_says_what_hidden_totals_mean(micropython, tmp_path):
+    run = run_sim(micropython, tmp_path, "1|b|bbbb")
+    assert not has(run.frames[1], T("hidden help"))
+    hidden = [w for w in run.words if T("hidden totals") in w]
+    assert hidden and has(run.words, T("hidden help"))
+
+
+def test_four_buttons_show_whose_lead_it_is(micropython, tmp_path):
+    # Player 1 deals, trump hearts through the Suit key: player 2 leads; after a trick
+    # won by player 1, player 1 leads.
+    run = run_sim(micropython, tmp_path, "eseqese|ws" + "s|", BUTTONS)
+    assert has(run.frames[0], T("lead b") + " 2")
+    assert has(run.frames[1], T("lead b") + " 1")
+
+
+def test_counting_down_never_shows_less_than_0(micropython, tmp_path):
+    # 66 counting down from 7: player 1 gets 3, 3 (1 left), then 3 more wins the match.
+    keys = "22" + "#413#" + "#413#" + "|#413"
+    run = run_sim(micropython, tmp_path, keys)
+    assert has(run.frames[0], "1") and run.state["shown"] == [0, 7]
+    assert run.state["over"] and run.state["winner"] == 1
+    assert "0" in run.words and not any(w.startswith("-") for w in run.words)
+    assert has(run.words, "1 " + T("wins match"))
+
+
+# --- player names ------------------------------------------------------------------------
+
+# 66 (counting down from 7), names through the new-match list: item 4 "Players", seat 1
+# a new name typed as on a phone (2 = A, 66 = n, B = next letter on the same key), seat 2
+# in Cyrillic (A switches; 555 = о, 444444 = л, 33 = е, 2222 = г); back, and Ann deals.
+NAMES_KEYS = "2|4|1|1|266b66|#|21a555444444332222#|*|2"
+
+
+def test_done_when_a_named_deal_a_correction_a_claim_and_a_count_down_overshoot(
+        micropython, tmp_path):
+    keys = (NAMES_KEYS
+            + "|9b11b11"  # trump ♦; Олег leads and takes two tricks of two aces
+            + "|b21"  # a fifth ace: refused, the keys stay
+            + "|*|3"  # * takes back the ace alone; K puts the trick right
+            + "|#3|1"  # Ann claims 66 with 0 points: a false claim
+            + "|#" + "#413#" + "#413"  # next deals: Ann gets 3, 3: 1 left
+            + "|#" + "#413")  # Ann gets 3 more: won from 1 left by 3
+    run = run_sim(micropython, tmp_path, keys)
+    (_dealers, players, seat1, editor, typed, back1, back2, dealers, named, _deal, refused,
+     star, fixed, claim, claimed, one_left, won) = run.frames
+    assert has(players, "1: \u2013") and has(players, "2: \u2013")  # no names yet
+    assert has(seat1, T("new name")) and has(editor, T("name keys"))
+    assert has(typed, "Ann") and has(back1, "1: Ann")
+    assert has(back2, "1: Ann") and has(back2, "2: Олег")
+    assert has(dealers, "2 " + T("dealer") + " Ann") and has(dealers, T("players") + ": Ann,Олег")
+    assert has(named, "Ann\u00b7") and has(named, "Олег")  # Ann deals
+    assert has(named, T("dealer") + ": Ann")
+    assert has(refused, "Олег : 10 A _") and has(refused, T("x too_many"))
+    assert has(star, "Олег : 10 _")
+    assert has(fixed, "58 (3)")  # the corrected third trick counted: 22 + 22 + 10 + 4
+    assert has(claim, T("who claims")) and has(claim, "1 Ann") and has(claim, "2 Олег")
+    assert has(claimed, "Олег " + T("gets")) and has(claimed, T("why_false_claim"))
+    assert "1" in one_left
+    assert has(won, "Ann " + T("wins match"))
+    assert "0" in won and not any(w.startswith("-") for w in won)
+    assert run.state["names"] == ["Ann", "Олег"] and run.state["shown"][0] == 0
+    # A power cut: the names are part of the match.
+    again = run_sim(micropython, tmp_path, "", KEYPAD, tmp_path / "flash", "again")
+    assert again.state == run.state and has(again.words, "Ann " + T("wins match"))
+    # The next new match offers the recent names (three players: no names carried over).
+    nxt = run_sim(micropython, tmp_path, "#3|5|1", KEYPAD, tmp_path / "flash", "next")
+    assert has(nxt.frames[1], "1: \u2013")
+    assert has(nxt.words, "1 Ann") and has(nxt.words, "2 Олег") and has(nxt.words, T("new name"))
+
+
+def test_a_name_on_four_buttons_with_the_letter_wheel(micropython, tmp_path):
+    # The players' item (4th), seat 1, a new name: the wheel starts at A; OK takes it,
+    # DOWN turns to b, OK; UP three times reaches "done".
+    run = run_sim(micropython, tmp_path, "e" + "ssse" + "e" + "e|e|se|www|e|q", BUTTONS)
+    editor, one, two, done, players, dealers = run.frames
+    assert has(editor, T("name wheel")) and "A" in editor
+    assert has(one, "A") and has(two, "Ab") and T("done") in done
+    assert has(players, "1: Ab")
+    assert has(dealers, T("dealer") + " Ab")
+
+
+def test_a_name_another_seat_shows_is_refused(micropython, tmp_path):
+    # Seat 2 named "1", which seat 1 shows (its number): refused, the editor stays.
+    run = run_sim(micropython, tmp_path, "1421|1#")
+    assert has(run.words, T("same name")) and has(run.words, T("name keys"))
+
+
+@pytest.mark.parametrize("layout", (KEYPAD, BUTTONS))
+def test_names_typed_by_the_keys_keyseq_derives(micropython, tmp_path, layout):
+    # tools/keyseq.py types names (screenshots use it): the app must end with them.
+    line = "new mariage3 dealer=2 names=Ann,2,Олег"
+    keys = "".join(k for _line, k in match_keys([line, "trump H"], layout))
+    run = run_sim(micropython, tmp_path, keys, layout)
+    assert run.state == as_json(replay([line, "trump H"]))
+    assert run.state["names"] == ["Ann", "2", "Олег"]
