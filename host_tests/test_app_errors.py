@@ -64,13 +64,15 @@ def tricks(app):
 """
 
 # A trick whose lead carries a suit and whose last card has none yet: the next suit key
-# completes that card (Board._amend). With spades trump, the seat after the leader named
-# as the winner, and A of spades led, giving the 10 hearts makes the named winner lose.
+# completes that card (Board._amend). With spades trump and the seat after the leader named
+# as the winner: A of spades led, the 10 of hearts makes the named winner lose (refused
+# before anything changes); K of hearts led, the 10 of hearts wins, so the amend goes on to
+# take the trick back and enter it again, where the faults below strike.
 AMEND = SETUP + """
 app, session, beeps = make(sys.argv[1])
 fault = json.loads(sys.argv[2])
 leader = app.match.state.deal.leader
-for k in ("7", "AB"[1 - leader], "1", "7", "2"):
+for k in ("7", "AB"[1 - leader]) + tuple(sys.argv[3]) + ("2",):
     app.key(k)
 before = tricks(app)
 if fault:
@@ -93,7 +95,9 @@ AMEND_CASES = [
                          ids=["rules", "undo-refused", "undo-write", "enter-write"])
 def test_a_suit_that_completes_a_trick_reports_why_it_did_not_count(
         micropython, tmp_path, fault, message, after, beeps):
-    proc = micropython(["-c", AMEND, str(tmp_path / "flash"), json.dumps(fault)], cwd=ROOT)
+    lead = "17" if fault is None else "38"  # A of spades; K of hearts
+    proc = micropython(["-c", AMEND, str(tmp_path / "flash"), json.dumps(fault), lead],
+                       cwd=ROOT)
     assert proc.returncode == 0, proc.stderr.decode()
     out = json.loads(proc.stdout)
     assert out["before"] == 1
