@@ -3,7 +3,7 @@ runs it on the 32-bit unix port) in a board's folder holding the compiled firmwa
 board.json ("wifi": true), a match on its flash, and club.json named CLUB_FILE below.
 
 Boots with start.run() as a board does (no club file yet: the heap a table has anyway),
-then moves the club file in and starts the link with start.make_club(), as a board whose
+then moves the club file in and starts the link with parts.make_club(), as a board whose
 club file was there at boot. Polls until the match's result is acknowledged. Prints
 "name value" lines: fake (the fake machine module's heap), start (live heap after boot),
 club (live heap with the link up and everything acked), acked (1 if it was), done.
@@ -27,7 +27,11 @@ gc.collect()
 print("start", gc.mem_alloc())
 os.rename(sys.argv[1], start.CLUB_FILE)
 cfg = {"wifi": True}
-club = start.make_club(cfg, app.session, app)
+import parts  # noqa: E402  (as start.run() does: loaded for this and dropped)
+
+club = parts.make_club(cfg, app.session, app, start.CLUB_FILE)
+del parts
+sys.modules.pop("parts")
 end = time.ticks_add(time.ticks_ms(), 10000)
 while club is not None and time.ticks_diff(end, time.ticks_ms()) > 0:
     club.poll(time.ticks_ms())

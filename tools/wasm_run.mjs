@@ -58,7 +58,7 @@ function copyOut(dir) {
 
 const paths = spec.paths || [];
 const mounts = spec.mounts || [];
-for (const d of paths.concat(mounts)) copyIn(d);
+for (const d of paths.concat(mounts)) if (d) copyIn(d);  // "": the working directory
 if (spec.cwd) {
   FS.mkdirTree(spec.cwd);
   FS.chdir(spec.cwd);

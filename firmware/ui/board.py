@@ -251,9 +251,16 @@ class Board(Screen):
             line = " ".join(parts)
             if app.message or app.layout == keymap.BUTTONS:
                 # The soft keys or a refusal's reason take the bottom line: the trick
-                # goes above them.
+                # goes above them. On four buttons whose lead it is stays at the line's
+                # right end, where _deal put it: it stays in sight, and those columns
+                # need not be sent again.
+                width = W
                 fb.fill_rect(0, 64 - 2 * LINE, W, LINE, 0)
-                app.write(app.text.clip(line, W), 0, 64 - 2 * LINE)
+                if app.layout == keymap.BUTTONS:
+                    lead = t("lead b") + " " + state.names[deal.leader]
+                    width -= app.text.width(lead) + 6
+                    app.write(lead, W - app.text.width(lead), 64 - 2 * LINE)
+                app.write(app.text.clip(line, width), 0, 64 - 2 * LINE)
             self._bottom(app, line)
         elif deal.trump < 0:
             self._bottom(app, t("trump?"))
@@ -275,8 +282,9 @@ class Board(Screen):
             app.write_center(SUIT_TEXT[deal.trump], y)
         y += LINE
         width = W
-        if app.layout == keymap.BUTTONS and self.win < 0:
-            # No bottom line for it on four buttons: whose lead it is goes to the right here.
+        if app.layout == keymap.BUTTONS:
+            # No bottom line for it on four buttons: whose lead it is goes to the right here
+            # (and stays there while a trick is typed over this line).
             lead = t("lead b") + " " + state.names[deal.leader]
             width -= app.text.width(lead) + 6
             app.write(lead, W - app.text.width(lead), y)
