@@ -115,8 +115,6 @@ def test_a_whole_match_typed_into_the_device(runtime32, mpy, tmp_path, rid, seed
     got = _device(runtime32, mpy, str(tmp_path / "flash"), keys, DEVICE_HEAP_K)
     _same_match(got, m)
     assert m.state.over
-    if runtime32 == "mp32":
-        assert int(got["peak"]) <= DEVICE_HEAP_K * 1024
 
 
 def test_a_reboot_mid_match_resumes_it_on_32_bit(mpy, tmp_path):
