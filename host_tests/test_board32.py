@@ -78,9 +78,11 @@ def mpy(tmp_path_factory):
     return out
 
 
-def _device(runtime, mpy, folder, keys, heap_k):
+def _device(runtime, mpy, folder, keys, heap_k, rom=None):
     """Type `keys` (one string per entry) into the device whose flash is `folder`; a
-    missing folder is a freshly flashed board. Returns the driver's figures by name."""
+    missing folder is a freshly flashed board. Returns the driver's figures by name.
+    rom: the name of a ROMFS image in `folder` that holds the code instead of `mpy`, and
+    heap_k is then in bytes, exact."""
     if not os.path.exists(folder):
         os.makedirs(folder)
         shutil.copy(BOARD, os.path.join(folder, "board.json"))
@@ -89,8 +91,10 @@ def _device(runtime, mpy, folder, keys, heap_k):
         for k in keys:
             f.write(k + "\n")
     extra = {"steps": "step", "after": "report"} if runtime == "wasm" else {}
-    proc = runtimes.run(runtime, [DRIVER, path], paths=[FAKE_MACHINE, mpy],
-                        heapsize="%dk" % heap_k, mounts=[folder], cwd=folder, **extra)
+    args, paths = ([DRIVER, path, "rom:" + rom], [FAKE_MACHINE]) if rom else \
+        ([DRIVER, path], [FAKE_MACHINE, mpy])
+    proc = runtimes.run(runtime, args, paths=paths, heapsize=heap_k if rom else "%dk" % heap_k,
+                        mounts=[folder], cwd=folder, **extra)
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "done" in out, out[-2000:] + proc.stderr.decode()
     figures = {}
@@ -114,6 +118,29 @@ def test_a_whole_match_typed_into_the_device(runtime32, mpy, tmp_path, rid, seed
     keys = [k for _line, k in match_keys(lines, "keypad")]
     got = _device(runtime32, mpy, str(tmp_path / "flash"), keys, DEVICE_HEAP_K)
     _same_match(got, m)
+    assert m.state.over
+
+
+def test_with_the_code_in_romfs_a_whole_match_plays_in_56k(mpy, tmp_path):
+    # A board whose MicroPython has a ROMFS partition runs the .mpy files where they lie
+    # (tools/romfs.py): the heap holds only what their imports build. Here the image is read
+    # into the heap first, so the cap is 56 KiB plus what the image and the fake machine
+    # module hold, both measured by a first boot with no keys.
+    if runtimes.missing("mp32"):
+        pytest.skip(runtimes.missing("mp32"))
+    import romfs
+
+    folder = str(tmp_path / "flash")
+    os.makedirs(folder)
+    shutil.copy(BOARD, os.path.join(folder, "board.json"))
+    with open(os.path.join(folder, "firmware.romfs"), "wb") as f:
+        f.write(romfs.image(mpy))
+    boot = _device("mp32", mpy, folder, [], 1024 * 1024, rom="firmware.romfs")
+    assert int(boot["rom"]) > os.path.getsize(os.path.join(folder, "firmware.romfs"))
+    lines, m = random_match("mariage", 6, suits=False, quick=3)
+    keys = [k for _line, k in match_keys(lines, "keypad")]
+    cap = 56 * 1024 + int(boot["rom"]) + int(boot["fake"])
+    _same_match(_device("mp32", mpy, folder, keys, cap, rom="firmware.romfs"), m)
     assert m.state.over
 
 

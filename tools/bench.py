@@ -336,7 +336,8 @@ def _flash(tmp, name, setup):
 
 def drive(runtime, flash, keys, heap=None, alloc=False, keep=None):
     """tools/heap_drive.py on a copy of `flash`: the figures it prints, by name. `keep`:
-    a folder to leave the flash in afterwards."""
+    a folder to leave the flash in afterwards. A flash made by _rom_flash has its code in
+    the ROMFS image ROM_IMAGE beside it."""
     import os
     import shutil
 
@@ -348,6 +349,8 @@ def drive(runtime, flash, keys, heap=None, alloc=False, keep=None):
     shutil.copy(keys, os.path.join(folder, "keys.txt"))  # inside what wasm gets to see
     args = [os.path.join(_root(), "tools", "heap_drive.py"), "keys.txt"]
     args += ["alloc"] if alloc else []
+    if os.path.exists(os.path.join(folder, ROM_IMAGE)):
+        args.append("rom:" + ROM_IMAGE)
     wasm = runtime == "wasm"
     proc = runtimes.run(runtime, args, paths=[os.path.join(_root(), "host_tests", "fake_machine"),
                                               ""],
@@ -379,13 +382,17 @@ def measure_heap(runtime, flash, keys):
     probe = drive(runtime, flash, _empty(flash))
     if not probe["ok"]:
         raise RuntimeError("%s: boot failed: %s" % (runtime, probe["error"]))
-    fake = probe["fake"]
+    # Neither the fake machine module nor a ROMFS image read into this heap is on a board's.
+    rom = probe.get("rom", 0)
+    fake = probe["fake"] + rom
 
     def run(k):
         return drive(runtime, flash, keys, heap=k * 1024 + fake)
 
     first = run(HEAP_START)
-    res = {"runtime": runtime, "fake_machine": fake, "fits_56k": first["ok"]}
+    res = {"runtime": runtime, "fake_machine": fake - rom, "fits_56k": first["ok"]}
+    if rom:
+        res["rom_image_in_heap"] = rom
     if first["ok"]:
         lo, hi, best = 0, HEAP_START, first
         stretch = run(STRETCH)
@@ -414,6 +421,34 @@ def measure_heap(runtime, flash, keys):
     res.update(smallest_k=hi, peak=best["peak"] - fake, start=best["start"] - fake,
                presses=best["presses"], deals=best["deals"])
     return res
+
+
+ROM_IMAGE = "firmware.romfs"
+
+
+def _rom_flash(flash):
+    """The same board with its code in a ROMFS image (tools/romfs.py): the folder keeps
+    what stays on the read-write filesystem (main.py, board.json, data/)."""
+    import os
+    import shutil
+
+    import romfs
+
+    folder = flash + "-rom"
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    keep = ("main.py", "board.json", "data")
+    for name in os.listdir(flash):
+        src = os.path.join(flash, name)
+        if name in keep:
+            copy = shutil.copytree if os.path.isdir(src) else shutil.copy
+            copy(src, os.path.join(folder, name))
+    code = folder + "-code"
+    shutil.rmtree(code, ignore_errors=True)
+    shutil.copytree(flash, code, ignore=lambda d, names: keep if d == flash else ())
+    with open(os.path.join(folder, ROM_IMAGE), "wb") as f:
+        f.write(romfs.image(code))
+    return folder
 
 
 def _empty(flash):
@@ -498,11 +533,13 @@ def heap_only(runtime):
         flash = _flash(tmp, "hundred", HUNDRED)
         h = measure_heap(runtime, flash, hundred)
         h["imports"] = measure_imports(runtime, flash)
+        rom = measure_heap(runtime, _rom_flash(flash), hundred)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%s: peak %d B, after boot %d B, plays from %dk; 56k %s, 48k %s" % (
-        runtime, h["peak"], h["start"], h["smallest_k"], _yes(h["fits_56k"]),
-        _yes(h["fits_48k"])))
+    for name, r in (("", h), (" (code in ROMFS)", rom)):
+        print("%s%s: peak %d B, after boot %d B, plays from %dk; 56k %s, 48k %s" % (
+            runtime, name, r["peak"], r["start"], r["smallest_k"], _yes(r["fits_56k"]),
+            _yes(r["fits_48k"])))
     print("  per package: " + ", ".join("%s %d" % (k, v) for k, v in h["imports"]))
     return h
 
@@ -533,6 +570,8 @@ def build(quick=False):
                 continue
             heap[rt] = measure_heap(rt, flash, hundred)
             heap[rt]["imports"] = measure_imports(rt, flash)
+            if rt == "mp32":  # the same board with a ROMFS partition (tools/romfs.py)
+                heap[rt]["romfs"] = measure_heap(rt, _rom_flash(flash), hundred)
         board = "mp32" if "mp32" in heap else "mp64"
         alloc = {rt: measure_alloc(rt, flash, hundred) for rt in (board, "wasm")
                  if not runtimes.missing(rt)}
@@ -628,6 +667,11 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         if rt == "mp32":
             row("  stretch: runs in a %d KiB heap" % STRETCH, "yes" if h["fits_48k"] else "no",
                 "yes", h["fits_48k"], "heap_stretch_" + rt, h["fits_48k"])
+        if "romfs" in h:
+            r = h["romfs"]
+            row("  the code in a ROMFS partition (run in place)",
+                "%d B; plays from a %dk heap" % (r["peak"], r["smallest_k"]),
+                "runs in a %d KiB heap" % HEAP_START, r["fits_56k"], "heap_romfs_" + rt, r)
         if not h["fits_56k"]:
             err = h["error_56k"].replace("memory allocation failed, allocating ", "(")
             row("  at %dk" % HEAP_START, err.replace(" bytes", " B)", 1), "-", None,
