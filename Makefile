@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # port (a 32-bit runtime for the tests, the browser build's runtime) and playwright-core.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: venv test lint replay sim run font screenshots clean web
+.PHONY: venv test lint replay sim run font screenshots clean web romfs
 
 venv: $(STAMP)
 
@@ -94,6 +94,12 @@ SEED ?= 1
 PRESSES ?= 1000000
 
 .PHONY: bench fuzz
+
+# The compiled firmware as one ROMFS image, for a board whose MicroPython has a ROMFS
+# partition (README "Memory"): mpremote romfs deploy build/firmware.romfs
+romfs: $(STAMP)
+	@mkdir -p build
+	$(BIN)/python tools/deploy.py --image build/firmware.romfs
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)

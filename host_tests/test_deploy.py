@@ -298,11 +298,22 @@ def test_boot_without_a_board_file(tmp_path):
 
 @pytest.fixture
 def vboard(tmp_path):
+    yield from _vboard(tmp_path)
+
+
+@pytest.fixture
+def vboard_romfs(tmp_path):
+    # A board whose MicroPython has a 128 KiB ROMFS partition; the virtual board holds the
+    # partition in its heap, so it gets that much more.
+    yield from _vboard(tmp_path, "--romfs", str(tmp_path / "romfs.bin"), heap="384k")
+
+
+def _vboard(tmp_path, *extra, heap=HEAP):
     flash = tmp_path / "flash"
     link = tmp_path / "board.tty"
     proc = subprocess.Popen(
         [sys.executable, os.path.join(ROOT, "tools", "vboard.py"), "--dir", str(flash),
-         "--link", str(link), "--heapsize", HEAP, "--path", FAKE_MACHINE],
+         "--link", str(link), "--heapsize", heap, "--path", FAKE_MACHINE] + list(extra),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         for _ in range(100):
@@ -448,6 +459,47 @@ def test_an_spi_board_deploys_and_boots(vboard):
     assert int(got["bus"]) >= 2 * 8 * (3 + 128)
     assert got["more"] == "True"  # a key press redraws through the same bus
     assert got["buzzer"] == "[19]"
+
+
+ROM_BOOT = BOOT + """
+import ui.app, start
+print('@from', ui.app.__file__, start.__file__)
+"""
+
+
+def test_a_board_with_a_romfs_partition_gets_the_image(vboard_romfs, tmp_path):
+    port, flash = vboard_romfs
+    # Files first (--files), as a board deployed before ROMFS was used: then the image, and
+    # the filesystem's copies of the code go.
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"), "--board",
+                           REFERENCE, "--port", port, "--files"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ROMFS partition of 131072 bytes: not used (--files)" in proc.stdout
+    assert (flash / "ui" / "app.mpy").exists()
+    on_board(port, BOOT + "app.key('1')\napp.key('1')\napp.render()\n")  # a match starts
+    data_before = {n: (flash / "data" / n).read_bytes() for n in os.listdir(flash / "data")}
+    assert data_before
+    copies = [rel for rel in (os.path.relpath(os.path.join(top, n), flash)
+                              for top, _dirs, names in os.walk(flash) for n in names)
+              if not rel.startswith("data") and rel not in ("main.py", "board.json")]
+
+    first = make_deploy(REFERENCE, port)
+    assert "ROMFS partition of 131072 bytes: writing the " in first
+    assert "copied 0 of 2 files" in first  # main.py and board.json are already there
+    code = sorted(os.path.relpath(os.path.join(top, n), flash)
+                  for top, _dirs, names in os.walk(flash) for n in names)
+    assert code == sorted(["board.json", "main.py"] + ["data/" + n for n in data_before])
+    assert "removed %d stale files" % len(copies) in first and len(copies) > 20
+    got = answers(on_board(port, ROM_BOOT))
+    assert got["from"] == "/rom/ui/app.mpy /rom/start.mpy"  # the code runs from the image
+    assert got["screen"] == "Board" and got["match"] is not None and got["match"] != "None"
+    assert {n: (flash / "data" / n).read_bytes() for n in os.listdir(flash / "data")} == \
+        data_before
+
+    # The same firmware again: the partition is left alone, nothing is copied.
+    again = make_deploy(REFERENCE, port)
+    assert "holds this firmware already" in again and "copied 0 of 2 files" in again
 
 
 def test_deploy_refuses_a_bad_board_before_touching_the_port(tmp_path):

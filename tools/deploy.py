@@ -15,6 +15,12 @@
    its new .mpy (MicroPython imports X.py before X.mpy) and files in the firmware's folders
    that are no longer part of it. The match data (data/) is never touched.
 4. The board is reset (machine.reset()), so main.py starts with the new firmware.
+
+A board whose MicroPython has a ROMFS partition big enough (README "Memory") gets the code
+and read-only data as one image there instead (tools/romfs.py, written by mpremote only when
+its hash differs), which the board runs in place; the filesystem keeps main.py, board.json
+and data/, and its old copies of the code are removed. --files keeps the copying of files.
+`--image FILE` only writes the image (make romfs).
 """
 
 import argparse
@@ -37,6 +43,7 @@ sys.path.insert(0, FIRMWARE)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import boardcheck  # noqa: E402
+import romfs  # noqa: E402
 from compile_check import firmware_files, mpy_cross  # noqa: E402
 
 
@@ -167,6 +174,18 @@ for e in os.ilistdir():
         print('F', e[0])
 for p in %(files)r:
     print('H', p, _h(p))
+try:
+    import vfs
+    r = vfs.rom_ioctl(2, 0)
+except (ImportError, AttributeError, OSError):
+    r = -1
+if not isinstance(r, int):
+    h = hashlib.sha256()
+    n = %(rom_len)d
+    if n <= len(r):
+        for i in range(0, n, 256):
+            h.update(r[i:min(n, i + 256)])
+    print('R', len(r), binascii.hexlify(h.digest()).decode())
 print('END')
 """
 
@@ -184,8 +203,10 @@ class Board:
                 args[0], self.port, (proc.stderr or proc.stdout).strip()), 4)
         return proc.stdout
 
-    def survey(self, files):
-        """({remote path: sha256 hex or None}, set of files present in our folders)."""
+    def survey(self, files, rom_len=0):
+        """({remote path: sha256 hex or None}, set of files present in our folders,
+        ROMFS partition: None if the board has none, else (size, sha256 of its first
+        rom_len bytes))."""
         dirs = set()
         for rel in files:
             parts = rel.split("/")[:-1]
@@ -193,9 +214,11 @@ class Board:
                 dirs.add("/".join(parts[:i]))
         dirs = sorted(dirs, key=lambda d: (d.count("/"), d))
         pkgs = sorted(d for d in dirs if "/" not in d)
-        out = self.run("exec", _REMOTE % {"dirs": dirs, "pkgs": pkgs, "files": sorted(files)})
+        out = self.run("exec", _REMOTE % {"dirs": dirs, "pkgs": pkgs, "files": sorted(files),
+                                          "rom_len": rom_len})
         hashes = {}
         present = set()
+        rom = None
         ended = False
         for line in out.splitlines():
             parts = line.split()
@@ -203,19 +226,25 @@ class Board:
                 hashes[parts[1]] = None if parts[2] == "-" else parts[2]
             elif parts[:1] == ["F"] and len(parts) == 2:
                 present.add(parts[1])
+            elif parts[:1] == ["R"] and len(parts) == 3:
+                rom = (int(parts[1]), parts[2])
             elif parts == ["END"]:
                 ended = True
         if not ended:
             raise DeployError("unexpected answer from the board:\n" + out, 4)
-        return hashes, present
+        return hashes, present, rom
 
 
-def stale_files(files, present):
-    """Files on the board that the new firmware makes wrong or unused."""
-    pkgs = set(rel.split("/")[0] for rel in files if "/" in rel)
+def stale_files(files, present, in_rom=()):
+    """Files on the board that the new firmware makes wrong or unused. in_rom: what the
+    ROMFS image holds, when it does: their copies on the filesystem go too."""
+    pkgs = set(rel.split("/")[0] for rel in list(files) + list(in_rom) if "/" in rel)
     stale = []
     for p in sorted(present):
         if p in files:
+            continue
+        if p in in_rom or os.path.splitext(p)[0] + ".mpy" in in_rom:
+            stale.append(p)  # start.mpy, or a boardcheck.py that would come before /rom's
             continue
         stem, ext = os.path.splitext(p)
         other = stem + (".mpy" if ext == ".py" else ".py")
@@ -226,7 +255,7 @@ def stale_files(files, present):
     return stale
 
 
-def deploy(board, port, mpremote, reset=True, log=print):
+def deploy(board, port, mpremote, reset=True, log=print, files_only=False):
     path = board_path(board)
     cfg = check_board(path)
     log("board: %s (%s): check passed" % (os.path.relpath(path, ROOT), cfg["name"]))
@@ -235,7 +264,7 @@ def deploy(board, port, mpremote, reset=True, log=print):
     os.makedirs(os.path.dirname(BUILD), exist_ok=True)
     out = tempfile.mkdtemp(prefix=".firmware-", dir=os.path.dirname(BUILD))
     try:
-        changed, stale = _deploy(path, cfg, out, port, mpremote, reset, log)
+        changed, stale = _deploy(path, cfg, out, port, mpremote, reset, log, files_only)
         publish(out)
     finally:
         if os.path.isdir(out):
@@ -255,18 +284,38 @@ def publish(out):
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _deploy(path, cfg, out, port, mpremote, reset, log):
+def _deploy(path, cfg, out, port, mpremote, reset, log, files_only):
     files = build(out)
     per, source, data = sizes(files)
     log("firmware: %d files, %d bytes of .mpy (%s), %d bytes of main.py, %d bytes of data"
         % (len(files), sum(per.values()), ", ".join("%s %d" % (k, per[k]) for k in sorted(per)),
            source, data))
+    image = romfs.image(out)
     files["board.json"] = path
     dev = Board(port, mpremote)
-    hashes, present = dev.survey(files)
-    changed = [rel for rel in sorted(files) if hashes.get(rel) != sha256(files[rel])]
-    stale = stale_files(files, present)
+    hashes, present, rom = dev.survey(files, len(image))
+    in_rom = {}
     args = []
+    if rom and files_only:
+        log("ROMFS partition of %d bytes: not used (--files)" % rom[0])
+    elif rom and rom[0] < len(image):
+        log("ROMFS partition of %d bytes: too small for the %d-byte image; files instead"
+            % (rom[0], len(image)))
+    elif rom:
+        # The code and read-only data run from the partition (README "Memory"); the
+        # filesystem keeps main.py, board.json and the match.
+        in_rom = {rel: p for rel, p in files.items() if rel not in KEEP_SOURCE + ("board.json",)}
+        files = {rel: p for rel, p in files.items() if rel not in in_rom}
+        if rom[1] == hashlib.sha256(image).hexdigest():
+            log("ROMFS partition of %d bytes: holds this firmware already" % rom[0])
+        else:
+            img = os.path.join(out, "firmware.romfs")
+            with open(img, "wb") as f:
+                f.write(image)
+            args += ["romfs", "deploy", img, "+"]
+            log("ROMFS partition of %d bytes: writing the %d-byte image" % (rom[0], len(image)))
+    changed = [rel for rel in sorted(files) if hashes.get(rel) != sha256(files[rel])]
+    stale = stale_files(files, present, in_rom)
     for rel in changed:
         args += ["fs", "cp", "--force", files[rel], ":" + rel, "+"]
     for rel in stale:
@@ -294,13 +343,27 @@ def default_mpremote():
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Deploy the firmware and a board file.")
-    ap.add_argument("--board", required=True, help="board name (boards/NAME.json) or file")
+    ap.add_argument("--board", help="board name (boards/NAME.json) or file")
+    ap.add_argument("--image", metavar="FILE",
+                    help="only write the firmware's ROMFS image to FILE (no board needed)")
     ap.add_argument("--port", default="auto", help="serial port (default: auto)")
     ap.add_argument("--mpremote", default=default_mpremote())
     ap.add_argument("--no-reset", action="store_true", help="do not reset the board after")
+    ap.add_argument("--files", action="store_true",
+                    help="copy .mpy files even where the board has a ROMFS partition")
     args = ap.parse_args(argv)
+    if args.image:
+        with tempfile.TemporaryDirectory(prefix="romfs-build-") as tmp:
+            image = romfs.image(tmp) if build(tmp, march=None) else b""
+        with open(args.image, "wb") as f:
+            f.write(image)
+        print("%s: %d bytes (mpremote romfs deploy %s)" % (args.image, len(image), args.image))
+        return 0
+    if not args.board:
+        ap.error("--board is required")
     try:
-        deploy(args.board, args.port, args.mpremote, reset=not args.no_reset)
+        deploy(args.board, args.port, args.mpremote, reset=not args.no_reset,
+               files_only=args.files)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)
         return e.status

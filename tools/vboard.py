@@ -14,6 +14,8 @@ What a real board does and the unix port does not is done here:
   in it and survive resets. One folder per virtual board.
 - --path folders come before it on the module path (e.g. one holding a fake machine.py
   with Pin/I2C/PWM); they are not part of the board's file system.
+- --romfs FILE gives it a ROMFS partition, as a MicroPython built with one has
+  (tools/vboard_romfs.py): `mpremote romfs deploy` writes it, and a reset mounts it at /rom.
 The device link is a symlink to the pseudo-terminal. Output that nobody reads is dropped,
 as a UART with no listener would. Stop it with SIGTERM or SIGINT.
 main.py does not run on reset: tests import it themselves.
@@ -30,6 +32,7 @@ import termios
 import tty
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit"
+ROMFS_SIZE = 128 * 1024  # MicroPython's 4 MiB partition table with a ROMFS has 128 KB
 FRIENDLY_PROMPT = b"\n>>> "
 
 
@@ -39,12 +42,17 @@ def default_micropython():
 
 
 class Bridge:
-    def __init__(self, flash_dir, link, micropython, heapsize=None, paths=()):
+    def __init__(self, flash_dir, link, micropython, heapsize=None, paths=(), romfs=None):
         self.flash_dir = os.path.abspath(flash_dir)
         self.link = link
         self.argv = [micropython] + (["-X", "heapsize=" + heapsize] if heapsize else [])
         self.env = dict(os.environ, MICROPYPATH=":".join(
             [os.path.abspath(p) for p in paths] + [".frozen"]))
+        if romfs:
+            # A ROMFS partition (tools/vboard_romfs.py), set up before the REPL starts.
+            self.argv += ["-i", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                             "vboard_romfs.py")]
+            self.env["VBOARD_ROMFS"] = os.path.abspath(romfs)
         self.raw = False  # the process is in the raw REPL
         self.tail = b""  # the last output bytes, to follow the REPL mode
         self.pid = None
@@ -214,8 +222,15 @@ def main(argv=None):
     ap.add_argument("--path", action="append", default=[],
                     help="folder put on the module path before the flash (repeatable)")
     ap.add_argument("--micropython", default=default_micropython())
+    ap.add_argument("--romfs", metavar="FILE",
+                    help="give the board a ROMFS partition: FILE is its flash (created, "
+                         "128 KiB, erased, if missing)")
     args = ap.parse_args(argv)
-    bridge = Bridge(args.dir, args.link, args.micropython, args.heapsize, args.path)
+    if args.romfs and not os.path.exists(args.romfs):
+        with open(args.romfs, "wb") as f:
+            f.write(b"\xff" * ROMFS_SIZE)
+    bridge = Bridge(args.dir, args.link, args.micropython, args.heapsize, args.path,
+                    args.romfs)
 
     def stop(_sig, _frame):
         raise SystemExit(0)
