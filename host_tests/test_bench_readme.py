@@ -47,6 +47,11 @@ def test_the_prose_quotes_the_measured_heap():
     assert int(peak.group(1)) == round(heap["peak"] / 1000.0)
     assert int(plays.group(1)) == heap["smallest_k"]
     assert ("target is not met" in text) == (not heap["fits_56k"])
+    rom = heap["romfs"]
+    live = re.search(r"needs about (\d+) KB live at most\s+and runs in an? (\d+)k heap", text)
+    assert live, "README's ROMFS figures are gone"
+    assert int(live.group(1)) == round(rom["peak"] / 1000.0)
+    assert rom["fits_56k"] and int(live.group(2)) == 56
 
 
 def test_every_target_has_its_status():
