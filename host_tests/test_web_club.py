@@ -308,3 +308,34 @@ def test_a_club_table_opens_with_no_network_after_one_visit(site, broker):
     assert got[5] is not None and got[5]["table"] == TABLE
     assert got[8]["pending"] == 2 and got[9]["deals"] == 1
     assert got[10] is False
+
+
+def test_the_club_form_keeps_the_settings_and_forgets_them(site, broker):
+    """Settings typed into the page's Club form (no fragment): a bad URL is refused with a
+    reason; good ones load the page again connected; forget loads it again without."""
+    fill = ("(() => { document.getElementById('club-open').click();"
+            " const f = document.getElementById('club-form'); f.elements.url.value = %s;"
+            " f.elements.table.value = %s; f.elements.password.value = %s;"
+            " setTimeout(() => f.requestSubmit(), 0); return !f.hidden; })()")
+    got = drive(site, [
+        {"do": "open"},
+        {"do": "eval", "js": fill % ("'http://127.0.0.1:1/'", "'t01'", "'x'")},
+        {"do": "wait", "ms": 300},
+        {"do": "eval", "js": "[document.getElementById('club-why').textContent,"
+                             " localStorage.getItem('s66.club'), window.s66.club()]"},
+        {"do": "eval", "js": fill % ("'ws://127.0.0.1:%d'" % broker.ws_port, "'%s'" % TABLE,
+                                     "'pw-%s'" % TABLE)},
+        {"do": "wait", "ms": 1500},
+        until("window.s66 && window.s66.club && (() => { try { return window.s66.club(); }"
+              " catch (e) { return null; } })()"),
+        club_when("c.status === 'online'"),
+        {"do": "eval", "js": "document.getElementById('club-forget').click()"},
+        {"do": "wait", "ms": 1500},
+        until("window.s66 && (() => { try { return window.s66.club() === null"
+              " && window.s66.state() !== undefined; } catch (e) { return false; } })()"),
+        {"do": "eval", "js": "localStorage.getItem('s66.club')"}])
+    assert got[1] is True  # the form opened
+    why, kept, linked = got[3]
+    assert "ws://" in why and kept is None and linked is None
+    assert got[7] and got[7]["table"] == TABLE
+    assert got[10] is True and got[11] is None
