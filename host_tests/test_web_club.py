@@ -320,6 +320,10 @@ def test_the_club_form_keeps_the_settings_and_forgets_them(site, broker):
     got = drive(site, [
         {"do": "open"},
         {"do": "eval", "js": fill % ("'http://127.0.0.1:1/'", "'t01'", "'x'")},
+        {"do": "eval", "js": "document.getElementById('club-form').elements.table.focus()"},
+        {"do": "type", "keys": "1#"},  # into the form, not onto the scoreboard
+        {"do": "eval", "js": "[document.getElementById('club-form').elements.table.value,"
+                             " window.s66.state().match === null]"},
         {"do": "wait", "ms": 300},
         {"do": "eval", "js": "[document.getElementById('club-why').textContent,"
                              " localStorage.getItem('s66.club'), window.s66.club()]"},
@@ -335,7 +339,8 @@ def test_the_club_form_keeps_the_settings_and_forgets_them(site, broker):
               " && window.s66.state() !== undefined; } catch (e) { return false; } })()"),
         {"do": "eval", "js": "localStorage.getItem('s66.club')"}])
     assert got[1] is True  # the form opened
-    why, kept, linked = got[3]
+    assert got[4] == ["t011#", True]
+    why, kept, linked = got[6]
     assert "ws://" in why and kept is None and linked is None
-    assert got[7] and got[7]["table"] == TABLE
-    assert got[10] is True and got[11] is None
+    assert got[10] and got[10]["table"] == TABLE
+    assert got[13] is True and got[14] is None

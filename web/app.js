@@ -149,6 +149,7 @@ function bindKey(button) {
 
 document.addEventListener("keydown", (e) => {
   if (!web || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.target instanceof HTMLInputElement) return; // typing into the club form
   const ch = KEYBOARD[e.key] || (e.key.length === 1 ? e.key : null);
   if (ch === null) return;
   let r;
@@ -266,7 +267,12 @@ function clubForm() {
 
 async function boot() {
   clubForm();
-  const glue = club ? import("./club.js") : null; // npm mqtt comes with it: club tables only
+  // npm mqtt comes with club.js: club tables only. Not cached and no network: the table
+  // keeps score without the club.
+  const glue = club ? import("./club.js").catch((err) => {
+    console.warn("club: " + err);
+    return null;
+  }) : null;
   for (const b of document.querySelectorAll(".keys button[data-key]")) bindKey(b);
   document.getElementById("export-csv").addEventListener("click", (e) => download("csv", e));
   document.getElementById("export-json").addEventListener("click", (e) => download("json", e));
@@ -284,21 +290,16 @@ async function boot() {
   mp.runPython("import sys\nsys.path.insert(0, '/fw')");
   web = mp.pyimport("webmain");
   longMs = web.LONG_MS;
-  if (glue) {
-    try {
-      (await glue).onNews(soon);
-    } catch (err) { // not cached and no network: the table keeps score without the club
-      console.warn("club: " + err);
-      club = null;
-    }
-  }
+  const glued = glue && await glue;
+  if (glued) glued.onNews(soon);
+  else club = null;
   start(localStorage.getItem(LAYOUT_ITEM));
+  firstFrame = performance.now();
+  statusLine.textContent = "";
   if (club) {
     tick();
     setInterval(soon, 500);
   }
-  firstFrame = performance.now();
-  statusLine.textContent = "";
   if ("serviceWorker" in navigator) {
     await navigator.serviceWorker.register("sw.js");
     if (club) navigator.serviceWorker.ready.then((r) => r.active.postMessage("club"));
