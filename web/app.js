@@ -27,6 +27,8 @@ let longMs = 600;
 let layout = "keypad";
 const latency = []; // ms from a key's input event to its frame on the canvas
 let firstFrame = 0; // ms from navigation start to the first frame
+let club = globalThis.s66clubcfg.load(); // club settings (clubcfg.js), or null
+let tickDue = false;
 
 let readyResolve;
 let readyReject;
@@ -40,6 +42,7 @@ window.s66 = {
   lang: () => web.lang(),
   latency,
   firstFrame: () => firstFrame,
+  club: () => JSON.parse(web.club_info()),
 };
 
 function fail(err) {
@@ -72,6 +75,31 @@ function afterKey(since, changed) {
   if (latency.length > 1000) latency.shift();
 }
 
+// The club link's turn (webclub.py): after a key's frame is on the canvas, when mqtt.js
+// has news, and twice a second for its timers. It never waits for the network.
+function tick() {
+  tickDue = false;
+  if (!web) return;
+  try {
+    if (web.tick()) paint();
+    const c = JSON.parse(web.club_info());
+    if (c && !statusLine.classList.contains("error")) {
+      statusLine.textContent = "club " + c.table + ": " + (c.refused
+        ? "refused (" + c.refused + "): check the table id and password"
+        : c.status + ", " + (c.pending ? c.pending + " waiting for the ack" : "all acknowledged"));
+    }
+  } catch (err) {
+    fail(err);
+  }
+}
+
+function soon() {
+  if (club && !tickDue) {
+    tickDue = true;
+    setTimeout(tick, 0);
+  }
+}
+
 function press(name, long, since) {
   let changed;
   try {
@@ -81,6 +109,7 @@ function press(name, long, since) {
     return;
   }
   afterKey(since, changed);
+  soon();
   if (navigator.vibrate && navigator.userActivation && navigator.userActivation.isActive) {
     navigator.vibrate(long ? 30 : 8);
   }
@@ -120,6 +149,7 @@ function bindKey(button) {
 
 document.addEventListener("keydown", (e) => {
   if (!web || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.target instanceof HTMLInputElement) return; // typing into the club form
   const ch = KEYBOARD[e.key] || (e.key.length === 1 ? e.key : null);
   if (ch === null) return;
   let r;
@@ -132,12 +162,13 @@ document.addEventListener("keydown", (e) => {
   if (r < 0) return; // not a key of this layout: the browser keeps it
   e.preventDefault();
   afterKey(e.timeStamp, r > 0);
+  soon();
 });
 
 // Boot the app (again) from what localStorage holds, with a key layout.
 function start(name) {
   layout = name === "buttons" ? "buttons" : "keypad";
-  frame = web.start(localStorage, layout);
+  frame = web.start(localStorage, layout, club ? JSON.stringify(club) : "");
   keypad.hidden = layout !== "keypad";
   buttons.hidden = layout !== "buttons";
   switchButton.textContent = layout === "keypad" ? "4 buttons" : "keypad";
@@ -205,7 +236,43 @@ function unpack(bytes, FS, root) {
   }
 }
 
+// The Club form: the broker's WebSocket URL, the table id and its password, kept in
+// localStorage by clubcfg.js; the page loads again to take them up (and their policy).
+function clubForm() {
+  const form = document.getElementById("club-form");
+  const cfg = globalThis.s66clubcfg;
+  document.getElementById("club-open").addEventListener("click", () => {
+    form.hidden = !form.hidden;
+  });
+  if (club) {
+    form.elements.url.value = club.url;
+    form.elements.table.value = club.table;
+  }
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const el = form.elements;
+    const saved = cfg.save({ url: el.url.value.trim(), table: el.table.value.trim(),
+      password: el.password.value || (club ? club.password : "") });
+    if (!saved) {
+      document.getElementById("club-why").textContent = "a ws:// or wss:// URL and a table id (letters, digits, -)";
+      return;
+    }
+    location.reload();
+  });
+  document.getElementById("club-forget").addEventListener("click", () => {
+    cfg.forget();
+    location.reload();
+  });
+}
+
 async function boot() {
+  clubForm();
+  // npm mqtt comes with club.js: club tables only. Not cached and no network: the table
+  // keeps score without the club.
+  const glue = club ? import("./club.js").catch((err) => {
+    console.warn("club: " + err);
+    return null;
+  }) : null;
   for (const b of document.querySelectorAll(".keys button[data-key]")) bindKey(b);
   document.getElementById("export-csv").addEventListener("click", (e) => download("csv", e));
   document.getElementById("export-json").addEventListener("click", (e) => download("json", e));
@@ -223,11 +290,19 @@ async function boot() {
   mp.runPython("import sys\nsys.path.insert(0, '/fw')");
   web = mp.pyimport("webmain");
   longMs = web.LONG_MS;
+  const glued = glue && await glue;
+  if (glued) glued.onNews(soon);
+  else club = null;
   start(localStorage.getItem(LAYOUT_ITEM));
   firstFrame = performance.now();
   statusLine.textContent = "";
+  if (club) {
+    tick();
+    setInterval(soon, 500);
+  }
   if ("serviceWorker" in navigator) {
     await navigator.serviceWorker.register("sw.js");
+    if (club) navigator.serviceWorker.ready.then((r) => r.active.postMessage("club"));
   }
 }
 

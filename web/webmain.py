@@ -9,10 +9,13 @@ What the page supplies, as start.py does on the board:
   keys      key names from the on-screen keys, or keyboard characters mapped by the
             terminal simulator's own table (tools/keytable.py)
   storage   localStorage through webstore.WebFS
+  club      the club night's link (webclub.py), only when the page has club settings:
+            app.js calls tick() after each key and when mqtt.js has news, never waiting
 """
 
 import framebuf
 import json
+import time
 import uctypes
 
 import export
@@ -47,11 +50,16 @@ _panel = Panel()
 _font = None
 _app = None
 _store = None
+_club = None
 
 
-def start(storage, layout="keypad"):
-    """Boot (or boot again, e.g. with the other key layout) from what storage holds."""
-    global _app, _font, _store
+def start(storage, layout="keypad", club=""):
+    """Boot (or boot again, e.g. with the other key layout) from what storage holds.
+    club: the club settings as JSON ({"url", "table", "password"}), or empty for none."""
+    global _app, _font, _store, _club
+    if _club is not None:
+        _club.close()
+        _club = None
     if _store is not None:
         _store.close()
     if _font is None:
@@ -60,8 +68,29 @@ def start(storage, layout="keypad"):
     _store = Store("", fs, fs.open)
     _app = App(_panel, Session(_store), _font, layout)
     _app.boot()
+    if club:
+        from webclub import WebClub
+
+        try:
+            _club = WebClub(json.loads(club), _app.session, _app, fs, time.ticks_ms())
+        except (ValueError, KeyError, TypeError, OSError) as e:
+            print("club settings: %r; no club results" % (e,))
+            _app.say("club settings: bad")
     _app.render()
     return frame_address()
+
+
+def tick():
+    """One step of the club link (never a wait); True if the panel changed."""
+    if _club is None:
+        return False
+    _club.poll(time.ticks_ms())
+    return _app.render()
+
+
+def club_info():
+    """The club link's state as JSON ("null": no club settings)."""
+    return "null" if _club is None else _club.info()
 
 
 def frame_address():

@@ -46,7 +46,7 @@ def new_inc():
     except (AttributeError, NotImplementedError):
         import time
 
-        return "%08x" % (time.time() * 1000003 & 0xFFFFFFFF)
+        return "%08x" % (int(time.time() * 1000003) & 0xFFFFFFFF)  # a float on some ports
 
 
 class Outbox:
