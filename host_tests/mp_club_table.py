@@ -11,6 +11,7 @@ script again on it is a reboot. PLAN is one command a ';':
   seat R S                poll until the seating of round R has started a match
   poll MS                 keep the link going for MS milliseconds
   crash                   stop here, mid-whatever: no disconnect, nothing flushed
+  lang CODE               the table's language (ui/lang/CODE.txt) from here on
 After every entry the matches as the flash holds them are written to FLASH_DIR/truth.json
 (read back by a fresh Session: the standings the service must reach come from these).
 Prints one JSON line at the end: pending, acked, next, status, said.
@@ -148,6 +149,10 @@ def main():
             truth(root, club.outbox.round)
         elif w[0] == "poll":
             step(int(w[1]))
+        elif w[0] == "lang":
+            from ui.i18n import use
+
+            use(w[1])
         elif w[0] == "crash":
             print(json.dumps({"crashed": 1, "pending": len(club.outbox.pending)}))
             sys.exit(3)

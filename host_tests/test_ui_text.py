@@ -94,7 +94,8 @@ TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game
           "first dealer")
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
     "undone", "redone", "flash error", "winner first", "rank first", "star fixes",
-    "name max", "same name")
+    "name max", "same name", "club 1", "club 2", "club 3", "club 4", "club 5", "club topic",
+    "club flash", "club seating", "club name")
 
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width
@@ -114,6 +115,7 @@ LAYOUT = (
     + [("<next>", SOFT), ("<suit>", SOFT)]
     # the message bar
     + [("<%s>" % k, LIST) for k in MESSAGES] + [("<dealer>: 4", LIST)]
+    + [("<round> 12: Ann - Bob", LIST)]  # a club's seating (names as the director sent)
     # lists: titles and items ("1 " before every item)
     + [("<%s>" % k, LIST) for k in TITLES] + [("<new match>?", W)]
     + [("1 <%s>" % k, LIST) for k in LIST_ITEMS]

@@ -53,9 +53,11 @@ def club_url(site, ws_port, password="pw-" + TABLE):
 
 def until(js, ms=30000):
     """A step that waits (polling) until the JS expression is truthy; its value, or null
-    when time ran out."""
+    when time ran out. An expression that throws counts as not yet (the page may still be
+    booting, or no match started: s66.state() is null until the seating arrives)."""
     return {"do": "eval", "js": "new Promise((ok) => { const t0 = Date.now(); const f = () => {"
-            " const v = (%s); if (v) ok(v); else if (Date.now() - t0 > %d) ok(null);"
+            " let v = null; try { v = (%s); } catch (e) { v = null; }"
+            " if (v) ok(v); else if (Date.now() - t0 > %d) ok(null);"
             " else setTimeout(f, 50); }; f(); })" % (js, ms)}
 
 
@@ -230,7 +232,9 @@ def test_broker_down_then_up_again_resends_and_loses_nothing(site, broker, tmp_p
     assert first == 2  # the match and the first deal, before the broker went
     # With no broker, every key was taken at once and the results wait on the page.
     assert down_state["deals"] == len(keys) == 3
-    assert max(lat[n_before:]) < 250  # ms from key to frame, the broker away
+    # ms from key to frame, the broker away: never a wait for it (a connect's timeout is
+    # seconds); loose, as a loaded machine stretches frames (make bench reports the speed)
+    assert max(lat[n_before:]) < 1000
     assert down["pending"] == 2 and down["acked"] == 2
     assert mark(down_frame) == "dotted"
     # A reload keeps them: the outbox's journal is in the page's storage.

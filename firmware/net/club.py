@@ -24,6 +24,8 @@ app.club_mark tells the scoreboard: 1 results wait for the ack, 2 all acknowledg
 import json
 import time
 
+from ui.i18n import t
+
 from net import mqtt
 from net.outbox import Outbox
 
@@ -71,7 +73,7 @@ class Club:
             try:
                 self.outbox.sync(self.session)
             except OSError:
-                self.app.say("club: flash error")
+                self.app.say(t("club flash"))
         if self._seating is not None:
             self._take_seating()
         m = self.mqtt
@@ -148,7 +150,8 @@ class Club:
             why = mqtt.REFUSALS[code] if code < len(mqtt.REFUSALS) else str(code)
             self.refused = why
             self.status = "refused: " + why
-            self.app.say("club: " + why)
+            # The bottom line speaks the table's language; status stays English (logs).
+            self.app.say(t("club %d" % code) if code < len(mqtt.REFUSALS) else "club: " + why)
             self._later(60000)
             return
         self.status = "online"
@@ -163,7 +166,7 @@ class Club:
     def suback(self, pid, granted):
         if granted == 0x80:
             self.status = "refused: not authorised"
-            self.app.say("club: topic refused")
+            self.app.say(t("club topic"))
 
     def puback(self, pid):
         f = self._inflight
@@ -185,7 +188,7 @@ class Club:
                     self._seating = seat
                     self._take_seating()
             except (ValueError, KeyError, TypeError):
-                self.app.say("club: bad seating")
+                self.app.say(t("club seating"))
 
     def down(self, why):
         self.mqtt.close()
@@ -214,14 +217,14 @@ class Club:
         names = seat.get("names")
         rules = seat.get("rules")
         if type(names) is not list or type(rules) is not str:
-            self.app.say("club: bad seating")
+            self.app.say(t("club seating"))
             return
         for n in names:
             if type(n) is not str or not n or [c for c in n if c in _NAME_BAD]:
-                self.app.say("club: bad name")
+                self.app.say(t("club name"))
                 return
         app = self.app
         if app.attempt(s.new_match, "new %s names=%s" % (rules, ",".join(names))):
             self.outbox.take_seating(seat["round"])
             app.home()
-            app.say("round %d: %s" % (seat["round"], " - ".join(names)))
+            app.say("%s %d: %s" % (t("round"), seat["round"], " - ".join(names)))
