@@ -157,3 +157,108 @@ def test_a_broken_dedupe_shows():
             ev.apply("t01", m)
         got = {p["name"]: p["gp"] for p in ev.standings()["players"]}
         assert (got == truth) is equal
+
+
+# ---- compaction -------------------------------------------------------------------------
+
+
+def _state(ob):
+    return (ob.inc, ob.next, ob.acked, list(ob.pending), ob.seated, ob.round, ob._mid, ob._n,
+            ob._key)
+
+
+def _night(fs, deals, states=None):
+    """A table that plays `deals` deals (new matches as they end), each synced and acked,
+    with a seating taken now and then; `states` gets the outbox after each of its steps."""
+    s = Session(Store("data", fs))
+    s.boot()
+    ob = Outbox(Store("outbox", fs))
+    ob.load()
+    r = random.Random(7)
+    note = states.append if states is not None else (lambda _x: None)
+    note(_state(ob))
+    for d in range(deals):
+        st = s.match.state
+        if st is None or st.over:
+            if d % 3 == 0:
+                ob.take_seating(ob.seated + 1)
+                note(_state(ob))
+            s.new_match("new classic66 names=Ann,Bob")
+        s.enter(bytes((5, r.randrange(2), r.choice((1, 2, 3)))))
+        ob.sync(s)
+        note(_state(ob))
+        ob.ack(ob.inc, ob.next - 2 if d % 4 == 0 else ob.next - 1)  # now and then one behind
+        note(_state(ob))
+    return s, ob
+
+
+def test_compaction_keeps_the_outbox_and_the_flash_small(tmp_path, monkeypatch):
+    from faultfs import FaultFS
+    from net import outbox
+
+    monkeypatch.setattr(outbox, "new_inc", lambda: "0badcafe")
+    fs = FaultFS(dirs=["data", "outbox"])
+    s, ob = _night(fs, 120)
+    assert ob.next > 120  # as many results and acks: several compactions
+    size = sum(len(fs.files[p]) for p in fs.files if p.startswith("outbox/"))
+    assert size < 8000, size  # at most COMPACT_LINES lines and a summary
+    again = Outbox(Store("outbox", fs))
+    again.load()
+    assert again.problems == [] and _state(again) == _state(ob)
+    # The same night without compaction comes to the same outbox.
+    monkeypatch.setattr(outbox, "COMPACT_LINES", 10 ** 9)
+    fs2 = FaultFS(dirs=["data", "outbox"])
+    _s2, plain = _night(fs2, 120)
+    assert _state(plain) == _state(ob)
+    assert sum(len(fs2.files[p]) for p in fs2.files if p.startswith("outbox/")) > 3 * size
+    # Numbering goes on after a reboot over a compacted outbox.
+    s.enter(bytes((5, 0, 1)))
+    assert again.sync(s) >= 1 and again.pending[-1][0] == ob.next
+
+
+def test_a_power_cut_anywhere_in_a_compaction_leaves_a_state_the_outbox_was_in(monkeypatch):
+    # Whatever the cut, the outbox boots to one it was in after some whole write: a
+    # compaction is the store's checkpoint, atomic by its rename.
+    from faultfs import FaultFS
+    from net import outbox
+
+    monkeypatch.setattr(outbox, "new_inc", lambda: "0badcafe")
+    monkeypatch.setattr(outbox, "COMPACT_LINES", 12)  # a compaction every few deals
+    ref = FaultFS(dirs=["data", "outbox"])
+    durable = set()
+
+    def boot_state(fs):
+        ob = Outbox(Store("outbox", fs))
+        ob.load()
+        return repr(_state(ob))
+
+    in_compaction = set()
+
+    def noted(fn):
+        def after(self, *args):
+            first = ref.step
+            fn(self, *args)
+            if fn is compact:
+                in_compaction.update(range(first, ref.step + 1))
+            durable.add(boot_state(ref.reboot()))  # what a reboot here would find
+        return after
+
+    compact = Outbox.compact
+    with monkeypatch.context() as m:
+        m.setattr(Outbox, "_append", noted(Outbox._append))
+        m.setattr(Outbox, "compact", noted(compact))
+        _night(ref, 14)
+    durable.add(boot_state(FaultFS(dirs=["data", "outbox"])))  # nothing written yet
+    assert in_compaction
+    compactions = 0
+    # Every step of every compaction, and every 9th elsewhere (each byte is a step).
+    for cut in sorted(in_compaction | set(range(0, ref.step, 9))):
+        fs = FaultFS(dirs=["data", "outbox"], cut_at=cut)
+        try:
+            _night(fs, 14)
+        except OSError:
+            pass
+        got = boot_state(fs.reboot())
+        assert got in durable, "cut %d: %s" % (cut, got)
+        compactions += any(p.startswith("outbox/summary") for p in fs.files)
+    assert compactions > 0

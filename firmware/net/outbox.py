@@ -9,8 +9,15 @@ the folder "outbox", beside the match's "data". Its journal lines:
                                  when this was sent (so a reboot knows what is published)
   a <seq>                        the service has applied every result up to <seq>
   r <round>                      a seating (director) for this round was taken up
+  s <next> <acked> <seated> <round> <mid> <n> <key>
+                                 where the outbox stood (in a summary only, see below)
 
-Nothing is ever rewritten: an ack is a new line; a result is superseded by a later one for
+Once the journal holds COMPACT_LINES lines, an ack compacts it: the store's checkpoint
+(its atomic summary-then-new-journal protocol) takes the "i" line, the results still
+waiting for their ack and one "s" line, and the journal starts empty. A night's flash
+stays a few KB however many deals it has.
+
+Nothing is ever rewritten in place: an ack is a new line; a result is superseded by a later one for
 the same match and deal (a deal undone is a "void", a deal entered again is sent again),
 and the service keeps, per (table, inc, match, deal), the result with the highest seq.
 The incarnation keeps sequence numbers unique when a table's flash is wiped mid-event.
@@ -29,6 +36,7 @@ the store has written something, so a key press that changes nothing costs nothi
 import json
 
 NAME_MAX = 12  # characters of a player's name on the wire (a journal line is 200 bytes)
+COMPACT_LINES = 64  # journal lines that make an ack compact the outbox
 
 
 def _dumps(obj):
@@ -63,19 +71,28 @@ class Outbox:
         self._mid = 0  # the match, deal count and last deal key last published
         self._n = 0
         self._key = "-"
+        self._lines = 0  # lines in the journal since the last compaction
         self.problems = []
 
     def load(self):
         got = self.store.load()
         self.problems = got.problems
-        for line in got.events:
+        lines = got.events
+        if got.summary:
+            lines = got.summary.split("\n") + lines
+        for line in lines:
             try:
                 self._replay(line)
             except (ValueError, IndexError):  # a line of a later version: skip it
                 self.problems.append("outbox: line skipped")
+        self._lines = len(got.events)
         if self.inc is None:
             self.inc = new_inc()
-            self.store.append("i " + self.inc)
+            self._append("i " + self.inc)
+
+    def _append(self, line):
+        self.store.append(line)
+        self._lines += 1
 
     def _replay(self, line):
         kind = line[0]
@@ -95,6 +112,22 @@ class Outbox:
             self._acked(int(line[2:]))
         elif kind == "r":
             self.seated = int(line[2:])
+        elif kind == "s":
+            w = line[2:].split(" ")
+            self.next, acked, self.seated, self.round, self._mid, self._n = [
+                int(x) for x in w[:6]]
+            self._key = w[6]
+            self._acked(acked)
+
+    def compact(self):
+        """Replace the journal with what it amounts to (see the module's text)."""
+        pieces = ["i %s\n" % self.inc]
+        for seq, payload in self.pending:
+            pieces.append("p %d %d %d %s %s\n" % (seq, self._mid, self._n, self._key, payload))
+        pieces.append("s %d %d %d %d %d %d %s" % (self.next, self.acked, self.seated,
+                                                   self.round, self._mid, self._n, self._key))
+        self.store.checkpoint(pieces)
+        self._lines = 0
 
     def _acked(self, seq):
         self.acked = seq
@@ -108,14 +141,16 @@ class Outbox:
         """The service has applied everything up to seq. True if that is news."""
         if inc != self.inc or seq <= self.acked or seq >= self.next:
             return False
-        self.store.append("a %d" % seq)
+        self._append("a %d" % seq)
         self._acked(seq)
+        if self._lines >= COMPACT_LINES:
+            self.compact()
         return True
 
     def take_seating(self, rnd):
         """Note that this round's seating started a match (so a reboot does not start it
         again)."""
-        self.store.append("r %d" % rnd)
+        self._append("r %d" % rnd)
         self.seated = rnd
 
     # ---- results ----
@@ -124,7 +159,7 @@ class Outbox:
         seq = self.next
         payload = _dumps(body)
         payload = '{"v":1,"inc":"%s","seq":%d,%s' % (self.inc, seq, payload[1:])
-        self.store.append("p %d %d %d %s %s" % (seq, mid, n, key, payload))
+        self._append("p %d %d %d %s %s" % (seq, mid, n, key, payload))
         self.next = seq + 1
         self.pending.append((seq, payload))
         self._mid, self._n, self._key = mid, n, key
