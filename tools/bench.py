@@ -760,6 +760,11 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         if ch and "skipped" not in ch:
             row("  device heap with the club link up, 32-bit", "%d B (+%d B for the link)"
                 % (ch["with_club"], ch["club_cost"]), "-", None, "club_heap", ch)
+            if "rom_with_club" in ch:
+                row("    the code in a ROMFS partition",
+                    "%d B (+%d B for the link)" % (ch["rom_with_club"], ch["rom_club_cost"]),
+                    "runs in a %d KiB heap" % HEAP_START, ch["rom_fits_56k"], "club_heap_romfs",
+                    {k: v for k, v in ch.items() if k.startswith("rom_")})
     return {"rows": rows, "deals_in_long_match": deals, "entries_in_long_match": entries,
             "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
 

@@ -202,11 +202,24 @@ def heap_figures(folder):
         th = threading.Thread(target=svc.run, daemon=True)
         th.start()
         svc.connected.wait(10)
-        for heap in ("1m", "56k"):
-            flash = os.path.join(folder, "flash-" + heap)
+        for heap, rom in (("1m", False), ("56k", False), ("1m", True), ("56k", True)):
+            flash = os.path.join(folder, "flash-" + heap + ("-rom" if rom else ""))
             shutil.rmtree(flash, ignore_errors=True)
             os.makedirs(flash)
             deploy.build(flash, march=None)
+            args = ["club.next"]
+            if rom:  # the code in a ROMFS image, as README "Memory" describes
+                import romfs
+
+                image = romfs.image(flash)
+                for name in os.listdir(flash):
+                    if name != "main.py":
+                        p = os.path.join(flash, name)
+                        (shutil.rmtree if os.path.isdir(p) else os.remove)(p)
+                with open(os.path.join(flash, "firmware.romfs"), "wb") as f:
+                    f.write(image)
+                args.append("rom:firmware.romfs")
+            key = "rom_" if rom else ""
             with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
                 cfg = json.load(f)
             cfg["wifi"] = True
@@ -221,9 +234,8 @@ def heap_figures(folder):
             fake = 0
             size = heap
             if heap == "56k":
-                size = 56 * 1024 + res.get("fake", 0)
-            proc = runtimes.run("mp32", [os.path.join(ROOT, "tools", "club_heap.py"),
-                                         "club.next"],
+                size = 56 * 1024 + res.get(key + "fake", 0)
+            proc = runtimes.run("mp32", [os.path.join(ROOT, "tools", "club_heap.py")] + args,
                                 paths=[os.path.join(ROOT, "host_tests", "fake_machine"), ""],
                                 heapsize=size, cwd=flash)
             out = {}
@@ -234,15 +246,15 @@ def heap_figures(folder):
             ok = proc.returncode == 0 and "done" in proc.stdout.decode()
             if heap == "1m":
                 fake = out.get("fake", 0)
-                res.update({"fake": fake, "after_boot": out.get("start", 0) - fake,
-                            "with_club": out.get("club", 0) - fake,
-                            "club_cost": out.get("club", 0) - out.get("start", 0),
-                            "acked": bool(out.get("acked"))})
+                res.update({key + "fake": fake, key + "after_boot": out.get("start", 0) - fake,
+                            key + "with_club": out.get("club", 0) - fake,
+                            key + "club_cost": out.get("club", 0) - out.get("start", 0),
+                            key + "acked": bool(out.get("acked"))})
             else:
-                res["fits_56k"] = ok and bool(out.get("acked"))
+                res[key + "fits_56k"] = ok and bool(out.get("acked"))
                 if not ok:
                     err = (proc.stderr or proc.stdout).decode().strip().splitlines()
-                    res["56k_error"] = err[-1] if err else "?"
+                    res[key + "56k_error"] = err[-1] if err else "?"
         svc.stop.set()
         th.join(10)
         svc.db.close()
@@ -294,6 +306,10 @@ def main():
         print("heap (32-bit): after boot %d B, with the club link %d B (+%d); "
               "boots, connects and is acked in 56 KiB: %s"
               % (h["after_boot"], h["with_club"], h["club_cost"], h.get("fits_56k")))
+        if "rom_with_club" in h:
+            print("  the code in ROMFS: after boot %d B, with the club link %d B (+%d); in 56 "
+                  "KiB: %s" % (h["rom_after_boot"], h["rom_with_club"], h["rom_club_cost"],
+                               h.get("rom_fits_56k")))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ then moves the club file in and starts the link with parts.make_club(), as a boa
 club file was there at boot. Polls until the match's result is acknowledged. Prints
 "name value" lines: fake (the fake machine module's heap), start (live heap after boot),
 club (live heap with the link up and everything acked), acked (1 if it was), done.
+With a second argument rom:IMAGE the code comes from that ROMFS image (tools/romfs.py),
+and "fake" includes what the image holds in this heap.
 """
 
 import gc
@@ -14,12 +16,19 @@ import os
 import sys
 import time
 
+ROM = 0
+if len(sys.argv) > 2 and sys.argv[2].startswith("rom:"):
+    import rom_mount  # the code in a ROMFS image (tools/romfs.py), as heap_drive.py does
+
+    ROM = rom_mount.mount(sys.argv[2][4:])
+    del rom_mount
+    sys.modules.pop("rom_mount")
 gc.collect()
 _base = gc.mem_alloc()
 import machine  # noqa: E402,F401  (the fake, before the firmware)
 
 gc.collect()
-print("fake", gc.mem_alloc() - _base)
+print("fake", gc.mem_alloc() - _base + ROM)  # neither is on a board's heap
 import start  # noqa: E402
 
 app = start.run(loops=1)
