@@ -162,3 +162,19 @@ def test_the_director_corrects_voids_and_closes(tmp_path, broker):
         rows = list(csv.reader(f))
     assert rows[0][:2] == ["rank", "player"] and rows[1][1] == "Bob" and rows[1][4] == "3"
     assert "Standings  (final)" in render(after) and "Ann v Bob" in render(after)
+
+
+def test_with_the_code_in_romfs_a_club_table_fits_56k(tmp_path):
+    # The whole board, booted by start.run() and linked through parts.make_club, on the
+    # 32-bit port in a 56 KiB heap: with its code in a ROMFS image it connects and has its
+    # results acked; with the code on the filesystem it needs more (README "Memory").
+    import club_figures
+    import runtimes
+
+    need_broker()
+    if runtimes.missing("mp32"):
+        pytest.skip(runtimes.missing("mp32"))
+    h = club_figures.heap_figures(str(tmp_path))
+    assert h["acked"] and h["rom_acked"]
+    assert h["rom_fits_56k"], h.get("rom_56k_error")
+    assert h["rom_with_club"] < h["with_club"] - 20000
