@@ -100,7 +100,13 @@ def report():
     print("deals", state.deals())
     print("score", state.score)
     print("over", state.over)
-    print("hist", binascii.hexlify(state.hist).decode())
+    # In pieces: one hex string of a long match's history would be the largest block this
+    # script asks for, and a capped heap could fail here after the match played through.
+    print("hist", end=" ")
+    hist = state.hist
+    for i in range(0, len(hist), 32):
+        print(binascii.hexlify(hist[i:i + 32]).decode(), end="")
+    print()
     if allocs:
         print("alloc", " ".join([str(a) for a in allocs]))
     print("done")
