@@ -16,7 +16,7 @@ PACKAGES = (
                   "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
     ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.power", "hw.display")),
     ("app", ("app.session",)),
-    ("app boot and stats", ("app.restore", "app.stats")),
+    ("app boot and stats", ("app.restore", "sixtysix.saved", "app.stats")),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
     ("ui menus", ("ui.lists", "ui.menus")),
     ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs", "ui.names")),
