@@ -311,14 +311,19 @@ class Store:
 
     def checkpoint(self, summary):
         """Atomically store the summary of everything so far and start an empty journal.
-        `summary`: its text, or a list of pieces of it (str), written piece by piece."""
+        `summary`: its text, or a list of pieces of it (str), written piece by piece (the
+        list is encoded in place)."""
         if not self._loaded:
             self.load()
         self._close_journal()
         gen = self.gen + 1
         if isinstance(summary, str):
             summary = [summary]
-        body = [piece.encode() for piece in summary]
+        # Encoded in place: each str piece is let go as its bytes are made, so a long
+        # match's summary is never in RAM twice (the list is the caller's, built for this).
+        body = summary
+        for i in range(len(body)):
+            body[i] = body[i].encode()
         self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, body))
         # Committed: from here on the old journal is stale by generation.
         self.gen = gen
