@@ -264,7 +264,7 @@ class Store:
             summary = [summary]
         # Encoded in place: each str piece is let go as its bytes are made, so a long
         # match's summary is never in RAM twice (the list is the caller's, built for this).
-        body = summary
+        body = summary  # type: list
         for i in range(len(body)):
             body[i] = body[i].encode()
         self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, body))

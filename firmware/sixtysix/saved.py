@@ -74,7 +74,11 @@ def hist_b64(m):
     h = memoryview(state.hist)
     n = base[3]
     for i in range(0, n, 48):  # 48 bytes: 64 characters, no padding but at the end
-        yield b2a_base64(h[i:i + 48 if i + 48 < n else n]).decode().strip()
+        yield _b64(h[i:i + 48 if i + 48 < n else n])
+
+
+def _b64(data):
+    return b2a_base64(data).decode().strip()
 
 
 def restore(m, summary, records):
