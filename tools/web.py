@@ -45,7 +45,8 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg")
 # Firmware files the browser never imports: the board's boot, its board-file check and the
 # drivers of parts the page replaces (the panel's I2C driver, sleep and wake).
-NOT_IMPORTED = ("main.py", "start.py", "boardcheck.py", "hw/display.py", "hw/power.py")
+NOT_IMPORTED = ("main.py", "start.py", "boardcheck.py", "hw/display.py", "hw/power.py",
+                "hw/wake.py")
 GLUE = ("webmain.py", "webstore.py", "export.py")
 PORT = 8066
 MIME = {
