@@ -59,7 +59,8 @@ def make_wake(cfg, keys, layout, pins):
     """The Power `wake` argument: None unless the board file asks for it and it works."""
     if not cfg.get("wake"):
         return None
-    from hw.power import wake_on_keys
+    from hw.compat import unload
+    from hw.wake import wake_on_keys
 
     try:
         import esp32
@@ -70,6 +71,8 @@ def make_wake(cfg, keys, layout, pins):
     except (ValueError, OSError, AttributeError) as e:
         print("wake on keys not available (%s): short naps instead" % e)
         return None
+    finally:
+        unload("hw.wake")  # boot-only code, like this module
     return keys.arm_wake if layout == "keypad" else True
 
 

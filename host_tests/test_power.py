@@ -3,7 +3,8 @@
 import pytest
 from hw import power as power_mod
 from hw.keys import TICKS_PERIOD, Keypad, ticks_add, ticks_diff
-from hw.power import AWAKE, DEEP, DIM, EXT0, EXT1, GPIO, OFF, Power, wake_on_keys
+from hw.power import AWAKE, DEEP, DIM, OFF, Power
+from hw.wake import EXT0, EXT1, GPIO, wake_on_keys
 
 NEAR_WRAP = TICKS_PERIOD - 5000  # ticks wrap 5 s after the start
 S = 1000

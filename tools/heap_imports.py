@@ -16,11 +16,11 @@ PACKAGES = (
                   "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
     ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.power", "hw.display")),
     ("app", ("app.session",)),
-    ("app boot and stats", ("app.restore", "app.stats")),
+    ("app boot and stats", ("app.restore", "sixtysix.saved", "app.stats")),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
     ("ui menus", ("ui.lists", "ui.menus")),
     ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs", "ui.names")),
-    ("start + boot-only modules", ("boardcheck", "parts", "start")),
+    ("start + boot-only modules", ("boardcheck", "parts", "hw.wake", "start")),
 )
 
 import machine  # noqa: E402,F401  (start imports it: the board has it built in, not counted)

@@ -3,16 +3,20 @@
 Store.load() (hw/storage.py, whose docstring has the file formats and the protocol) runs
 this once per boot and drops the module again: on the board every imported module's code
 is heap, and none of this is needed between boots, but after a failed append (the next
-append loads again first).
+append loads again first). Store.load_blob reads the settings and statistics blobs through
+it too, loading it for the call.
 """
 
 from hw.fileformat import (
+    _ENOENT,
     _JOURNAL,
     _MAG_JOURNAL,
     _MAG_SUMMARY,
     _MAXREC,
     _SUMMARY,
+    MAX_BLOB,
     _Bad,
+    _check_header,
     _hex,
     _num,
     crc32,
@@ -57,13 +61,79 @@ def keep_bad(s, name, copy):
     return bad
 
 
+# -- packed files (summary and blobs): Store.load_blob reads blobs through these too --
+
+
+def open_header(s, name, magic, count):
+    """Open one of our files and read its header line: (file, line, fields), or None
+    if the file does not exist. Raises _Bad, with the file closed, for a bad header."""
+    try:
+        f = s._open(s._p(name), "rb")
+    except OSError as e:
+        if e.args[0] == _ENOENT:
+            return None
+        raise
+    try:
+        line = f.readline(64)
+        if not line.endswith(b"\n"):
+            raise _Bad("unreadable header")
+        fields = line[:-1].split(b" ")
+        _check_header(fields, magic, count)
+    except Exception:
+        f.close()
+        raise
+    return f, line, fields
+
+
+def unpack(s, name, magic):
+    """Return (body, gen) of a packed file, or None if it does not exist.
+
+    Raises _Bad if it exists but is not a valid file of this kind.
+    """
+    got = open_header(s, name, magic, 5)
+    if got is None:
+        return None
+    f, line, fields = got
+    try:
+        gen = _num(fields[2])
+        size = _num(fields[3])
+        if size > MAX_BLOB:
+            raise _Bad("unreadable header")
+        body = f.read(size + 1)
+    finally:
+        f.close()
+    if len(body) != size:
+        raise _Bad("length %d, header says %d" % (len(body), size))
+    head = line[: len(line) - 9]
+    if _hex(crc32(body, crc32(head))) != fields[4]:
+        raise _Bad("bad checksum")
+    return body, gen
+
+
+def load_packed(s, name, magic, problems):
+    """(text, gen) of a valid packed file, (None, None) if missing or damaged."""
+    try:
+        got = unpack(s, name, magic)
+        if got is None:
+            return None, None
+        return got[0].decode(), got[1]
+    except _Bad as e:
+        reason = e.args[0]
+    except UnicodeError:
+        reason = "not UTF-8"
+    except OSError:
+        reason = "read error"
+    problems.append("%s: %s, kept as %s" % (name, reason, s.keep_bad(name, copy=False)))
+    return None, None
+
+
 def _scan_journal(s):
     """Read the journal without side effects.
 
     Returns None if there is none, else (gen, events, crc, damage) where damage is
     None or (kind, byte offset, records dropped). Raises _Bad for a bad header.
     """
-    got = s._open_header(_JOURNAL, _MAG_JOURNAL, 4)
+    got = open_header(s, _JOURNAL, _MAG_JOURNAL, 4)
     if got is None:
         return None
     f, line, fields = got
@@ -124,7 +194,7 @@ def load(s):
     problems = []
     for name in (_SUMMARY, _JOURNAL):
         s._remove_quiet(name + ".tmp")
-    summary, sgen = s._load_packed(_SUMMARY, _MAG_SUMMARY, problems)
+    summary, sgen = load_packed(s, _SUMMARY, _MAG_SUMMARY, problems)
     summary_lost = bool(problems)
     try:
         scan = _scan_journal(s)

@@ -47,7 +47,6 @@ import os
 
 from hw.compat import unload
 from hw.fileformat import (
-    _ENOENT,
     _JOURNAL,
     _MAG_BLOB,
     _MAG_JOURNAL,
@@ -57,10 +56,7 @@ from hw.fileformat import (
     MAX_BLOB,
     MAX_LINE,
     VERSION,
-    _Bad,
-    _check_header,
     _hex,
-    _num,
     crc32,
 )
 
@@ -157,77 +153,24 @@ class Store:
             crc = crc32(piece, crc)
         return [head + _hex(crc) + b"\n"] + body
 
-    def _open_header(self, name, magic, count):
-        """Open one of our files and read its header line: (file, line, fields), or None
-        if the file does not exist. Raises _Bad, with the file closed, for a bad header."""
-        try:
-            f = self._open(self._p(name), "rb")
-        except OSError as e:
-            if e.args[0] == _ENOENT:
-                return None
-            raise
-        try:
-            line = f.readline(64)
-            if not line.endswith(b"\n"):
-                raise _Bad("unreadable header")
-            fields = line[:-1].split(b" ")
-            _check_header(fields, magic, count)
-        except Exception:
-            f.close()
-            raise
-        return f, line, fields
-
-    def _unpack(self, name, magic):
-        """Return (body, gen) of a packed file, or None if it does not exist.
-
-        Raises _Bad if it exists but is not a valid file of this kind.
-        """
-        got = self._open_header(name, magic, 5)
-        if got is None:
-            return None
-        f, line, fields = got
-        try:
-            gen = _num(fields[2])
-            size = _num(fields[3])
-            if size > MAX_BLOB:
-                raise _Bad("unreadable header")
-            body = f.read(size + 1)
-        finally:
-            f.close()
-        if len(body) != size:
-            raise _Bad("length %d, header says %d" % (len(body), size))
-        head = line[: len(line) - 9]
-        if _hex(crc32(body, crc32(head))) != fields[4]:
-            raise _Bad("bad checksum")
-        return body, gen
-
-    def _load_packed(self, name, magic, problems):
-        """(text, gen) of a valid packed file, (None, None) if missing or damaged."""
-        try:
-            got = self._unpack(name, magic)
-            if got is None:
-                return None, None
-            return got[0].decode(), got[1]
-        except _Bad as e:
-            reason = e.args[0]
-        except UnicodeError:
-            reason = "not UTF-8"
-        except OSError:
-            reason = "read error"
-        problems.append("%s: %s, kept as %s" % (name, reason, self.keep_bad(name, copy=False)))
-        return None, None
-
     def save_blob(self, name, text):
         """Atomically replace a small settings/statistics blob (str)."""
         fname = self._blob_name(name)
         self._write_atomic(fname, self._pack(_MAG_BLOB, 0, text.encode()))
 
     def load_blob(self, name):
-        """Return the blob's text, or None if missing or damaged (see self.problems)."""
+        """Return the blob's text, or None if missing or damaged (see self.problems). The
+        reading is hw/recover.py's, loaded for the call: blobs are read at boot, and after
+        it only when a match ends or a list needs one."""
         fname = self._blob_name(name)
         self._remove_quiet(fname + ".tmp")
-        text, _ = self._load_packed(fname, _MAG_BLOB, self.problems)
-        return text
+        from hw import recover
+
+        try:
+            return recover.load_packed(self, fname, _MAG_BLOB, self.problems)[0]
+        finally:
+            del recover
+            unload("hw.recover")
 
     def _blob_name(self, name):
         if not name or len(name) > 24:
@@ -311,14 +254,19 @@ class Store:
 
     def checkpoint(self, summary):
         """Atomically store the summary of everything so far and start an empty journal.
-        `summary`: its text, or a list of pieces of it (str), written piece by piece."""
+        `summary`: its text, or a list of pieces of it (str), written piece by piece (the
+        list is encoded in place)."""
         if not self._loaded:
             self.load()
         self._close_journal()
         gen = self.gen + 1
         if isinstance(summary, str):
             summary = [summary]
-        body = [piece.encode() for piece in summary]
+        # Encoded in place: each str piece is let go as its bytes are made, so a long
+        # match's summary is never in RAM twice (the list is the caller's, built for this).
+        body = summary  # type: list
+        for i in range(len(body)):
+            body[i] = body[i].encode()
         self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, body))
         # Committed: from here on the old journal is stale by generation.
         self.gen = gen

@@ -12,13 +12,9 @@ costs about 1 KB of history:
   9-11 card points per side.
 """
 
-from binascii import a2b_base64, b2a_base64
-
 from .deal import ENTRIES, REASONS, Deal
 from .errors import Refused
-from .rules import make_rules
 
-SUMMARY_VERSION = 2  # 2: the history in base64 (a third smaller than hex on flash)
 ROW = 12
 
 
@@ -179,43 +175,6 @@ class MatchState:
         return self.score[side]
 
 
-def _b64(data):
-    return b2a_base64(data).decode().strip()
-
-
-def setup_match(line):
-    """A `new RULES key=value ...` line -> (rules, names, first dealer).
-
-    Refuses bad options. `dealer` and `names` are the match's; the other
-    keys are rule options (rules.make_rules)."""
-    words = line.split()
-    if len(words) < 2 or words[0] != "new":
-        raise Refused("syntax")
-    rules_opts = {}
-    names = None
-    dealer = 0
-    for word in words[2:]:
-        key, eq, val = word.partition("=")
-        if not eq or not key or not val:
-            raise Refused("syntax")
-        if key == "dealer":
-            if not val.isdigit():
-                raise Refused("bad_option")
-            dealer = int(val) - 1
-        elif key == "names":
-            names = tuple(val.split(","))
-        else:
-            rules_opts[key] = val
-    rules = make_rules(words[1], rules_opts)
-    if not 0 <= dealer < rules.players:
-        raise Refused("bad_option")
-    if names is None:
-        names = ("1", "2", "3", "4")[:rules.players]
-    if len(names) != rules.players or "" in names:
-        raise Refused("bad_option")
-    return rules, names, dealer
-
-
 def _records(log):
     """The records in a log buffer, oldest first (each is framed by its length)."""
     i = 0
@@ -239,6 +198,8 @@ class Match:
     def enter_line(self, line):
         """Enter one line of text: `new ...` starts a match, anything else is an event."""
         if line.startswith("new"):
+            from .saved import setup_match  # the match in writing: sixtysix/saved.py
+
             rules, names, dealer = setup_match(line)
             self.setup = " ".join(line.split())
             self.state = MatchState(rules, names, dealer)
@@ -318,49 +279,20 @@ class Match:
         """What a summary file holds: the setup line, the match at this deal's start, the
         deal before (so undo can cross back into it) and the redo stack; and with `hist`
         the finished deals (else see hist_b64)."""
-        state = self.state
-        base = self.base
-        assert state is not None and base is not None
-        prev = None
-        if self.prev:
-            pbase, plog = self.prev
-            assert pbase is not None
-            prev = [list(pbase), bytes(plog).hex()]
-        s = {"v": SUMMARY_VERSION, "setup": self.setup, "base": list(base), "prev": prev,
-             "redo": [rec.hex() for rec in self.redo_stack]}
-        if hist:
-            s["hist"] = "".join(self.hist_b64())
-        return s
+        from .saved import summary
+
+        return summary(self, hist)
 
     def hist_b64(self):
         """The summary's history (the finished deals' rows) in base64, in pieces of 64
-        characters: a checkpoint writes them one by one and never holds the history of a
-        long match as one string (whole, base64 and JSON copies took some 5 KB at once)."""
-        state = self.state
-        base = self.base
-        assert state is not None and base is not None
-        h = memoryview(state.hist)
-        n = base[3]
-        for i in range(0, n, 48):  # 48 bytes: 64 characters, no padding but at the end
-            yield _b64(h[i:i + 48 if i + 48 < n else n])
+        characters (sixtysix/saved.py)."""
+        from .saved import hist_b64
+
+        return hist_b64(self)
 
     def restore(self, summary, records):
         """Rebuild from a summary and the current deal's event records (as they were
         when the summary was taken: the redo stack is set after them)."""
-        if summary.get("v") != SUMMARY_VERSION:
-            raise Refused("bad_summary")
-        self.enter_line(summary["setup"])
-        state = self.state
-        assert state is not None
-        # bytes, not str: the WebAssembly port's binascii is Python code that takes bytes only.
-        state.hist.extend(a2b_base64(summary["hist"].encode()))
-        base = list(summary["base"])
-        base[3] = len(state.hist)
-        self.base = tuple(base)
-        state.thaw(self.base)
-        prev = summary.get("prev")
-        if prev:
-            self.prev = (tuple(prev[0]), bytes.fromhex(prev[1]))
-        for rec in records:
-            self.enter(rec)
-        self.redo_stack = [bytes.fromhex(h) for h in summary.get("redo") or ()]
+        from .saved import restore
+
+        restore(self, summary, records)
