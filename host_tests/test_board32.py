@@ -196,3 +196,33 @@ def test_a_short_fuzz_on_32_bit(mp32):
     assert out.rstrip().endswith("OK")
     assert _number(out, r"seed 13: (\d+) presses") == 4000
     assert _number(out, r"power cuts (\d+)") >= 5
+
+
+B64 = """
+import gc
+from dealgen import Player
+
+p = Player("new schnapsen target=30 dealer=1", 3, quick=1)
+m = p.play_match(1000)
+m.hist_b64  # loaded before counting: the code the checkpoint runs is not what is measured
+gc.collect()
+before = gc.mem_alloc()
+pieces = list(m.hist_b64())
+print(m.state.deals(), len("".join(pieces)), gc.mem_alloc() - before)
+"""
+
+
+def test_the_history_s_base64_is_the_built_in_one(runtime32):
+    # On the WebAssembly port plain `binascii` is micropython-lib's Python code: its base64
+    # of a long match's history made some 270 KB of garbage and took 70 ms at every deal's
+    # end in the browser. The checkpoint takes the built-in (ubinascii) where there is one.
+    proc = runtimes.run(runtime32, ["-c", B64] if runtime32 != "wasm" else [],
+                        code=B64 if runtime32 == "wasm" else None,
+                        paths=[HERE, os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools")],
+                        heapsize="1m")
+    assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+    deals, chars, allocated = (int(w) for w in proc.stdout.split())
+    assert deals >= 20 and chars >= (deals - 1) * 12 * 4 // 3  # 12-byte rows, finished deals
+    # The pieces themselves and the load of saved.py are most of it; the Python base64
+    # allocates some 230 bytes per byte of history.
+    assert allocated < 30 * chars, (deals, chars, allocated)
