@@ -71,3 +71,14 @@ def wasm():
 def unix_port(request):
     """Each unix port in turn: 64-bit, then the board's 32-bit word size."""
     return _runner(request.param)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The browser build (tools/web.py) served on 127.0.0.1: its URL."""
+    import web
+
+    out = str(tmp_path_factory.mktemp("web"))
+    web.build(out)
+    with web.serving(out) as (_server, url):
+        yield url

@@ -19,8 +19,6 @@ from keyseq import BUTTONS, KEYPAD, SETTINGS, first_deal, menu, pick
 from sixtysix.match import Match
 from ui.i18n import LANGS
 
-import web
-
 pytestmark = pytest.mark.skipif(browser.missing() is not None,
                                 reason=browser.missing() or "")
 
@@ -28,14 +26,6 @@ pytestmark = pytest.mark.skipif(browser.missing() is not None,
 def _text(fb):
     """The panel as the simulator prints it (quadrant blocks)."""
     return termpanel.lines(fb.pixel)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("web"))
-    web.build(out)
-    with web.serving(out) as (_server, url):
-        yield url
 
 
 def keys_of(entries):

@@ -20,8 +20,6 @@ import pytest
 from clubkit import PASSWORDS, ServiceThread, need_broker, players
 from keyseq import KEYPAD, match_keys, random_match
 
-import web
-
 pytestmark = pytest.mark.skipif(browser.missing() is not None,
                                 reason=browser.missing() or "")
 
@@ -29,14 +27,6 @@ TABLE = "t01"
 NAMES = ["Olena", "Taras"]
 # What a refused WebSocket prints on the console while the broker is away: expected.
 WS_REFUSED = "WebSocket connection to"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("web"))
-    web.build(out)
-    with web.serving(out) as (_server, url):
-        yield url
 
 
 @pytest.fixture
