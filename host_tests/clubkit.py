@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 
+import clubtruth
 import mosquitto
 import paho.mqtt.client as paho
 import pytest
@@ -123,30 +124,6 @@ class ServiceThread:
         return json.loads(self.svc.snapshot)
 
 
-def write_truth(root, session_factory, rnd):
-    """truth.json for a CPython table, as mp_club_table.truth() writes it on MicroPython."""
-    s = session_factory()
-    s.boot()
-    st = s.match.state
-    path = os.path.join(root, "truth.json")
-    known = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            known = json.load(f)
-    if st is None or not s.match_id:
-        return
-    deals = []
-    for i in range(st.deals()):
-        gp = [0] * st.rules.sides
-        for side, points, _m in st.row(i)[3]:
-            gp[side] += points
-        deals.append(gp)
-    known[str(s.match_id)] = {"names": list(st.names), "deals": deals, "round": rnd,
-                              "winner": st.winner if st.over else -1}
-    with open(path, "w") as f:
-        json.dump(known, f)
-
-
 class PahoTable:
     """A table in this process: the firmware's Session and Outbox on CPython, paho-mqtt as
     the link, so a test can misbehave on purpose (duplicates, any order, cut links)."""
@@ -162,8 +139,7 @@ class PahoTable:
         os.makedirs(self.root, exist_ok=True)
         self.table, self.port, self.password = table, port, password
         self.rnd = random.Random(seed)
-        self.new_session = lambda: Session(Store(os.path.join(self.root, "data")))
-        self.session = self.new_session()
+        self.session = Session(Store(os.path.join(self.root, "data")))
         self.session.boot()
         self.outbox = Outbox(Store(os.path.join(self.root, "outbox")))
         self.outbox.load()
@@ -189,7 +165,7 @@ class PahoTable:
 
     def _entered(self):
         self.outbox.sync(self.session)
-        write_truth(self.root, self.new_session, self.outbox.round)
+        clubtruth.write(self.root, self.outbox.round)
 
     def connect(self):
         c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="table-" + self.table,

@@ -24,6 +24,7 @@ import sys
 import time
 
 from app.session import Session
+from clubtruth import write as truth
 from hw.storage import Store
 from net.club import Club
 from sixtysix.errors import Refused
@@ -61,32 +62,6 @@ def rng(seed):
         return (state[0] >> 8) % n
 
     return next_int
-
-
-def truth(root, rnd):
-    """The matches as a fresh boot reads them from flash, merged into truth.json."""
-    s = Session(Store(root + "/data", os))
-    s.boot()
-    st = s.match.state
-    path = root + "/truth.json"
-    try:
-        with open(path) as f:
-            known = json.load(f)
-    except OSError:
-        known = {}
-    if st is None or not s.match_id:
-        return
-    deals = []
-    for i in range(st.deals()):
-        gp = [0] * st.rules.sides
-        for side, points, _m in st.row(i)[3]:
-            gp[side] += points
-        deals.append(gp)
-    known[str(s.match_id)] = {"names": list(st.names), "deals": deals, "round": rnd,
-                              "winner": st.winner if st.over else -1}
-    with open(path + ".tmp", "w") as f:
-        json.dump(known, f)
-    os.rename(path + ".tmp", path)
 
 
 def main():
