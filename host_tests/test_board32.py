@@ -216,8 +216,7 @@ def test_the_history_s_base64_is_the_built_in_one(runtime32):
     # On the WebAssembly port plain `binascii` is micropython-lib's Python code: its base64
     # of a long match's history made some 270 KB of garbage and took 70 ms at every deal's
     # end in the browser. The checkpoint takes the built-in (ubinascii) where there is one.
-    proc = runtimes.run(runtime32, ["-c", B64] if runtime32 != "wasm" else [],
-                        code=B64 if runtime32 == "wasm" else None,
+    proc = runtimes.run(runtime32, [], code=B64,
                         paths=[HERE, os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools")],
                         heapsize="1m")
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()

@@ -443,11 +443,8 @@ def _rom_flash(flash):
         if name in keep:
             copy = shutil.copytree if os.path.isdir(src) else shutil.copy
             copy(src, os.path.join(folder, name))
-    code = folder + "-code"
-    shutil.rmtree(code, ignore_errors=True)
-    shutil.copytree(flash, code, ignore=lambda d, names: keep if d == flash else ())
     with open(os.path.join(folder, ROM_IMAGE), "wb") as f:
-        f.write(romfs.image(code))
+        f.write(romfs.image(flash, outside=keep))
     return folder
 
 

@@ -22,12 +22,13 @@ import tempfile
 OUTSIDE = ("main.py",)
 
 
-def image(build_dir):
-    """The ROMFS image (bytes) of a folder that tools/deploy.py build() filled."""
+def image(build_dir, outside=OUTSIDE):
+    """The ROMFS image (bytes) of a folder that tools/deploy.py build() filled, without
+    the top-level names in `outside` (what stays on the read-write filesystem)."""
     from mpremote.romfs import make_romfs
 
     with tempfile.TemporaryDirectory(prefix="romfs-") as tmp:
         src = os.path.join(tmp, "rom")
-        shutil.copytree(build_dir, src, ignore=lambda d, names: OUTSIDE if d == build_dir else ())
+        shutil.copytree(build_dir, src, ignore=lambda d, names: outside if d == build_dir else ())
         with contextlib.redirect_stdout(io.StringIO()):  # it lists every file it packs
             return make_romfs(src, mpy_cross=False)
