@@ -42,17 +42,22 @@ def make_display(cfg):
 
 def make_keys(cfg):
     """(key source, layout name, the pins that can wake the chip)."""
-    from hw.keys import Buttons, Keypad
+    from hw import keys_build
+    from hw.compat import unload
 
     k = cfg["keys"]
     pin = machine.Pin
-    if k["type"] == "keypad":
-        rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
-        cols = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]
-        return Keypad(rows, cols, k.get("layout", "123A/456B/789C/*0#D")), "keypad", cols
-    names = ("UP", "DOWN", "OK", "BACK")
-    pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
-    return Buttons(pins, names), "buttons", pins
+    try:
+        if k["type"] == "keypad":
+            rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
+            cols = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]
+            layout = k.get("layout", keys_build.DEFAULT_LAYOUT)
+            return keys_build.make_keypad(rows, cols, layout), "keypad", cols
+        names = ("UP", "DOWN", "OK", "BACK")
+        pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
+        return keys_build.make_buttons(pins, names), "buttons", pins
+    finally:
+        unload("hw.keys_build")  # boot-only code, like this module
 
 
 def make_wake(cfg, keys, layout, pins):
