@@ -71,8 +71,9 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
     gc.collect()
 
     from app.session import Session
+    from hw.compat import unload
     from hw.keys import LONG
-    from hw.power import Power
+    from hw.power_build import make_power
     from hw.storage import Store
     from ui.app import App
     from ui.text import board_font
@@ -81,7 +82,9 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
     app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
     app.boot()
     display.contrast(app.settings["contrast"])
-    power = Power(display, app.settings, machine, wake)
+    power = make_power(display, app.settings, machine, wake)
+    del make_power
+    unload("hw.power_build")  # boot-only code, like parts.py
     import parts  # again, for the club link: dropped again straight after
 
     club = parts.make_club(cfg, session, app, CLUB_FILE)
