@@ -19,8 +19,8 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 # Loaded for the boot and dropped after it.
-BOOT_ONLY = ("boardcheck", "parts", "hw.keys_build", "hw.display_build", "hw.power_build",
-             "hw.wake", "hw.recover")
+BOOT_ONLY = ("startup", "boardcheck", "parts", "hw.keys_build", "hw.display_build",
+             "hw.power_build", "hw.wake", "hw.recover")
 
 
 def resident(tmp_path, board):
