@@ -1,13 +1,12 @@
 """A row/column matrix keypad as a key source (hw/keys.py): the scanner a keypad board keeps
 resident. It is built by hw/keys_build.py at boot; a board with buttons never loads it.
+
+The keys' states are kept as bits and two lists of ticks, not as a Key object per key: the
+same logic as Key's (debounce, LONG once while held, PRESS on release), for all keys of the
+matrix at once. Sixteen Key objects and their event tuples would hold about 2.5 KB of heap.
 """
 
-from hw.compat import const
-from hw.keys import LONG, PRESS, Source, ticks_diff
-
-# Key.settle()'s edges (hw/keys.py's _DOWN and _UP; folded here, so spelled again).
-_DOWN = const(1)
-_UP = const(2)
+from hw.keys import Source, ticks_diff
 
 
 class Keypad(Source):
@@ -30,9 +29,19 @@ class Keypad(Source):
       is released.
     """
 
+    names: list  # key names in scan order (row-major)
+    DEBOUNCE_MS: int  # Key's timing (hw/keys.py), or the board's own
+    LONG_MS: int
+    _events: list  # per key i: [2 * i] its (name, PRESS), [2 * i + 1] its (name, LONG)
     _rows: list
     _cols: list
-    _down: int  # bit per debounced-down key
+    # A bit per key (bit i = key i): as Key's raw, down, fired and muted.
+    _raw: int  # closed at the last scan
+    _down: int  # debounced down
+    _fired: int  # LONG already emitted for this press
+    _muted: int  # no events until this press ends
+    _changed: list  # per key: tick of the last raw change
+    _since: list  # per key: tick the debounced press started
     _active: int  # index of the key being reported, or -1
     _armed: bool  # rows driven low by arm_wake()
 
@@ -56,49 +65,81 @@ class Keypad(Source):
             bit <<= ncols
         return bits
 
+    def _settle(self, bits, now):
+        """Debounce one scan (Key.settle for every key); a released key ends its press."""
+        changed = self._changed
+        edges = bits ^ self._raw
+        self._raw = bits
+        for i in range(len(changed)):
+            if (edges >> i) & 1:
+                changed[i] = now
+        moving = bits ^ self._down  # raw differs from debounced: an edge once it is stable
+        if not moving:
+            return
+        deb = self.DEBOUNCE_MS
+        for i in range(len(changed)):
+            bit = 1 << i
+            if not moving & bit or ticks_diff(now, changed[i]) < deb:
+                continue
+            if bits & bit:  # pressed
+                self._down |= bit
+                self._since[i] = changed[i]
+                self._fired &= ~bit
+                continue
+            self._down &= ~bit  # released
+            quiet = (self._fired | self._muted) & bit
+            self._muted &= ~bit
+            if i == self._active:
+                self._active = -1
+                if not quiet:
+                    self._push(self._events[2 * i])
+
     def _scan(self, now):
         if self._armed:
             self._rest()
-        bits = self._read()
-        keys = self.keys
-        for i in range(len(keys)):
-            k = keys[i]
-            edge = k.settle((bits >> i) & 1, now)
-            if edge == _DOWN:
-                self._down |= 1 << i
-            elif edge == _UP:
-                self._down &= ~(1 << i)
-                if i == self._active:
-                    self._active = -1
-                    if k.released():
-                        self._push(k.events[PRESS])
-                else:
-                    k.muted = 0
+        self._settle(self._read(), now)
         down = self._down
         if not down:
             return
         m = down & (down - 1)
         if m & (m - 1):  # three or more keys: void the chord
-            for i in range(len(keys)):
-                if (down >> i) & 1:
-                    keys[i].muted = 1
+            self._muted |= down
             self._active = -1
             return
         if self._active < 0:
             self._active = self._first(down)
-        if self._active >= 0 and keys[self._active].held_long(now):
-            self._push(keys[self._active].events[LONG])
+        a = self._active
+        if a >= 0 and self._held_long(a, now):
+            self._push(self._events[2 * a + 1])
+
+    def _held_long(self, i, now):
+        """True once per press of key i when its hold reaches LONG_MS (Key.held_long)."""
+        bit = 1 << i
+        # raw too: a contact already opening is not a long press, whatever the debounce
+        # delay still says.
+        if (
+            self._down & self._raw & bit
+            and not (self._fired | self._muted) & bit
+            and ticks_diff(now, self._since[i]) >= self.LONG_MS
+        ):
+            self._fired |= bit
+            return True
+        return False
 
     def _first(self, down):
         """The earliest-pressed key that is down and not muted, or -1."""
-        keys = self.keys
+        since = self._since
+        live = down & ~self._muted
         best = -1
-        for i in range(len(keys)):
-            k = keys[i]
-            if (down >> i) & 1 and not k.muted:
-                if best < 0 or ticks_diff(k.since, keys[best].since) < 0:
+        for i in range(len(since)):
+            if (live >> i) & 1:
+                if best < 0 or ticks_diff(since[i], since[best]) < 0:
                     best = i
         return best
+
+    def any_down(self):
+        """True while any key is held or still settling (as of the last poll)."""
+        return bool(self._raw | self._down)
 
     def arm_wake(self):
         """Drive every row low so any key pulls its column low (wake source).

@@ -15,7 +15,8 @@ Semantics (the same for every key):
   press shorter than that.
 
 The edge logic lives in Key, which is fed (level, now_ms) samples and knows
-nothing about pins or polling, so tests drive it with a fake clock.
+nothing about pins or polling, so tests drive it with a fake clock. Buttons keep a
+Key each; the keypad keeps the same logic for all its keys at once, as bits.
 
 Hardware is passed in: an input is any zero-argument callable returning 0/1
 (machine.Pin in input mode), a matrix row output is any callable taking 0/1
@@ -130,7 +131,7 @@ class Source:
     wiring in _scan(now). Built (the keys, the queue, the wiring) by hw/keys_build.py at
     boot: construction is boot-only code, so it stays out of the resident modules."""
 
-    keys: list  # Key per key, in scan order
+    keys: list  # Key per key, in scan order (a Keypad keeps its keys' states as bits)
     _q: list  # the event queue: a ring of fixed size
     _head: int
     _len: int

@@ -5,28 +5,13 @@ boot is done, so the construction's bytecode never stays in the heap. Only the b
 scanner is imported: hw/keypad.py or hw/buttons.py.
 """
 
-from hw.keys import Key
+from hw.keys import LONG, PRESS, Key
 
 DEFAULT_LAYOUT = "123A/456B/789C/*0#D"
 
 
-def _source(src, keys, depth, debounce_ms, long_ms):
-    """Fill in what every source has (hw.keys.Source): its keys and an event queue of
-    `depth`. debounce_ms / long_ms: per-key timing, None for Key's defaults."""
-    for k in keys:
-        if debounce_ms is not None:
-            k.DEBOUNCE_MS = debounce_ms
-        if long_ms is not None:
-            k.LONG_MS = long_ms
-    src.keys = keys
-    src._q = [None] * depth
-    src._head = 0
-    src._len = 0
-    return src
-
-
 def make_buttons(pins, names, pressed=0, debounce_ms=None, long_ms=None):
-    """Direct buttons (hw.buttons.Buttons).
+    """Direct buttons (hw.buttons.Buttons), a Key each.
 
     pins: sequence of zero-argument callables returning 0/1.
     names: key names, same length as pins.
@@ -37,7 +22,16 @@ def make_buttons(pins, names, pressed=0, debounce_ms=None, long_ms=None):
     if len(pins) != len(names):
         raise ValueError("pins and names differ in length")
     keys = [Key(n) for n in names]
-    b = _source(Buttons(), keys, len(keys), debounce_ms, long_ms)
+    for k in keys:
+        if debounce_ms is not None:
+            k.DEBOUNCE_MS = debounce_ms
+        if long_ms is not None:
+            k.LONG_MS = long_ms
+    b = Buttons()
+    b.keys = keys
+    b._q = [None] * len(keys)  # every button's event in one scan at most
+    b._head = 0
+    b._len = 0
     b._pins = list(pins)
     b._pressed = pressed
     return b
@@ -50,6 +44,7 @@ def make_keypad(rows, cols, layout=DEFAULT_LAYOUT, debounce_ms=None, long_ms=Non
     cols: zero-argument callables, pulled up, reading 0 when connected.
     layout: "123A/456B/789C/*0#D" style string (one char per key, rows split
       by "/") or a sequence of rows, each a sequence of names.
+    debounce_ms / long_ms: the keys' timing, None for Key's.
     """
     from hw.keypad import Keypad
 
@@ -57,17 +52,30 @@ def make_keypad(rows, cols, layout=DEFAULT_LAYOUT, debounce_ms=None, long_ms=Non
         layout = layout.split("/")
     if len(layout) != len(rows) or len(rows) * len(cols) > 30:
         raise ValueError("layout does not match rows")
-    keys = []
+    names = []
     for line in layout:
         if len(line) != len(cols):
             raise ValueError("layout does not match cols")
         for name in line:
-            keys.append(Key(name))
+            names.append(name)
+    kp = Keypad()
+    kp.names = names
+    kp.DEBOUNCE_MS = Key.DEBOUNCE_MS if debounce_ms is None else debounce_ms
+    kp.LONG_MS = Key.LONG_MS if long_ms is None else long_ms
+    events = []
+    for name in names:
+        events.append((name, PRESS))
+        events.append((name, LONG))
+    kp._events = events
     # One release PRESS plus one LONG from the next key is the most a scan makes.
-    kp = _source(Keypad(), keys, 2, debounce_ms, long_ms)
+    kp._q = [None] * 2
+    kp._head = 0
+    kp._len = 0
     kp._rows = list(rows)
     kp._cols = list(cols)
-    kp._down = 0
+    kp._raw = kp._down = kp._fired = kp._muted = 0
+    kp._changed = [0] * len(names)
+    kp._since = [0] * len(names)
     kp._active = -1
     kp._rest()
     return kp
