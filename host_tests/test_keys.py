@@ -6,7 +6,8 @@ import sys
 
 import pytest
 from conftest import FIRMWARE
-from hw.keys import LONG, PRESS, TICKS_PERIOD, Key, ticks_add, ticks_diff
+from hw.buttons import Key
+from hw.keys import LONG, PRESS, TICKS_PERIOD, ticks_add, ticks_diff
 from hw.keys_build import make_buttons, make_keypad
 from hypothesis import given, settings
 from hypothesis import strategies as st

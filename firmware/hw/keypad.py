@@ -1,9 +1,10 @@
 """A row/column matrix keypad as a key source (hw/keys.py): the scanner a keypad board keeps
 resident. It is built by hw/keys_build.py at boot; a board with buttons never loads it.
 
-The keys' states are kept as bits and two lists of ticks, not as a Key object per key: the
-same logic as Key's (debounce, LONG once while held, PRESS on release), for all keys of the
-matrix at once. Sixteen Key objects and their event tuples would hold about 2.5 KB of heap.
+The keys' states are kept as bits and two lists of ticks, not as a Key object per key (see
+hw/buttons.py): the same logic as Key's (debounce, LONG once while held, PRESS on release),
+for all keys of the matrix at once. Sixteen Key objects and their event tuples would hold
+about 2.5 KB of heap.
 """
 
 from hw.keys import Source, ticks_diff
@@ -30,7 +31,7 @@ class Keypad(Source):
     """
 
     names: list  # key names in scan order (row-major)
-    DEBOUNCE_MS: int  # Key's timing (hw/keys.py), or the board's own
+    DEBOUNCE_MS: int  # hw/keys.py's timing, or the board's own
     LONG_MS: int
     _events: list  # per key i: [2 * i] its (name, PRESS), [2 * i + 1] its (name, LONG)
     _rows: list

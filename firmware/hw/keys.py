@@ -7,16 +7,16 @@ Both sources give the same logical events through the same interface:
     ev = keys.poll(time.ticks_ms())   # None or (name, PRESS) / (name, LONG)
 
 Semantics (the same for every key):
-- A level change counts only after it has been stable for Key.DEBOUNCE_MS.
+- A level change counts only after it has been stable for DEBOUNCE_MS.
 - LONG is emitted once, while the key is still held, when the contact has
-  been closed for Key.LONG_MS. Such a press gives no PRESS on release (so a
+  been closed for LONG_MS. Such a press gives no PRESS on release (so a
   long press can mean "undo" without also doing the short-press action).
 - PRESS is emitted on release (DEBOUNCE_MS after the contact opens) of a
   press shorter than that.
 
-The edge logic lives in Key, which is fed (level, now_ms) samples and knows
-nothing about pins or polling, so tests drive it with a fake clock. Buttons keep a
-Key each; the keypad keeps the same logic for all its keys at once, as bits.
+The edge logic of one key is hw/buttons.py's Key, which is fed (level, now_ms) samples and
+knows nothing about pins or polling, so tests drive it with a fake clock. The buttons keep
+a Key each; the keypad keeps the same logic for all its keys at once, as bits.
 
 Hardware is passed in: an input is any zero-argument callable returning 0/1
 (machine.Pin in input mode), a matrix row output is any callable taking 0/1
@@ -35,8 +35,9 @@ _MASK = const(0x3FFFFFFF)
 _HALF = const(0x20000000)
 TICKS_PERIOD = _MASK + 1
 
-_DOWN = const(1)
-_UP = const(2)
+# The keys' timing (ms), the same for every source; a board or a test may set its own.
+DEBOUNCE_MS = 20
+LONG_MS = 600
 
 
 def ticks_diff(a, b):
@@ -61,69 +62,6 @@ def ticks_add(t, delta):
         return (t + delta) & _MASK
     r = (t - _MASK) + delta - 1  # t + delta - TICKS_PERIOD, every step a small int
     return r if r >= 0 else r + _MASK + 1
-
-
-class Key:
-    """Debounce and long-press logic for one key, driven by samples.
-
-    Timing constants are class attributes; override per instance or in a
-    subclass. Attributes read by owners: down (debounced state), raw (last
-    sample), events (indexable by PRESS / LONG).
-    """
-
-    DEBOUNCE_MS = 20
-    LONG_MS = 600
-
-    def __init__(self, name=None):
-        self.name = name
-        self.events = (None, (name, PRESS), (name, LONG))
-        self.raw = 0
-        self.down = 0
-        self.changed = 0  # tick of the last raw change
-        self.since = 0  # tick the current debounced press started
-        self.fired = 0  # LONG already emitted for this press
-        self.muted = 0  # no events until this press ends
-
-    def settle(self, raw, now):
-        """Debounce one sample (1 = closed). Return _DOWN/_UP on an edge, else 0."""
-        if raw != self.raw:
-            self.raw = raw
-            self.changed = now
-        if raw == self.down or ticks_diff(now, self.changed) < self.DEBOUNCE_MS:
-            return 0
-        self.down = raw
-        if raw:
-            self.since = self.changed
-            self.fired = 0
-            return _DOWN
-        return _UP
-
-    def released(self):
-        """End the press; return PRESS if it is to be reported, else 0."""
-        quiet = self.fired or self.muted
-        self.muted = 0
-        return 0 if quiet else PRESS
-
-    def held_long(self, now):
-        """True once per press when the hold reaches LONG_MS."""
-        # raw too: a contact already opening is not a long press, whatever
-        # the debounce delay still says.
-        if (
-            self.down
-            and self.raw
-            and not self.fired
-            and not self.muted
-            and ticks_diff(now, self.since) >= self.LONG_MS
-        ):
-            self.fired = 1
-            return True
-        return False
-
-    def update(self, raw, now):
-        """Whole logic for an independent key: return PRESS, LONG or 0."""
-        if self.settle(raw, now) == _UP:
-            return self.released()
-        return LONG if self.held_long(now) else 0
 
 
 class Source:

@@ -5,7 +5,8 @@ boot is done, so the construction's bytecode never stays in the heap. Only the b
 scanner is imported: hw/keypad.py or hw/buttons.py.
 """
 
-from hw.keys import LONG, PRESS, Key
+from hw import keys
+from hw.keys import LONG, PRESS
 
 DEFAULT_LAYOUT = "123A/456B/789C/*0#D"
 
@@ -17,7 +18,7 @@ def make_buttons(pins, names, pressed=0, debounce_ms=None, long_ms=None):
     names: key names, same length as pins.
     pressed: pin level that means pressed (0 for a button to GND with pull-up).
     """
-    from hw.buttons import Buttons
+    from hw.buttons import Buttons, Key
 
     if len(pins) != len(names):
         raise ValueError("pins and names differ in length")
@@ -44,7 +45,7 @@ def make_keypad(rows, cols, layout=DEFAULT_LAYOUT, debounce_ms=None, long_ms=Non
     cols: zero-argument callables, pulled up, reading 0 when connected.
     layout: "123A/456B/789C/*0#D" style string (one char per key, rows split
       by "/") or a sequence of rows, each a sequence of names.
-    debounce_ms / long_ms: the keys' timing, None for Key's.
+    debounce_ms / long_ms: the keys' timing, None for hw/keys.py's.
     """
     from hw.keypad import Keypad
 
@@ -60,8 +61,8 @@ def make_keypad(rows, cols, layout=DEFAULT_LAYOUT, debounce_ms=None, long_ms=Non
             names.append(name)
     kp = Keypad()
     kp.names = names
-    kp.DEBOUNCE_MS = Key.DEBOUNCE_MS if debounce_ms is None else debounce_ms
-    kp.LONG_MS = Key.LONG_MS if long_ms is None else long_ms
+    kp.DEBOUNCE_MS = keys.DEBOUNCE_MS if debounce_ms is None else debounce_ms
+    kp.LONG_MS = keys.LONG_MS if long_ms is None else long_ms
     events = []
     for name in names:
         events.append((name, PRESS))
