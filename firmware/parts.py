@@ -10,49 +10,58 @@ import machine
 
 
 def make_display(cfg):
+    from hw import display_build
+    from hw.compat import unload
+
     d = cfg["display"]
     reset = d.get("reset")
     reset = machine.Pin(reset, machine.Pin.OUT, value=1) if reset is not None else None
-    if d.get("bus") == "spi":  # the 7-pin module: SPI(2) routed to the board file's pins
-        from hw.display_spi import SPIDisplay
-
-        pin = machine.Pin
-        spi = machine.SPI(2, baudrate=d.get("freq", 4000000), sck=pin(d["sck"]),
-                          mosi=pin(d["mosi"]), miso=None)  # None: no pin taken for MISO
-        gc.collect()
-        return SPIDisplay(spi, pin(d["dc"], pin.OUT, value=0), pin(d["cs"], pin.OUT, value=1),
-                          d["chip"], reset, d.get("rotate", False))
-    from hw.display import Display
-
-    i2c = machine.I2C(0, sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]),
-                      freq=d.get("freq", 400000))
-    addr = d.get("addr", 0x3C)
-    if isinstance(addr, str):  # "0x3C" (boardcheck has checked it)
-        addr = int(addr, 16)
-    gc.collect()  # the frame buffers want one contiguous block each
     try:
-        return Display(i2c, addr, d["chip"], reset, d.get("rotate", False))
-    except OSError:
-        found = i2c.scan()
-        print("display: no answer at 0x%02X on SDA %d / SCL %d; the bus has %s"
-              % (addr, d["sda"], d["scl"],
-                 ", ".join("0x%02X" % a for a in found) if found else "no device"))
-        raise
+        if d.get("bus") == "spi":  # the 7-pin module: SPI(2) routed to the board file's pins
+            pin = machine.Pin
+            spi = machine.SPI(2, baudrate=d.get("freq", 4000000), sck=pin(d["sck"]),
+                              mosi=pin(d["mosi"]), miso=None)  # None: no pin taken for MISO
+            gc.collect()
+            return display_build.make_spi_display(
+                spi, pin(d["dc"], pin.OUT, value=0), pin(d["cs"], pin.OUT, value=1),
+                d["chip"], reset, d.get("rotate", False))
+        i2c = machine.I2C(0, sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]),
+                          freq=d.get("freq", 400000))
+        addr = d.get("addr", 0x3C)
+        if isinstance(addr, str):  # "0x3C" (boardcheck has checked it)
+            addr = int(addr, 16)
+        gc.collect()  # the frame buffers want one contiguous block each
+        try:
+            return display_build.make_i2c_display(i2c, addr, d["chip"], reset,
+                                                  d.get("rotate", False))
+        except OSError:
+            found = i2c.scan()
+            print("display: no answer at 0x%02X on SDA %d / SCL %d; the bus has %s"
+                  % (addr, d["sda"], d["scl"],
+                     ", ".join("0x%02X" % a for a in found) if found else "no device"))
+            raise
+    finally:
+        unload("hw.display_build")  # boot-only code, like this module
 
 
 def make_keys(cfg):
     """(key source, layout name, the pins that can wake the chip)."""
-    from hw.keys import Buttons, Keypad
+    from hw import keys_build
+    from hw.compat import unload
 
     k = cfg["keys"]
     pin = machine.Pin
-    if k["type"] == "keypad":
-        rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
-        cols = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]
-        return Keypad(rows, cols, k.get("layout", "123A/456B/789C/*0#D")), "keypad", cols
-    names = ("UP", "DOWN", "OK", "BACK")
-    pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
-    return Buttons(pins, names), "buttons", pins
+    try:
+        if k["type"] == "keypad":
+            rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
+            cols = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]
+            layout = k.get("layout", keys_build.DEFAULT_LAYOUT)
+            return keys_build.make_keypad(rows, cols, layout), "keypad", cols
+        names = ("UP", "DOWN", "OK", "BACK")
+        pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
+        return keys_build.make_buttons(pins, names), "buttons", pins
+    finally:
+        unload("hw.keys_build")  # boot-only code, like this module
 
 
 def make_wake(cfg, keys, layout, pins):

@@ -1,14 +1,15 @@
-"""Start the scorekeeper on a board: check board.json, build the parts, run the loop.
+"""Start the scorekeeper on a board: boot (startup.py), then run the loop.
 
-With main.py, the only file that knows both the board (pins, display, keys) and
-the app. Everything else takes its hardware as arguments. It lives here, compiled
-to .mpy, rather than in main.py: the board compiles a .py file at every boot and
+With main.py, startup.py and parts.py, the only files that know both the board (pins,
+display, keys) and the app. Everything else takes its hardware as arguments. It lives here,
+compiled to .mpy, rather than in main.py: the board compiles a .py file at every boot and
 keeps its bytecode in the heap.
 
-At boot board.json is checked first (boardcheck.py). A bad file is reported on the serial
-console, and on the display too when its display part is good; then run() returns to the
-REPL (no crash loop: fix the file with mpremote and reset). The parts are built by
-parts.py. Both modules are dropped from RAM once the boot is done.
+The boot is startup.py's: board.json is checked first (boardcheck.py). A bad file is reported
+on the serial console, and on the display too when its display part is good; then run()
+returns to the REPL (no crash loop: fix the file with mpremote and reset). The parts, the app
+on its store and its idle policy are built next (parts.py). All three modules are dropped
+from RAM once the boot is done: what stays of the start is this module, the loop.
 
 main.py calls run(). Tests call run(loops=N): N turns of the loop, then it returns the app.
 """
@@ -46,49 +47,19 @@ def make_buzzer(cfg):
 def run(loops=None, board=BOARD_FILE, seconds=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
     the app, with app.loops the turns made, or None when the board file is bad."""
-    import os
     import sys
 
-    import boardcheck
+    import startup  # the boot: its code is heap, given back once the boot is done
 
-    cfg, errors = boardcheck.load(board)
-    if cfg is None or errors:
-        import parts
-
-        parts.report(cfg, errors, board)
+    booted = startup.boot(board, DATA, CLUB_FILE, make_buzzer)
+    del startup
+    sys.modules.pop("startup")
+    if booted is None:
         return None
-    del boardcheck
-    sys.modules.pop("boardcheck")  # its code is heap: give it back before the app loads
+    cfg, keys, power, app, club = booted
     gc.collect()
-
-    import parts
-
-    display = parts.make_display(cfg)
-    keys, layout, wake_pins = parts.make_keys(cfg)
-    wake = parts.make_wake(cfg, keys, layout, wake_pins)
-    del parts
-    sys.modules.pop("parts")
-    gc.collect()
-
-    from app.session import Session
     from hw.keys import LONG
-    from hw.power import Power
-    from hw.storage import Store
-    from ui.app import App
-    from ui.text import board_font
 
-    session = Session(Store(DATA, os))
-    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
-    app.boot()
-    display.contrast(app.settings["contrast"])
-    power = Power(display, app.settings, machine, wake)
-    import parts  # again, for the club link: dropped again straight after
-
-    club = parts.make_club(cfg, session, app, CLUB_FILE)
-    del parts
-    sys.modules.pop("parts")
-    app.render()
-    gc.collect()
     print("scorekeeper: %s; heap free %d" % (cfg["name"], gc.mem_free()))
     power.start(time.ticks_ms())
     n = 0

@@ -9,7 +9,7 @@ SPI panel, hw/display_spi.py, on its fake bus). Allocation checks: display_alloc
 import json
 import sys
 
-from hw.display import Display
+from hw.display_build import init_display, make_i2c_display
 
 
 class Rand:
@@ -30,16 +30,17 @@ def make(chip, rotate=False, bus="i2c", events=None, reset=False):
     """
     if bus == "spi":
         from fake_oled_spi import FakeSPIPanel
-        from hw.display_spi import SPIDisplay
+        from hw.display_build import make_spi_display
 
         panel = FakeSPIPanel(chip, events=events)
-        d = SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip=chip, rotate=rotate,
-                       reset=panel.reset_pin if reset else None)
+        d = make_spi_display(panel, panel.dc_pin, panel.cs_pin, chip=chip, rotate=rotate,
+                             reset=panel.reset_pin if reset else None)
         return panel, d
     from fake_oled import FakePanel, FakePanelNoVector
 
     panel = (FakePanel if bus == "i2c" else FakePanelNoVector)(chip, events=events)
-    d = Display(panel, chip=chip, rotate=rotate, reset=panel.reset_pin if reset else None)
+    d = make_i2c_display(panel, chip=chip, rotate=rotate,
+                         reset=panel.reset_pin if reset else None)
     return panel, d
 
 
@@ -192,11 +193,11 @@ def run_commands(chip, bus):
     out["unknown"] = panel.unknown
     try:
         if bus == "spi":
-            from hw.display_spi import SPIDisplay
+            from hw.display_build import make_spi_display
 
-            SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip="ssd1309")
+            make_spi_display(panel, panel.dc_pin, panel.cs_pin, chip="ssd1309")
         else:
-            Display(panel, chip="ssd1309")
+            make_i2c_display(panel, chip="ssd1309")
         out["bad_chip"] = "accepted"
     except ValueError:
         out["bad_chip"] = "ValueError"
@@ -217,7 +218,7 @@ def run_reset(chip, bus):
     d.show()
     d.contrast(0x10)
     del events[:]
-    d.init_display()  # re-init after, say, a brown-out of the panel
+    init_display(d)  # re-init after, say, a brown-out of the panel
     out["reinit_reset"] = [e[1] for e in events if e[0] == "reset"]
     out["reinit_first_is_reset"] = events[0][0] == "reset"
     out["reinit_contrast"] = panel.contrast

@@ -1,13 +1,16 @@
 """The power-safe store: power cuts at every step, damaged files, flash bytes, MicroPython."""
 
 import binascii
+import importlib
 import os
+import sys
 import time
+import types
 
 import faultfs
 import pytest
 from faultfs import FaultFS
-from hw import fileformat, storage
+from hw import softcrc, storage
 from hw.storage import Store
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -418,8 +421,17 @@ def test_bad_lines_are_refused():
 
 def test_pure_python_crc_matches_binascii():
     for data in (b"", b"abc", bytes(range(256)), "раунд".encode()):
-        assert fileformat._soft_crc32(data) == binascii.crc32(data)
-        assert fileformat._soft_crc32(data, 12345) == binascii.crc32(data, 12345)
+        assert softcrc.crc32(data) == binascii.crc32(data)
+        assert softcrc.crc32(data, 12345) == binascii.crc32(data, 12345)
+
+
+def test_a_port_without_binascii_crc32_gets_the_python_one(monkeypatch):
+    import hw
+
+    monkeypatch.setattr(hw, "fileformat", sys.modules["hw.fileformat"])  # all restored after
+    monkeypatch.setitem(sys.modules, "binascii", types.ModuleType("binascii"))  # no crc32
+    monkeypatch.delitem(sys.modules, "hw.fileformat")
+    assert importlib.import_module("hw.fileformat").crc32 is softcrc.crc32
 
 
 class _UnreadableJournal(FaultFS):

@@ -36,7 +36,7 @@ gc.collect()
 print("start", gc.mem_alloc())
 os.rename(sys.argv[1], start.CLUB_FILE)
 cfg = {"wifi": True}
-import parts  # noqa: E402  (as start.run() does: loaded for this and dropped)
+import parts  # noqa: E402  (as the boot, startup.py, does: loaded for this and dropped)
 
 club = parts.make_club(cfg, app.session, app, start.CLUB_FILE)
 del parts

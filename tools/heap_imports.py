@@ -14,13 +14,14 @@ import json
 PACKAGES = (
     ("sixtysix", ("sixtysix.errors", "sixtysix.cards", "sixtysix.rules", "sixtysix.events",
                   "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
-    ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.power", "hw.display")),
+    ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.keypad", "hw.power", "hw.display")),
     ("app", ("app.session",)),
     ("app boot and stats", ("app.restore", "sixtysix.saved", "app.stats")),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
     ("ui menus", ("ui.lists", "ui.menus")),
     ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs", "ui.names")),
-    ("start + boot-only modules", ("boardcheck", "parts", "hw.wake", "start")),
+    ("start + boot-only modules", ("startup", "boardcheck", "parts", "hw.keys_build",
+                                   "hw.display_build", "hw.power_build", "hw.wake", "start")),
 )
 
 import machine  # noqa: E402,F401  (start imports it: the board has it built in, not counted)

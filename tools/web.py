@@ -49,9 +49,9 @@ STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
 LAZY = ("club.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the
-# drivers of parts the page replaces (the panel's I2C driver, sleep and wake).
-NOT_IMPORTED = ("main.py", "start.py", "boardcheck.py", "hw/display.py", "hw/power.py",
-                "hw/wake.py")
+# drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake).
+NOT_IMPORTED = ("main.py", "start.py", "startup.py", "boardcheck.py", "hw/display.py",
+                "hw/display_build.py", "hw/power.py", "hw/wake.py")
 GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py")
 PORT = 8066
 MIME = {

@@ -10,11 +10,21 @@ The bus is apart, as micropython-lib's ssd1306.py keeps it in write_cmd/write_da
 subclass's send(dc, buf) puts one stream on the bus, command bytes (dc 0) or display RAM
 bytes (dc 1), and returns how many bytes that took. `Display` is the panel on I2C (below);
 `SPIDisplay` (hw/display_spi.py) the 7-pin SPI module, imported only by boards wired so.
+
+What runs once, at boot, is hw/display_build.py's: building a display on its bus (the
+buffers, the reset pulse, the chip's init sequence); it is loaded for that and dropped, so
+this module holds only what runs while the app does: show(), power, contrast, invert.
 """
 
 import framebuf
 
-from hw.compat import const, sleep_ms
+from hw.compat import const
+
+# The bus and pin types, for the type check only: MicroPython compiles this block away (and
+# evaluates no annotation), CPython skips it (the annotations naming them are strings).
+TYPE_CHECKING = const(0)
+if TYPE_CHECKING:
+    from machine import I2C, Pin
 
 _WIDTH = const(128)
 _HEIGHT = const(64)
@@ -23,85 +33,39 @@ _PAGES = const(8)
 _SET_CONTRAST = const(0x81)
 _SET_NORM_INV = const(0xA6)
 _SET_DISP = const(0xAE)
-_SET_SEG_REMAP = const(0xA0)
-_SET_COM_OUT_DIR = const(0xC0)
 _SET_PAGE = const(0xB0)
 _SET_COL_LO = const(0x00)
 _SET_COL_HI = const(0x10)
-
-# Command streams sent at init. Both leave the display off; orientation, RAM clear and
-# display-on follow.
-_INIT_SSD1306 = (
-    b"\xae"  # display off
-    b"\xd5\x80"  # clock divide / oscillator
-    b"\xa8\x3f"  # multiplex 64
-    b"\xd3\x00"  # display offset 0
-    b"\x40"  # start line 0
-    b"\x8d\x14"  # charge pump on (modules have no external VCC)
-    b"\x20\x02"  # page addressing mode, same as the SH1106
-    b"\xda\x12"  # COM pins: alternative, for 64 rows
-    b"\x81\xcf"  # contrast
-    b"\xd9\xf1"  # pre-charge for the internal pump
-    b"\xdb\x30"  # VCOMH deselect level
-    b"\xa4"  # show RAM content
-    b"\xa6"  # not inverted
-)
-_INIT_SH1106 = (
-    b"\xae"  # display off
-    b"\xd5\x80"  # clock divide / oscillator
-    b"\xa8\x3f"  # multiplex 64
-    b"\xd3\x00"  # display offset 0
-    b"\x40"  # start line 0
-    b"\xad\x8b"  # DC-DC converter on (the SH1106 charge pump)
-    b"\x32"  # pump output 8.0 V
-    b"\xda\x12"  # COM pads: alternative
-    b"\x81\x80"  # contrast
-    b"\xd9\x22"  # pre-charge (datasheet default)
-    b"\xdb\x35"  # VCOM deselect level (datasheet default)
-    b"\xa4"  # show RAM content
-    b"\xa6"  # not inverted
-)
-
-_COL_OFFSET_SH1106 = const(2)
 
 
 class Panel(framebuf.FrameBuffer):
     """A 128x64 framebuffer whose show() sends the changed columns of each page.
 
-    chip: "ssd1306" or "sh1106". reset: optional callable pin, reset(0)/reset(1).
-    rotate: True turns the picture by 180 degrees (panel mounted upside down).
-    A subclass brings the bus: send(dc, buf) (see above), and calls Panel.__init__ once the
-    bus is ready.
+    buffer: the frame, 1024 bytes. Built by hw.display_build (make_i2c_display,
+    make_spi_display) for a chip ("ssd1306" or "sh1106"), an optional reset pin and a
+    rotation; a subclass brings the bus: send(dc, buf) (see above).
 
     bytes_sent counts every byte given to the bus (control, command and data bytes, not the
     I2C address byte); last_sent holds what the last show() or show_full() sent.
     """
 
-    def __init__(self, chip="ssd1306", reset=None, rotate=False):
-        if chip == "ssd1306":
-            self._col0 = 0
-        elif chip == "sh1106":
-            self._col0 = _COL_OFFSET_SH1106
-        else:
-            raise ValueError("chip must be ssd1306 or sh1106")
-        self.buffer = bytearray(_WIDTH * _PAGES)
-        super().__init__(self.buffer, _WIDTH, _HEIGHT, framebuf.MONO_VLSB)
-        self._reset = reset
-        self._rotate = bool(rotate)
-        # Everything show() needs is allocated here, once.
-        self._shadow = bytearray(_WIDTH * _PAGES)
-        fb = memoryview(self.buffer)
-        sh = memoryview(self._shadow)
-        self._fb_pages = [fb[p * _WIDTH : (p + 1) * _WIDTH] for p in range(_PAGES)]
-        self._sh_pages = [sh[p * _WIDTH : (p + 1) * _WIDTH] for p in range(_PAGES)]
-        self._cmd = bytearray(3)  # up to 3 command bytes: sent whole, or as _cmd1 / _cmd2
-        cmd = memoryview(self._cmd)
-        self._cmd1 = cmd[:1]
-        self._cmd2 = cmd[:2]
-        self._full = True
-        self.bytes_sent = 0
-        self.last_sent = 0
-        self.init_display()
+    # Set by hw/display_build.py. Everything show() needs is allocated there, once.
+    _shadow: bytearray  # what the panel RAM holds
+    _fb_pages: list  # a view per page of each
+    _sh_pages: list
+    _cmd: bytearray  # up to 3 command bytes: sent whole, or as _cmd1 / _cmd2
+    _cmd1: memoryview
+    _cmd2: memoryview
+    _col0: int  # the first visible column of the panel RAM
+    _reset: "Pin | None"  # the reset pin and the rotation: for a re-init
+    _rotate: bool
+    _full: bool  # the next show() sends the whole frame
+    bytes_sent: int
+    last_sent: int
+
+    def __init__(self, buffer):
+        self.buffer = buffer  # the frame drawn on
+        super().__init__(buffer, _WIDTH, _HEIGHT, framebuf.MONO_VLSB)
 
     def send(self, dc, buf):
         raise NotImplementedError  # the bus: a subclass's
@@ -111,38 +75,6 @@ class Panel(framebuf.FrameBuffer):
     def write_cmd(self, c):
         self._cmd[0] = c
         self.bytes_sent += self.send(0, self._cmd1)
-
-    def reset_pulse(self):
-        """Pulse the reset line (needed on boards like the Heltec WiFi Kit 32)."""
-        r = self._reset
-        if r is None:
-            return
-        r(1)
-        sleep_ms(1)
-        r(0)
-        sleep_ms(10)  # datasheets ask for >= 3 us low; be generous
-        r(1)
-        sleep_ms(10)
-
-    def init_display(self):
-        """Reset (if wired), configure, clear the panel RAM and switch the panel on."""
-        self.reset_pulse()
-        self.bytes_sent += self.send(0, _INIT_SH1106 if self._col0 else _INIT_SSD1306)
-        if self._rotate:
-            self.write_cmd(_SET_SEG_REMAP)
-            self.write_cmd(_SET_COM_OUT_DIR)
-        else:
-            self.write_cmd(_SET_SEG_REMAP | 1)  # column 127 drives SEG0
-            self.write_cmd(_SET_COM_OUT_DIR | 8)  # scan COM63 to COM0
-        # Clear the panel before it lights up (SH1106 RAM powers up random); the zeroed
-        # shadow is the source, so the caller's drawing survives a re-init.
-        sh = self._shadow
-        for i in range(len(sh)):
-            sh[i] = 0
-        for p in range(_PAGES):
-            self._send(self._sh_pages, p, 0, _WIDTH)
-        self.power(True)
-        self._full = True
 
     def power(self, on):
         """Panel on or off; off keeps the panel RAM, so no redraw is needed after on."""
@@ -224,21 +156,15 @@ class Display(Panel):
     each stream.
 
     i2c: anything with writeto(addr, buf); writevto(addr, bufs) is used when present, so the
-    control byte needs no copy of the data behind it.
+    control byte needs no copy of the data behind it. Built by
+    hw.display_build.make_i2c_display(i2c, addr, chip, reset, rotate).
     """
 
-    def __init__(self, i2c, addr=0x3C, chip="ssd1306", reset=None, rotate=False):
-        self._i2c = i2c
-        self._addr = addr
-        # I2C control bytes: Co=0, D/C# selects a command stream or a data stream.
-        self._lists = ([b"\x00", None], [b"\x40", None]) if hasattr(i2c, "writevto") else None
-        if self._lists is None:
-            # The control byte must sit right before the bytes: they are copied into _tx,
-            # and a command stream of 1-3 bytes goes out through a view made here.
-            tx = memoryview(bytearray(_WIDTH + 1))
-            self._tx = tx
-            self._heads = (tx[:2], tx[:3], tx[:4])
-        super().__init__(chip, reset, rotate)
+    _i2c: "I2C"
+    _addr: int
+    _lists: "tuple | None"  # [control byte, stream] per D/C#, for writevto
+    _tx: memoryview  # without writevto: the control byte and a copy of the stream
+    _heads: tuple  # views of _tx for streams of 1, 2 and 3 bytes
 
     def send(self, dc, buf):
         n = len(buf)

@@ -2,24 +2,26 @@
 
 D0 is the clock (SCK), D1 the data in (MOSI); the module sends nothing back, so no MISO.
 DC tells commands (low) from display RAM bytes (high); CS low selects the panel for one
-stream; RES is the reset line, pulsed by Panel.init_display. Everything else, the changed
-columns included, is hw/display.py's Panel.
+stream; RES is the reset line, pulsed by hw/display_build.py at init. Everything else, the
+changed columns included, is hw/display.py's Panel.
 """
 
+from hw.compat import const
 from hw.display import Panel
+
+TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only
+if TYPE_CHECKING:
+    from machine import SPI, Pin
 
 
 class SPIDisplay(Panel):
     """spi: has write(buf) (machine.SPI, polarity 0, phase 0). dc, cs: output pins, called
-    with 0 or 1 (machine.Pin). reset: the RES pin the same way, or None when RES is tied
-    high. chip, rotate: as for Panel."""
+    with 0 or 1 (machine.Pin). Built by hw.display_build.make_spi_display(spi, dc, cs, chip,
+    reset, rotate)."""
 
-    def __init__(self, spi, dc, cs, chip="ssd1306", reset=None, rotate=False):
-        self._spi = spi
-        self._dc = dc
-        self._cs = cs
-        cs(1)  # not selected until a stream starts
-        super().__init__(chip, reset, rotate)
+    _spi: "SPI"
+    _dc: "Pin"
+    _cs: "Pin"
 
     def send(self, dc, buf):
         self._dc(dc)

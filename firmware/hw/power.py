@@ -42,6 +42,12 @@ Waking the ESP32 from light sleep with a key: see hw/wake.py (wake_on_keys()).
 from hw.compat import const, sleep_ms
 from hw.keys import ticks_add, ticks_diff
 
+TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from hw.display import Panel
+
 # States, in the order they are reached.
 AWAKE = const(0)
 DIM = const(1)
@@ -83,7 +89,8 @@ def _stage_ms(seconds):
 
 
 class Power:
-    """Dim / panel off / sleep policy for one display.
+    """Dim / panel off / sleep policy for one display. Built by
+    hw.power_build.make_power(display, settings, machine, wake) at boot:
 
     display: has contrast(v) and power(on) (hw.display.Display).
     settings: dict or object with any of DEFAULTS' names (missing ones take the default);
@@ -102,26 +109,24 @@ class Power:
     sleep()), lightsleeps, deepsleeps.
     """
 
-    def __init__(self, display, settings=None, machine=None, wake=None):
-        self._display = display
-        self._lightsleep = getattr(machine, "lightsleep", None) if machine else None
-        self._deepsleep = getattr(machine, "deepsleep", None) if machine else None
-        # A wake source only helps when sleep() can use lightsleep (which it ends early).
-        self._can_wake = bool(wake) and self._lightsleep is not None
-        self._deep_ok = bool(wake) and self._deepsleep is not None
-        self._arm = wake if callable(wake) else None
-        self.state = AWAKE
-        self._low = False  # contrast lowered
-        self._off = False  # panel switched off
-        self._last = 0  # tick of the last key activity
-        self._held = False  # a key was down at the last watch()
-        self._woke = False  # the press in progress started by waking the device
-        self._nap = False  # last wait_ms(): panel off and keys idle
-        self.wakeups = 0
-        self.lightsleeps = 0
-        self.deepsleeps = 0
-        self.deep_failed = False
-        self.configure(settings)
+    # Set by hw/power_build.py's make_power(), which builds the policy at boot.
+    _display: "Panel"
+    _lightsleep: "Callable | None"  # machine.lightsleep / deepsleep, or None
+    _deepsleep: "Callable | None"
+    _can_wake: bool  # a key can end a lightsleep
+    _deep_ok: bool  # deep sleep is there and a key can end it
+    _arm: "Callable | None"  # the wake argument when it is a function
+    state: int
+    _low: bool  # contrast lowered
+    _off: bool  # panel switched off
+    _last: int  # tick of the last key activity
+    _held: bool  # a key was down at the last watch()
+    _woke: bool  # the press in progress started by waking the device
+    _nap: bool  # last wait_ms(): panel off and keys idle
+    wakeups: int
+    lightsleeps: int
+    deepsleeps: int
+    deep_failed: bool
 
     def configure(self, settings):
         """(Re)read the settings; stages already reached stay as they are."""

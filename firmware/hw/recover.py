@@ -8,19 +8,41 @@ it too, loading it for the call.
 """
 
 from hw.fileformat import (
-    _ENOENT,
     _JOURNAL,
     _MAG_JOURNAL,
     _MAG_SUMMARY,
-    _MAXREC,
     _SUMMARY,
     MAX_BLOB,
-    _Bad,
-    _check_header,
+    MAX_LINE,
+    VERSION,
     _hex,
-    _num,
     crc32,
 )
+
+_MAXREC = MAX_LINE + 10  # line + " " + 8 hex digits + "\n"
+_ENOENT = 2
+
+
+class _Bad(Exception):
+    """Internal: a file's content is unusable; args[0] is the reason."""
+
+
+def _num(field):
+    # Strict: int() would also take "+1", " 1" or "1_0".
+    if not field or not field.isdigit() or len(field) > 9:
+        raise _Bad("unreadable header")
+    return int(field)
+
+
+def _check_header(fields, magic, count):
+    if len(fields) < 2 or fields[0] != magic:
+        raise _Bad("unreadable header")
+    if fields[1] != b"%d" % VERSION:
+        if fields[1].isdigit() and len(fields[1]) < 6:
+            raise _Bad("unknown format version " + fields[1].decode())
+        raise _Bad("unreadable header")
+    if len(fields) != count:
+        raise _Bad("unreadable header")
 
 
 class Loaded:
@@ -123,7 +145,7 @@ def load_packed(s, name, magic, problems):
         reason = "not UTF-8"
     except OSError:
         reason = "read error"
-    problems.append("%s: %s, kept as %s" % (name, reason, s.keep_bad(name, copy=False)))
+    problems.append("%s: %s, kept as %s" % (name, reason, keep_bad(s, name, copy=False)))
     return None, None
 
 

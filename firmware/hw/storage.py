@@ -213,15 +213,6 @@ class Store:
             del recover
             unload("hw.recover")
 
-    def keep_bad(self, name, copy):
-        from hw import recover
-
-        try:
-            return recover.keep_bad(self, name, copy)
-        finally:
-            del recover
-            unload("hw.recover")
-
     def append(self, line):
         """Durably append one event line (str, no newline). Durable when this returns."""
         body = line.encode() + b" "

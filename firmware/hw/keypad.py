@@ -1,0 +1,152 @@
+"""A row/column matrix keypad as a key source (hw/keys.py): the scanner a keypad board keeps
+resident. It is built by hw/keys_build.py at boot; a board with buttons never loads it.
+
+The keys' states are kept as bits and two lists of ticks, not as a Key object per key (see
+hw/buttons.py): the same logic as Key's (debounce, LONG once while held, PRESS on release),
+for all keys of the matrix at once. Sixteen Key objects and their event tuples would hold
+about 2.5 KB of heap.
+"""
+
+from hw.keys import Source, ticks_diff
+
+
+class Keypad(Source):
+    """Matrix keypad scanned one row at a time; reports one key at a time.
+
+    rows: callables taking 0/1 (outputs; 1 = idle). Open-drain outputs are
+      best (machine.Pin.OPEN_DRAIN): two keys in one column then cannot
+      short a high row to a low one.
+    cols: zero-argument callables, pulled up, reading 0 when connected.
+    (hw.keys_build.make_keypad() also takes the layout: the key names.)
+
+    Several keys at once:
+    - Two keys: the first one pressed is reported; the second is reported
+      after the first is released if it is still held then (2-key rollover,
+      so fast entry loses nothing). A second key released before the first
+      gives nothing.
+    - Three or more keys (debounced) can show phantom keys in a matrix
+      without diodes, so the whole chord is void: every key held at that
+      moment, including one already being reported, gives no event until it
+      is released.
+    """
+
+    names: list  # key names in scan order (row-major)
+    DEBOUNCE_MS: int  # hw/keys.py's timing, or the board's own
+    LONG_MS: int
+    _events: list  # per key i: [2 * i] its (name, PRESS), [2 * i + 1] its (name, LONG)
+    _rows: list
+    _cols: list
+    # A bit per key (bit i = key i): as Key's raw, down, fired and muted.
+    _raw: int  # closed at the last scan
+    _down: int  # debounced down
+    _fired: int  # LONG already emitted for this press
+    _muted: int  # no events until this press ends
+    _changed: list  # per key: tick of the last raw change
+    _since: list  # per key: tick the debounced press started
+    _active: int  # index of the key being reported, or -1
+    _armed: bool  # rows driven low by arm_wake()
+
+    def _rest(self):
+        for r in self._rows:
+            r(1)
+        self._armed = False
+
+    def _read(self):
+        """One matrix scan: a bit per closed contact (row-major)."""
+        cols = self._cols
+        ncols = len(cols)
+        bits = 0
+        bit = 1
+        for row in self._rows:
+            row(0)
+            for c in range(ncols):
+                if not cols[c]():
+                    bits |= bit << c
+            row(1)
+            bit <<= ncols
+        return bits
+
+    def _settle(self, bits, now):
+        """Debounce one scan (Key.settle for every key); a released key ends its press."""
+        changed = self._changed
+        edges = bits ^ self._raw
+        self._raw = bits
+        for i in range(len(changed)):
+            if (edges >> i) & 1:
+                changed[i] = now
+        moving = bits ^ self._down  # raw differs from debounced: an edge once it is stable
+        if not moving:
+            return
+        deb = self.DEBOUNCE_MS
+        for i in range(len(changed)):
+            bit = 1 << i
+            if not moving & bit or ticks_diff(now, changed[i]) < deb:
+                continue
+            if bits & bit:  # pressed
+                self._down |= bit
+                self._since[i] = changed[i]
+                self._fired &= ~bit
+                continue
+            self._down &= ~bit  # released
+            quiet = (self._fired | self._muted) & bit
+            self._muted &= ~bit
+            if i == self._active:
+                self._active = -1
+                if not quiet:
+                    self._push(self._events[2 * i])
+
+    def _scan(self, now):
+        if self._armed:
+            self._rest()
+        self._settle(self._read(), now)
+        down = self._down
+        if not down:
+            return
+        m = down & (down - 1)
+        if m & (m - 1):  # three or more keys: void the chord
+            self._muted |= down
+            self._active = -1
+            return
+        if self._active < 0:
+            self._active = self._first(down)
+        a = self._active
+        if a >= 0 and self._held_long(a, now):
+            self._push(self._events[2 * a + 1])
+
+    def _held_long(self, i, now):
+        """True once per press of key i when its hold reaches LONG_MS (Key.held_long)."""
+        bit = 1 << i
+        # raw too: a contact already opening is not a long press, whatever the debounce
+        # delay still says.
+        if (
+            self._down & self._raw & bit
+            and not (self._fired | self._muted) & bit
+            and ticks_diff(now, self._since[i]) >= self.LONG_MS
+        ):
+            self._fired |= bit
+            return True
+        return False
+
+    def _first(self, down):
+        """The earliest-pressed key that is down and not muted, or -1."""
+        since = self._since
+        live = down & ~self._muted
+        best = -1
+        for i in range(len(since)):
+            if (live >> i) & 1:
+                if best < 0 or ticks_diff(since[i], since[best]) < 0:
+                    best = i
+        return best
+
+    def any_down(self):
+        """True while any key is held or still settling (as of the last poll)."""
+        return bool(self._raw | self._down)
+
+    def arm_wake(self):
+        """Drive every row low so any key pulls its column low (wake source).
+
+        The next poll() restores scanning.
+        """
+        for r in self._rows:
+            r(0)
+        self._armed = True

@@ -1,0 +1,46 @@
+"""What the board's boot leaves in RAM: on the board every imported module's code is heap, so
+the code that only builds the parts is dropped after the boot, and a board loads only the
+scanner and the bus of its own wiring.
+
+The real start.run() on the unix port with the fake machine, one loop turn, for each wiring.
+"""
+
+import json
+import os
+
+import pytest
+from conftest import FIRMWARE, ROOT, run_micropython
+
+FAKE_MACHINE = os.path.join(ROOT, "host_tests", "fake_machine")
+BOOT = """
+import sys, json, start
+app = start.run(loops=1)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+# Loaded for the boot and dropped after it.
+BOOT_ONLY = ("startup", "boardcheck", "parts", "hw.keys_build", "hw.display_build",
+             "hw.power_build", "hw.wake", "hw.recover")
+
+
+def resident(tmp_path, board):
+    with open(os.path.join(ROOT, "boards", board)) as f:
+        (tmp_path / "board.json").write_text(f.read())
+    proc = run_micropython(["-c", BOOT], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],
+                           timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return set(json.loads(proc.stdout.decode().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("board,own,other", [
+    ("devkitc-ssd1306-keypad.json", ("hw.keypad",), ("hw.buttons", "hw.display_spi")),
+    ("devkitc-ssd1306-buttons.json", ("hw.buttons",), ("hw.keypad", "hw.display_spi")),
+    ("devkitc-ssd1306-spi-keypad.json", ("hw.keypad", "hw.display_spi"), ("hw.buttons",)),
+])
+def test_the_boot_leaves_only_the_boards_own_hardware_code(tmp_path, board, own, other):
+    mods = resident(tmp_path, board)
+    assert "hw.keys" in mods and "hw.display" in mods and "hw.power" in mods
+    for name in own:
+        assert name in mods
+    for name in other + BOOT_ONLY:
+        assert name not in mods
