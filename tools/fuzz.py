@@ -56,9 +56,8 @@ from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display import Display
 from hw.storage import Store
-from sixtysix.deal import MARRIAGE_MAX
+from sixtysix.deal import MARRIAGE_MAX, PACK
 from sixtysix.errors import Refused
-from sixtysix.rules import PACK
 from sixtysix.snapshot import snapshot
 from ui.app import App
 from ui.text import board_font

@@ -32,11 +32,13 @@ from sixtysix.match import Match
 
 
 def _drop_saved():
-    """Drop sixtysix/saved.py (the summary's code) once a checkpoint, a new match or the boot
-    is done with it. On the board only: on CPython (the host tests) its heap is no concern,
-    and importing it again at every checkpoint made the power-cut sweeps much slower."""
+    """Drop sixtysix/saved.py (the summary's code) and sixtysix/rulesets.py (the rule sets'
+    table) once a checkpoint, a new match or the boot is done with them. On the board only:
+    on CPython (the host tests) their heap is no concern, and importing them again at every
+    checkpoint made the power-cut sweeps much slower."""
     if sys.implementation.name == "micropython":
         unload("sixtysix.saved")
+        unload("sixtysix.rulesets")
 
 
 def _dumps(obj):

@@ -9,7 +9,18 @@ accepted?" with do=False. Seats and sides are 0-based here.
 
 from .cards import KING, NO_TRICK, QUEEN, VALUES, rank_of, suit_of
 from .errors import Refused
-from .rules import CLOSE_CLASSIC, CLOSE_MARIAGE, END_LAST, PACK
+
+# How a deal ends when the cards run out and nobody has (claimed) 66 (Rules.end_rule).
+END_LAST = 0  # the side that took the last trick gets 1
+END_HIGHER = 1  # the highest total gets 1; a tie for highest is a draw
+
+# Closing rules: how a closed deal is scored (Rules.closing).
+CLOSE_MARIAGE = 0  # seeds 000/001: the winner always gets 3
+CLOSE_CLASSIC = 1  # seed 004: success on the ordinary scale; failure 2 (3)
+CLOSE_SCHNAPSEN = 2  # as classic, but success is judged on the state at the close
+
+# Card points in the pack; nines are worth nothing, so 20 and 24 cards both hold 120.
+PACK = 120
 
 # Marriages add at most 40 + 3 * 20 points to the card points of one deal.
 MARRIAGE_MAX = 100

@@ -16,7 +16,7 @@ except ImportError:  # CPython
     from binascii import a2b_base64, b2a_base64
 
 from .errors import Refused
-from .rules import make_rules
+from .rules import Rules
 
 SUMMARY_VERSION = 2  # 2: the history in base64 (a third smaller than hex on flash)
 
@@ -25,7 +25,7 @@ def setup_match(line):
     """A `new RULES key=value ...` line -> (rules, names, first dealer).
 
     Refuses bad options. `dealer` and `names` are the match's; the other
-    keys are rule options (rules.make_rules)."""
+    keys are rule options (rulesets.fill)."""
     words = line.split()
     if len(words) < 2 or words[0] != "new":
         raise Refused("syntax")
@@ -44,7 +44,7 @@ def setup_match(line):
             names = tuple(val.split(","))
         else:
             rules_opts[key] = val
-    rules = make_rules(words[1], rules_opts)
+    rules = Rules(words[1], rules_opts)
     if not 0 <= dealer < rules.players:
         raise Refused("bad_option")
     if names is None:
