@@ -783,7 +783,7 @@ from app.session import Session
 from faultfs import FaultFS
 from hw.storage import Store
 
-BOOT_ONLY = ("app.restore", "sixtysix.saved", "sixtysix.rulesets")
+BOOT_ONLY = ("app.restore", "sixtysix.saved", "sixtysix.setup", "sixtysix.rulesets")
 fs = FaultFS(dirs=["d"])
 s = Session(Store("d", fs))
 s.boot()

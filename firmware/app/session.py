@@ -32,12 +32,14 @@ from sixtysix.match import Match
 
 
 def _drop_saved():
-    """Drop sixtysix/saved.py (the summary's code) and sixtysix/rulesets.py (the rule sets'
-    table) once a checkpoint, a new match or the boot is done with them. On the board only:
+    """Drop sixtysix/saved.py (the summary's code), sixtysix/setup.py (a match's start and
+    rebuild) and sixtysix/rulesets.py (the rule sets' table) once a checkpoint, a new match
+    or the boot is done with them. On the board only:
     on CPython (the host tests) their heap is no concern, and importing them again at every
     checkpoint made the power-cut sweeps much slower."""
     if sys.implementation.name == "micropython":
         unload("sixtysix.saved")
+        unload("sixtysix.setup")
         unload("sixtysix.rulesets")
 
 
@@ -143,7 +145,7 @@ class Session:
 
     def _summary(self, m, mid):
         """The summary as a list of JSON pieces: all but the history in one piece, then the
-        history's base64 in pieces of 64 characters (Match.hist_b64), so a checkpoint holds
+        history's base64 in pieces of 256 characters (Match.hist_b64), so a checkpoint holds
         no long string. The pieces joined are one JSON object."""
         s = m.summary(hist=False)
         s["log"] = [rec.hex() for rec in m.records()]
