@@ -7,8 +7,7 @@ but legal players), so the core must accept every entry they make.
 from dealgen import Player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sixtysix.cards import VALUES, rank_of
-from sixtysix.deal import PACK
+from sixtysix.cards import PACK, VALUES, rank_of
 from sixtysix.errors import Refused
 from sixtysix.events import parse
 from sixtysix.match import Match

@@ -56,8 +56,9 @@ from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display import Display
 from hw.storage import Store
-from sixtysix.deal import MARRIAGE_MAX, PACK
+from sixtysix.cards import PACK
 from sixtysix.errors import Refused
+from sixtysix.quick import MARRIAGE_MAX
 from sixtysix.snapshot import snapshot
 from ui.app import App
 from ui.text import board_font

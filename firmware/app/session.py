@@ -145,7 +145,7 @@ class Session:
 
     def _summary(self, m, mid):
         """The summary as a list of JSON pieces: all but the history in one piece, then the
-        history's base64 in pieces of 256 characters (Match.hist_b64), so a checkpoint holds
+        history's base64 in pieces of 128 characters (Match.hist_b64), so a checkpoint holds
         no long string. The pieces joined are one JSON object."""
         s = m.summary(hist=False)
         s["log"] = [rec.hex() for rec in m.records()]

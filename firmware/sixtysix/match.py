@@ -21,8 +21,8 @@ from .errors import Refused
 from .rules import Rules
 
 ROW = 12
-# 16 deals; a checkpoint writes a block's base64 as one piece of 256 characters
-# (sixtysix/saved.py: fewer, longer pieces hold less RAM than many short ones).
+# 16 deals. A multiple of saved.PIECE, so none of a summary's base64 pieces straddles
+# two blocks.
 CHUNK = 16 * ROW
 
 
@@ -300,7 +300,7 @@ class Match:
         return summary(self, hist)
 
     def hist_b64(self):
-        """The summary's history (the finished deals' rows) in base64, in pieces of 256
+        """The summary's history (the finished deals' rows) in base64, in pieces of 128
         characters (sixtysix/saved.py)."""
         from .saved import hist_b64
 

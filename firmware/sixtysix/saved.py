@@ -15,6 +15,10 @@ try:
 except ImportError:  # CPython
     from binascii import b2a_base64
 
+# Bytes of history in one piece of base64 (128 characters): whole rows of 12 bytes, a
+# multiple of 3, so the pieces join up with no padding between them. Short: near a full
+# heap, pieces of 256 characters no longer found room between the other blocks.
+PIECE = 96
 SUMMARY_VERSION = 2  # 2: the history in base64 (a third smaller than hex on flash)
 
 
@@ -42,12 +46,13 @@ def hist_b64(m):
     base = m.base
     assert state is not None and base is not None
     left = base[3]  # the deals recorded at the deal's start (a match's last may follow)
-    for block in state.hist:  # a block of rows (match.CHUNK): its base64 is one piece
+    for block in state.hist:  # blocks of rows (match.CHUNK, a multiple of PIECE)
         if not left:
             break
         n = len(block) if len(block) < left else left
-        # Whole rows of 12 bytes, a multiple of 3: no padding, so the pieces join up.
-        yield _b64(memoryview(block)[:n])
+        h = memoryview(block)
+        for i in range(0, n, PIECE):
+            yield _b64(h[i:i + PIECE if i + PIECE < n else n])
         left -= n
 
 

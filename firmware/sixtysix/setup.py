@@ -84,13 +84,13 @@ def restore(m, summary, records):
     m.enter_line(summary["setup"])
     state = m.state
     assert state is not None
-    # In pieces of 256 characters (192 bytes, whole rows), so no long copy of the history
+    # In pieces of 128 characters (96 bytes, whole rows), so no long copy of the history
     # is made: any 4 characters of base64 decode on their own. bytes, not str:
     # micropython-lib's binascii (a port without the built-in) takes bytes.
     text = summary["hist"]
     size = 0
-    for i in range(0, len(text), 256):
-        data = a2b_base64(text[i:i + 256].encode())
+    for i in range(0, len(text), 128):
+        data = a2b_base64(text[i:i + 128].encode())
         state.add_rows(data)
         size += len(data)
     base = list(summary["base"])
