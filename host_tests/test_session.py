@@ -783,13 +783,14 @@ from app.session import Session
 from faultfs import FaultFS
 from hw.storage import Store
 
-LOADED = ("app.restore", "sixtysix.saved", "sixtysix.setup", "sixtysix.rulesets",
-          "sixtysix.quick")
+LOADED = ("app.restore", "app.blobs", "sixtysix.saved", "sixtysix.setup",
+          "sixtysix.rulesets", "sixtysix.quick")
 fs = FaultFS(dirs=["d"])
 s = Session(Store("d", fs))
 s.boot()
+s.save_settings({"lang": "uk"})
 s.new_match("new schnapsen target=9")
-print("new", [m for m in LOADED if m in sys.modules])
+print("new", [m for m in LOADED if m in sys.modules], s.load_settings())
 s = Session(Store("d", fs.reboot()))
 s.boot()
 s.enter(bytes((0, 1)))  # trump
@@ -811,5 +812,5 @@ def test_the_rule_sets_and_the_summary_code_leave_ram_after_a_new_match_and_a_bo
     proc = micropython([str(script)], heapsize="256k", extra_path=[HERE])
     out = proc.stdout.decode()
     assert proc.returncode == 0, out + proc.stderr.decode()
-    assert out.split("\n") == ["new []", "boot []", "schnapsen 9 (1, 2, 3) 1 10",
+    assert out.split("\n") == ["new [] {'lang': 'uk'}", "boot []", "schnapsen 9 (1, 2, 3) 1 10",
                                 "result ['sixtysix.quick'] [2, 0]", ""]

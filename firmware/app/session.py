@@ -88,7 +88,7 @@ class Session:
             raise Refused("syntax")
         try:
             m.enter_line(setup_line)
-            mid = max(self.match_id, self._load_stats().get("last", 0)) + 1
+            mid = max(self.match_id, self._blobs("last_match")) + 1
             self.store.checkpoint(self._summary(m, mid))
         finally:
             _drop_saved()
@@ -156,44 +156,30 @@ class Session:
         pieces.append('"}')
         return pieces
 
-    # ---- settings and statistics ----
+    # ---- settings and statistics (app/blobs.py, app/stats.py) ----
 
-    def _load_blob(self, name):
-        text = self.store.load_blob(name)
-        if text is not None:
-            try:
-                obj = json.loads(text)
-                if isinstance(obj, dict):
-                    return obj
-            except ValueError:
-                pass
-        return {}
+    def _blobs(self, name, *args):
+        """Call app/blobs.py's function `name` on this session, then drop the module."""
+        from app import blobs
+
+        try:
+            return getattr(blobs, name)(self, *args)
+        finally:
+            del blobs
+            unload("app.blobs")
 
     def load_settings(self):
         """The settings as a dict ({} if none or damaged)."""
-        if self._settings is None:
-            self._settings = self._load_blob("settings")
-        return dict(self._settings)
+        return self._blobs("load_settings")
 
     def save_settings(self, settings):
         """Store the settings if they changed; returns True if written."""
-        if self._settings is None:
-            self._settings = self._load_blob("settings")
-        if settings == self._settings:
-            return False
-        self.store.save_blob("settings", _dumps(settings))
-        self._settings = dict(settings)
-        return True
-
-    def _load_stats(self):
-        if self._stats is None:
-            self._stats = self._load_blob("stats")
-        return self._stats
+        return self._blobs("save_settings", settings, _dumps)
 
     def load_stats(self):
         """Lifetime statistics per player name: {name: {"played", "won" (matches), "deals"
         (deals won), "won2", "won3" (deals won with 2, with 3 or more game points)}}."""
-        return self._load_stats().get("players") or {}
+        return self._blobs("load_stats")
 
     def record_match_end(self):
         """Add a finished match to the lifetime statistics, once per match (app/stats.py).
@@ -206,3 +192,4 @@ class Session:
         finally:
             del stats
             unload("app.stats")
+            unload("app.blobs")  # which app/stats.py imports
