@@ -14,6 +14,7 @@ import sys
 for name in ("sixtysix.errors", "sixtysix.cards", "sixtysix.rules", "sixtysix.deal"):
     __import__(name)
     gc.collect()
+import sixtysix  # noqa: E402
 from sixtysix.match import Match  # noqa: E402
 
 gc.collect()
@@ -27,6 +28,12 @@ with open(sys.argv[1]) as f:
         if line.startswith("new"):
             deals += m.state.deals() if m.state else 0
             m.enter_line(line)
+            # As the board's session does (app/session.py): a match's start and the rule
+            # sets' table are loaded for a new match and dropped after.
+            for name in ("sixtysix.setup", "sixtysix.saved", "sixtysix.rulesets"):
+                sys.modules.pop(name, None)
+                if hasattr(sixtysix, name[9:]):
+                    delattr(sixtysix, name[9:])
         else:
             m.enter(bytes.fromhex(line))
         gc.collect()

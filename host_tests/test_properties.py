@@ -7,11 +7,11 @@ but legal players), so the core must accept every entry they make.
 from dealgen import Player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sixtysix.cards import VALUES, rank_of
+from sixtysix.cards import PACK, VALUES, rank_of
 from sixtysix.errors import Refused
 from sixtysix.events import parse
 from sixtysix.match import Match
-from sixtysix.rules import PACK, RULE_SETS, make_rules
+from sixtysix.rules import RULE_SETS, Rules
 from sixtysix.snapshot import snapshot
 
 SETUPS = [
@@ -178,10 +178,10 @@ def test_a_refused_entry_changes_nothing(setup, seed, entries):
 
 def test_every_rule_set_is_known_and_options_are_checked():
     for rid in RULE_SETS:
-        assert make_rules(rid).id == rid
+        assert Rules(rid).id == rid
     for bad in ({"target": "x"}, {"nope": "1"}, {"hidden": "2"}, {"judge": "weak"}):
         try:
-            make_rules("mariage", bad)
+            Rules("mariage", bad)
         except Refused as e:
             assert e.code == "bad_option"
         else:

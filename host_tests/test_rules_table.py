@@ -1,4 +1,4 @@
-"""The rule-set table in firmware/sixtysix/rules.py reads as a table.
+"""The rule-set table in firmware/sixtysix/rulesets.py reads as a table.
 
 Its header's short names sit over the values, each row is named for its rule set, and
 each named column is the attribute of Rules that the header's legend says it is: a
@@ -10,10 +10,10 @@ import re
 
 import pytest
 from conftest import FIRMWARE
-from sixtysix import rules
+from sixtysix import rulesets
 from sixtysix.rules import RULE_SETS, Rules
 
-SOURCE = os.path.join(FIRMWARE, "sixtysix", "rules.py")
+SOURCE = os.path.join(FIRMWARE, "sixtysix", "rulesets.py")
 
 # The header's names and the Rules attribute each stands for.
 COLUMNS = {"pl": "players", "rk": "ranks", "hd": "hand", "stk": "stock", "last": "bonus",
@@ -57,7 +57,7 @@ def test_the_header_names_every_column_and_stands_over_it():
 def test_the_rows_are_named_in_the_order_of_rule_sets():
     _header, rows = table_text()
     assert [cells(line)[1] for line in rows] == list(RULE_SETS)
-    assert len(rules._TABLE) == len(RULE_SETS)
+    assert len(rulesets._TABLE) == len(RULE_SETS)
 
 
 @pytest.mark.parametrize("rid", RULE_SETS)
@@ -67,7 +67,7 @@ def test_each_named_column_is_the_attribute_rules_reads(rid):
     values, _name = cells(line)
     r = Rules(rid)
     for (_col, text), attr in zip(values, COLUMNS.values()):
-        want = getattr(rules, text) if text.isidentifier() else int(text)
+        want = getattr(rulesets, text) if text.isidentifier() else int(text)
         assert getattr(r, attr) == want, (rid, attr)
-    assert rules._TABLE[RULE_SETS.index(rid)] == bytes(
+    assert rulesets._TABLE[RULE_SETS.index(rid)] == bytes(
         getattr(r, attr) for attr in COLUMNS.values())

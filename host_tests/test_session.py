@@ -775,3 +775,42 @@ def test_session_under_micropython(micropython, tmp_path, capsys):
     assert lines[3:] == ["same True", "boot []", "same True", "settings {'lang': 'uk'}", ""]
     exec(compile(MP_SCRIPT, "mp_session", "exec"), {})  # byte for byte as on CPython
     assert capsys.readouterr().out == out
+
+
+MP_DROPPED = """
+import sys
+from app.session import Session
+from faultfs import FaultFS
+from hw.storage import Store
+
+LOADED = ("app.restore", "app.blobs", "sixtysix.saved", "sixtysix.setup",
+          "sixtysix.rulesets", "sixtysix.quick")
+fs = FaultFS(dirs=["d"])
+s = Session(Store("d", fs))
+s.boot()
+s.save_settings({"lang": "uk"})
+s.new_match("new schnapsen target=9")
+print("new", [m for m in LOADED if m in sys.modules], s.load_settings())
+s = Session(Store("d", fs.reboot()))
+s.boot()
+s.enter(bytes((0, 1)))  # trump
+print("boot", [m for m in LOADED if m in sys.modules])
+r = s.match.state.rules
+print(r.id, r.target, r.choices(), r.hidden, r.tricks)
+s.enter(bytes((5, 0, 2)))  # a quick result loads its code
+print("result", [m for m in LOADED if m in sys.modules], s.match.state.score)
+"""
+
+
+def test_the_rule_sets_and_the_summary_code_leave_ram_after_a_new_match_and_a_boot(micropython,
+                                                                                    tmp_path):
+    # On the board a module's code lives in the heap: the rule sets' table and the summary's
+    # code are loaded to start or rebuild a match and dropped after; the match's rules are
+    # still whole without them. The quick entries' code loads with the first of them.
+    script = tmp_path / "mp_dropped.py"
+    script.write_text(MP_DROPPED, encoding="utf-8")
+    proc = micropython([str(script)], heapsize="256k", extra_path=[HERE])
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, out + proc.stderr.decode()
+    assert out.split("\n") == ["new [] {'lang': 'uk'}", "boot []", "schnapsen 9 (1, 2, 3) 1 10",
+                                "result ['sixtysix.quick'] [2, 0]", ""]

@@ -56,9 +56,9 @@ from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display_build import make_i2c_display
 from hw.storage import Store
-from sixtysix.deal import MARRIAGE_MAX
+from sixtysix.cards import PACK
 from sixtysix.errors import Refused
-from sixtysix.rules import PACK
+from sixtysix.quick import MARRIAGE_MAX
 from sixtysix.snapshot import snapshot
 from ui.app import App
 from ui.text import board_font

@@ -119,9 +119,8 @@ def report():
         # In pieces: one hex string of a long match's history would be the largest block
         # this script asks for, and a capped heap could fail here after the match played.
         print("hist", end=" ")
-        hist = state.hist
-        for i in range(0, len(hist), 32):
-            print(binascii.hexlify(hist[i:i + 32]).decode(), end="")
+        for i in range(state.deals()):
+            print(binascii.hexlify(state.row_bytes(i)).decode(), end="")
         print()
     if allocs:
         print("alloc", " ".join([str(a) for a in allocs]))

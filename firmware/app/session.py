@@ -32,11 +32,15 @@ from sixtysix.match import Match
 
 
 def _drop_saved():
-    """Drop sixtysix/saved.py (the summary's code) once a checkpoint, a new match or the boot
-    is done with it. On the board only: on CPython (the host tests) its heap is no concern,
-    and importing it again at every checkpoint made the power-cut sweeps much slower."""
+    """Drop sixtysix/saved.py (the summary's code), sixtysix/setup.py (a match's start and
+    rebuild) and sixtysix/rulesets.py (the rule sets' table) once a checkpoint, a new match
+    or the boot is done with them. On the board only:
+    on CPython (the host tests) their heap is no concern, and importing them again at every
+    checkpoint made the power-cut sweeps much slower."""
     if sys.implementation.name == "micropython":
         unload("sixtysix.saved")
+        unload("sixtysix.setup")
+        unload("sixtysix.rulesets")
 
 
 def _dumps(obj):
@@ -84,7 +88,7 @@ class Session:
             raise Refused("syntax")
         try:
             m.enter_line(setup_line)
-            mid = max(self.match_id, self._load_stats().get("last", 0)) + 1
+            mid = max(self.match_id, self._blobs("last_match")) + 1
             self.store.checkpoint(self._summary(m, mid))
         finally:
             _drop_saved()
@@ -141,7 +145,7 @@ class Session:
 
     def _summary(self, m, mid):
         """The summary as a list of JSON pieces: all but the history in one piece, then the
-        history's base64 in pieces of 64 characters (Match.hist_b64), so a checkpoint holds
+        history's base64 in pieces of 128 characters (Match.hist_b64), so a checkpoint holds
         no long string. The pieces joined are one JSON object."""
         s = m.summary(hist=False)
         s["log"] = [rec.hex() for rec in m.records()]
@@ -152,44 +156,30 @@ class Session:
         pieces.append('"}')
         return pieces
 
-    # ---- settings and statistics ----
+    # ---- settings and statistics (app/blobs.py, app/stats.py) ----
 
-    def _load_blob(self, name):
-        text = self.store.load_blob(name)
-        if text is not None:
-            try:
-                obj = json.loads(text)
-                if isinstance(obj, dict):
-                    return obj
-            except ValueError:
-                pass
-        return {}
+    def _blobs(self, name, *args):
+        """Call app/blobs.py's function `name` on this session, then drop the module."""
+        from app import blobs
+
+        try:
+            return getattr(blobs, name)(self, *args)
+        finally:
+            del blobs
+            unload("app.blobs")
 
     def load_settings(self):
         """The settings as a dict ({} if none or damaged)."""
-        if self._settings is None:
-            self._settings = self._load_blob("settings")
-        return dict(self._settings)
+        return self._blobs("load_settings")
 
     def save_settings(self, settings):
         """Store the settings if they changed; returns True if written."""
-        if self._settings is None:
-            self._settings = self._load_blob("settings")
-        if settings == self._settings:
-            return False
-        self.store.save_blob("settings", _dumps(settings))
-        self._settings = dict(settings)
-        return True
-
-    def _load_stats(self):
-        if self._stats is None:
-            self._stats = self._load_blob("stats")
-        return self._stats
+        return self._blobs("save_settings", settings, _dumps)
 
     def load_stats(self):
         """Lifetime statistics per player name: {name: {"played", "won" (matches), "deals"
         (deals won), "won2", "won3" (deals won with 2, with 3 or more game points)}}."""
-        return self._load_stats().get("players") or {}
+        return self._blobs("load_stats")
 
     def record_match_end(self):
         """Add a finished match to the lifetime statistics, once per match (app/stats.py).
@@ -202,3 +192,4 @@ class Session:
         finally:
             del stats
             unload("app.stats")
+            unload("app.blobs")  # which app/stats.py imports

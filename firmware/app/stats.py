@@ -1,7 +1,10 @@
 """Lifetime statistics per player name, kept in the "stats" blob: read for the statistics
 screen, added to once at each match's end. Loaded only for those moments (Session's
-record_match_end imports it and drops it after; reading them is in Session).
+record_match_end imports it and drops it after; reading them is app/blobs.py's).
 """
+
+from app.blobs import stats as load
+
 
 def record_match_end(session, dumps):
     """Add a finished match to the lifetime statistics, once per match.
@@ -10,7 +13,7 @@ def record_match_end(session, dumps):
     s = session.match.state
     if s is None or not s.over:
         return False
-    stats = session._load_stats()
+    stats = load(session)
     if session.match_id and stats.get("last") == session.match_id:
         return False
     players = {}

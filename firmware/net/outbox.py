@@ -197,10 +197,8 @@ class Outbox:
         return added
 
     def _row_key(self, state, i):
-        from sixtysix.match import ROW
-
         last = i == state.deals() - 1
-        return "%s%d" % (bytes(state.hist[i * ROW:(i + 1) * ROW]).hex(),
+        return "%s%d" % (state.row_bytes(i).hex(),
                          state.winner + 1 if last and state.over else 0)
 
     def _deal(self, mid, state, i):

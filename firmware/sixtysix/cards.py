@@ -7,6 +7,9 @@ index beats a higher one inside a suit. Their letters are in events.py.
 
 VALUES = (11, 10, 4, 3, 2, 0)  # A T K Q J 9
 
+# Card points in the pack; nines are worth nothing, so 20 and 24 cards both hold 120.
+PACK = 120
+
 KING = 2
 QUEEN = 3
 NINE = 5

@@ -7,12 +7,17 @@ never leaves a half-applied deal, and the match can ask "would this be
 accepted?" with do=False. Seats and sides are 0-based here.
 """
 
-from .cards import KING, NO_TRICK, QUEEN, VALUES, rank_of, suit_of
+from .cards import KING, QUEEN, VALUES, rank_of, suit_of
 from .errors import Refused
-from .rules import CLOSE_CLASSIC, CLOSE_MARIAGE, END_LAST, PACK
 
-# Marriages add at most 40 + 3 * 20 points to the card points of one deal.
-MARRIAGE_MAX = 100
+# How a deal ends when the cards run out and nobody has (claimed) 66 (Rules.end_rule).
+END_LAST = 0  # the side that took the last trick gets 1
+END_HIGHER = 1  # the highest total gets 1; a tie for highest is a draw
+
+# Closing rules: how a closed deal is scored (Rules.closing).
+CLOSE_MARIAGE = 0  # seeds 000/001: the winner always gets 3
+CLOSE_CLASSIC = 1  # seed 004: success on the ordinary scale; failure 2 (3)
+CLOSE_SCHNAPSEN = 2  # as classic, but success is judged on the state at the close
 
 # Why a deal ended: Deal.reason is one of these words; the history stores its index.
 REASONS = ("reached", "counted", "claim", "false_claim", "closed_won", "closed_lost",
@@ -349,58 +354,12 @@ class Deal:
         else:
             self._end(1 - side, "false_claim", 3 if self.tricks[side] == 0 else 2)
 
-    # --- quick entry ----------------------------------------------------
-
-    def on_result(self, rec, do):
-        side = rec[1]
+    def on_quick(self, rec, do):
+        """result, draw, points: the quick entries (quick.py)."""
         self._need(play=False, quick=True)
-        if side >= self.rules.sides:
-            raise Refused("no_player")
-        if rec[2] not in self.rules.choices():
-            raise Refused("bad_points")
-        if do:
-            self._end(side, "quick", rec[2])
+        from .quick import QUICK  # only matches entered by results pay for this code
 
-    def on_draw(self, rec, do):
-        self._need(play=False, quick=True)
-        if not self.rules.draws:
-            raise Refused("no_draw")
-        if do:
-            self._end(-1, "draw")
-
-    def on_points(self, rec, do):
-        """Counted card points per side (marriages included); NO_TRICK for no trick."""
-        self._need(play=False, quick=True)
-        r = self.rules
-        values = rec[1:]
-        if len(values) != r.sides:
-            raise Refused("points_count")
-        limit = PACK + r.bonus + MARRIAGE_MAX
-        total = 0
-        winner = -1
-        for s in range(r.sides):
-            v = values[s]
-            if v == NO_TRICK:
-                continue
-            if v > limit:
-                raise Refused("bad_total")
-            if v >= 66:
-                if winner >= 0:
-                    raise Refused("two_winners")
-                winner = s
-            total += v
-        if total > limit:
-            raise Refused("bad_total")
-        if winner < 0:
-            raise Refused("no_winner")
-        if not do:
-            return
-        for s in range(r.sides):
-            v = values[s]
-            self.points[s] = 0 if v == NO_TRICK else v
-            self.tricks[s] = 0 if v == NO_TRICK else max(self.tricks[s], 1)
-        # A closed deal is still judged by the closing rule.
-        self._win(winner, "quick")
+        QUICK[rec[0] - 5](self, rec, do)  # verbs from result (5) on
 
     def on_four(self, rec, do):
         """cut9, redeal, nines, bid, contract: four players only (deal4.py)."""
@@ -416,4 +375,4 @@ class Deal:
 
 # The entry for each verb number of events.VERBS, in the same order.
 ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim,
-           Deal.on_result, Deal.on_draw, Deal.on_points) + (Deal.on_four,) * 5 + (Deal.on_next,)
+           Deal.on_quick, Deal.on_quick, Deal.on_quick) + (Deal.on_four,) * 5 + (Deal.on_next,)

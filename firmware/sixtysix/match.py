@@ -5,48 +5,52 @@ the current deal's events are kept, on top of `base` (the match totals as
 they stood when the deal began, a tuple of ints); the deal before is kept
 too, so its last entry (often the trick that ended it) can still be undone.
 
-Finished deals are rows of ROW bytes in one bytearray, so a 100-deal match
-costs about 1 KB of history:
+Finished deals are rows of ROW bytes, so a 100-deal match costs about 1 KB of
+history:
   0 dealer, 1 reason (deal.REASONS), 2 winner + 1 (0: none),
   3-5 game points per side, 6-7 markers per pair, 8 three-nines side + 1,
   9-11 card points per side.
+The rows are kept in blocks of CHUNK bytes (MatchState.hist, a list of bytearrays, all
+full but the last), not in one bytearray: a bytearray grows by moving to a larger free
+block, and near a full heap one free kilobyte in one piece is what a long match failed to
+find.
 """
 
 from .deal import ENTRIES, REASONS, Deal
 from .errors import Refused
+from .rules import Rules
 
 ROW = 12
+# 16 deals. A multiple of saved.PIECE, so none of a summary's base64 pieces straddles
+# two blocks.
+CHUNK = 16 * ROW
 
 
 class MatchState:
-    """Match totals plus the deal in progress."""
+    """Match totals plus the deal in progress. A new match's are set by sixtysix/setup.py
+    (new_match), which the board loads only to start or rebuild a match."""
 
-    def __init__(self, rules, names, dealer):
-        self.rules = rules
-        self.names = names
-        self.reset(dealer)
-
-    def reset(self, dealer):
-        n = self.rules.sides
-        self.score = [0] * n  # game points; with pairs, the count on the current eight
-        self.games = [0, 0]  # eights completed (four players)
-        self.markers = [0, 0]  # coat/costume markers (four players)
-        self.won = [0] * n  # deals won
-        self.won2 = [0] * n  # deals won with 2 game points
-        self.won3 = [0] * n  # deals won with 3 or more
-        self.over = False
-        self.winner = -1
-        self.deal = Deal(self.rules, dealer)
-        self.applied = 0  # awards of the current deal already added to the totals
-        self.rolled = False  # set when a deal ended and the next one began
-        self.hist = bytearray()
+    rules: Rules
+    names: tuple
+    score: list  # game points; with pairs, the count on the current eight
+    games: list  # eights completed (four players)
+    markers: list  # coat/costume markers (four players)
+    won: list  # deals won
+    won2: list  # deals won with 2 game points
+    won3: list  # deals won with 3 or more
+    over: bool
+    winner: int
+    deal: Deal
+    applied: int  # awards of the current deal already added to the totals
+    rolled: bool  # set when a deal ended and the next one began
+    hist: list  # blocks of the finished deals' rows (see CHUNK)
 
     # --- the totals as a tuple, taken between deals -------------------------
 
     def freeze(self):
         """The totals as one flat tuple of ints: dealer, over, winner, deals
         recorded, then score, games, markers, won, won2, won3."""
-        return tuple([self.deal.dealer, int(self.over), self.winner, len(self.hist)] +
+        return tuple([self.deal.dealer, int(self.over), self.winner, self.deals() * ROW] +
                      self.score + self.games + self.markers + self.won + self.won2 +
                      self.won3)
 
@@ -54,8 +58,12 @@ class MatchState:
         n = self.rules.sides
         self.over = bool(t[1])
         self.winner = t[2]
-        if len(self.hist) > t[3]:
-            self.hist = self.hist[:t[3]]  # MicroPython's bytearray has no slice deletion
+        h = self.hist
+        while len(h) * CHUNK >= t[3] + CHUNK:  # blocks wholly past the deals recorded
+            h.pop()
+        keep = t[3] - (len(h) - 1) * CHUNK  # what the last block holds of them
+        if h and len(h[-1]) > keep:
+            h[-1] = h[-1][:keep]  # MicroPython's bytearray has no slice deletion
         i = 4
         self.score = list(t[i:i + n])
         self.games = list(t[i + n:i + n + 2])
@@ -127,7 +135,7 @@ class MatchState:
             row[8] = d.nines_side + 1
         for s in range(len(d.points)):
             row[9 + s] = min(d.points[s], 255)
-        self.hist.extend(row)
+        self.add_rows(row)
         w = d.winner
         if w >= 0 and d.reason != "cut_nines":  # a third nine in the cut is no deal won
             gp = row[3 + w]
@@ -148,14 +156,28 @@ class MatchState:
 
     # --- reading ----------------------------------------------------------
 
+    def add_rows(self, rows):
+        """Record finished deals' rows (a multiple of ROW bytes) after the others."""
+        h = self.hist
+        for i in range(0, len(rows), ROW):
+            if not h or len(h[-1]) == CHUNK:
+                h.append(bytearray())
+            h[-1].extend(rows[i:i + ROW])
+
     def deals(self):
-        return len(self.hist) // ROW
+        h = self.hist
+        return ((len(h) - 1) * CHUNK + len(h[-1])) // ROW if h else 0
+
+    def row_bytes(self, i):
+        """Deal i's row as bytes."""
+        o = i * ROW % CHUNK
+        return bytes(self.hist[i * ROW // CHUNK][o:o + ROW])
 
     def row(self, i):
         """Deal i as (dealer, reason, winner, awards, card points); awards are
         (side, game points, markers), the three-nines side game first."""
-        h = self.hist
-        o = i * ROW
+        h = self.hist[i * ROW // CHUNK]  # a row never straddles two blocks
+        o = i * ROW % CHUNK
         sides = self.rules.sides
         awards = []
         if h[o + 8]:
@@ -198,15 +220,9 @@ class Match:
     def enter_line(self, line):
         """Enter one line of text: `new ...` starts a match, anything else is an event."""
         if line.startswith("new"):
-            from .saved import setup_match  # the match in writing: sixtysix/saved.py
+            from .setup import new_match  # a match's start: sixtysix/setup.py
 
-            rules, names, dealer = setup_match(line)
-            self.setup = " ".join(line.split())
-            self.state = MatchState(rules, names, dealer)
-            self.base = self.state.freeze()
-            self.log = bytearray()
-            self.prev = None
-            self.redo_stack = []
+            new_match(self, line, MatchState())
             return
         from .events import parse  # text is for tools and tests; the board enters records
 
@@ -284,7 +300,7 @@ class Match:
         return summary(self, hist)
 
     def hist_b64(self):
-        """The summary's history (the finished deals' rows) in base64, in pieces of 64
+        """The summary's history (the finished deals' rows) in base64, in pieces of 128
         characters (sixtysix/saved.py)."""
         from .saved import hist_b64
 
@@ -293,6 +309,6 @@ class Match:
     def restore(self, summary, records):
         """Rebuild from a summary and the current deal's event records (as they were
         when the summary was taken: the redo stack is set after them)."""
-        from .saved import restore
+        from .setup import restore
 
         restore(self, summary, records)

@@ -1,0 +1,106 @@
+"""A match set up: from its `new` line (Match.enter_line), or rebuilt from a summary
+(Match.restore). It does not import sixtysix/match.py, so the imports go round no circle.
+
+Apart from sixtysix/match.py because the scoreboard's entries never need it: the board
+loads it for a new match and the boot and drops it after (app/session.py), so its code is
+not in the heap while a match is played.
+"""
+
+try:
+    from ubinascii import a2b_base64  # the built-in: see sixtysix/saved.py
+except ImportError:  # CPython
+    from binascii import a2b_base64
+
+from .deal import Deal
+from .errors import Refused
+from .rules import Rules
+
+
+def setup_match(line):
+    """A `new RULES key=value ...` line -> (rules, names, first dealer).
+
+    Refuses bad options. `dealer` and `names` are the match's; the other
+    keys are rule options (rulesets.fill)."""
+    words = line.split()
+    if len(words) < 2 or words[0] != "new":
+        raise Refused("syntax")
+    rules_opts = {}
+    names = None
+    dealer = 0
+    for word in words[2:]:
+        key, eq, val = word.partition("=")
+        if not eq or not key or not val:
+            raise Refused("syntax")
+        if key == "dealer":
+            if not val.isdigit():
+                raise Refused("bad_option")
+            dealer = int(val) - 1
+        elif key == "names":
+            names = tuple(val.split(","))
+        else:
+            rules_opts[key] = val
+    rules = Rules(words[1], rules_opts)
+    if not 0 <= dealer < rules.players:
+        raise Refused("bad_option")
+    if names is None:
+        names = ("1", "2", "3", "4")[:rules.players]
+    if len(names) != rules.players or "" in names:
+        raise Refused("bad_option")
+    return rules, names, dealer
+
+
+def new_match(m, line, state):
+    """Match.enter_line for a `new` line: start match `m` afresh on `state`, an empty
+    MatchState."""
+    rules, names, dealer = setup_match(line)
+    n = rules.sides
+    state.rules = rules  # the attributes are MatchState's: see its class body
+    state.names = names
+    state.score = [0] * n
+    state.games = [0, 0]
+    state.markers = [0, 0]
+    state.won = [0] * n
+    state.won2 = [0] * n
+    state.won3 = [0] * n
+    state.over = False
+    state.winner = -1
+    state.deal = Deal(rules, dealer)
+    state.applied = 0
+    state.rolled = False
+    state.hist = []
+    m.setup = " ".join(line.split())
+    m.state = state
+    m.base = state.freeze()
+    m.log = bytearray()
+    m.prev = None
+    m.redo_stack = []
+
+
+def restore(m, summary, records):
+    """Match.restore."""
+    from .saved import SUMMARY_VERSION  # here: a new match alone need not load saved.py
+
+    if summary.get("v") != SUMMARY_VERSION:
+        raise Refused("bad_summary")
+    m.enter_line(summary["setup"])
+    state = m.state
+    assert state is not None
+    # In pieces of 128 characters (96 bytes, whole rows), so no long copy of the history
+    # is made: any 4 characters of base64 decode on their own. bytes, not str:
+    # micropython-lib's binascii (a port without the built-in) takes bytes.
+    text = summary["hist"]
+    size = 0
+    for i in range(0, len(text), 128):
+        data = a2b_base64(text[i:i + 128].encode())
+        state.add_rows(data)
+        size += len(data)
+    base = list(summary["base"])
+    base[3] = size
+    m.base = tuple(base)
+    state.thaw(m.base)
+    prev = summary.get("prev")
+    if prev:
+        m.prev = (tuple(prev[0]), bytes.fromhex(prev[1]))
+    for rec in records:
+        m.enter(rec)
+    m.redo_stack = [bytes.fromhex(h) for h in summary.get("redo") or ()]
