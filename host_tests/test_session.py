@@ -237,14 +237,14 @@ def test_power_cut_sweep_littlefs_and_junk_tails(script, torn):
 
 class _SummaryWithoutPrev(Session):
     def _summary(self, m, mid):
-        s = json.loads("".join(Session._summary(self, m, mid)))
+        s = json.loads("".join(Session._summary(self, m, mid)()))
         s["prev"] = None
         return [json.dumps(s)]
 
 
 class _SummaryWithoutRedo(Session):
     def _summary(self, m, mid):
-        s = json.loads("".join(Session._summary(self, m, mid)))
+        s = json.loads("".join(Session._summary(self, m, mid)()))
         s["redo"] = []
         return [json.dumps(s)]
 

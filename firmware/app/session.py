@@ -144,16 +144,23 @@ class Session:
             raise
 
     def _summary(self, m, mid):
-        """The summary as a list of JSON pieces: all but the history in one piece, then the
-        history's base64 in pieces of 128 characters (Match.hist_b64), so a checkpoint holds
-        no long string. The pieces joined are one JSON object."""
+        """The summary for Store.checkpoint: a function that makes its JSON pieces afresh
+        at each call: all but the history in one piece, then the history's base64 in pieces
+        of 128 characters (Match.hist_b64). The store runs it for the size, the checksum
+        and the writing, so a checkpoint holds one piece at a time, however long the match.
+        The pieces joined are one JSON object."""
         s = m.summary(hist=False)
         s["log"] = [rec.hex() for rec in m.records()]
         s["id"] = mid
-        text = _dumps(s)
-        pieces = [text[:-1], ',"hist":"']  # text ends in "}": the history goes in before it
-        pieces.extend(m.hist_b64())
-        pieces.append('"}')
+        head = _dumps(s)[:-1]  # the JSON ends in "}": the history goes in before it
+
+        def pieces():
+            yield head
+            yield ',"hist":"'
+            for piece in m.hist_b64():
+                yield piece
+            yield '"}'
+
         return pieces
 
     # ---- settings and statistics (app/blobs.py, app/stats.py) ----

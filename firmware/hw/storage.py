@@ -61,6 +61,13 @@ from hw.fileformat import (
 )
 
 
+def _chunks(head, pieces):
+    """A packed file's chunks as they are written: the header, then each piece encoded."""
+    yield head
+    for piece in pieces():
+        yield piece.encode()
+
+
 class Store:
     """The journal, summary and blobs in one folder. Call load() first, once per boot."""
 
@@ -137,26 +144,27 @@ class Store:
 
     # ---- packed files (summary and blobs) ----
 
-    def _pack(self, magic, gen, body):
-        """[header, body pieces...]: `body` is bytes or a list of bytes pieces, written one
-        after the other, so that a long body never has to be one block of RAM."""
-        if not isinstance(body, list):
-            body = [body]
+    def _pack(self, magic, gen, pieces):
+        """The file's chunks, header first. `pieces`: a function that returns the body's
+        pieces (str) afresh at each call. It runs three times: for the header's size, for
+        its checksum (which covers the header) and for the writing, so a long body is never
+        in RAM whole, only a piece of it at a time. Raises ValueError before anything is
+        written if the body is longer than MAX_BLOB."""
         size = 0
-        for piece in body:
-            size += len(piece)
+        for piece in pieces():
+            size += len(piece.encode())
         if size > MAX_BLOB:
             raise ValueError("too long")
         head = b"%s %d %d %d " % (magic, VERSION, gen, size)
         crc = crc32(head)
-        for piece in body:
-            crc = crc32(piece, crc)
-        return [head + _hex(crc) + b"\n"] + body
+        for piece in pieces():
+            crc = crc32(piece.encode(), crc)
+        return _chunks(head + _hex(crc) + b"\n", pieces)
 
     def save_blob(self, name, text):
         """Atomically replace a small settings/statistics blob (str)."""
         fname = self._blob_name(name)
-        self._write_atomic(fname, self._pack(_MAG_BLOB, 0, text.encode()))
+        self._write_atomic(fname, self._pack(_MAG_BLOB, 0, lambda: (text,)))
 
     def load_blob(self, name):
         """Return the blob's text, or None if missing or damaged (see self.problems). The
@@ -245,20 +253,22 @@ class Store:
 
     def checkpoint(self, summary):
         """Atomically store the summary of everything so far and start an empty journal.
-        `summary`: its text, or a list of pieces of it (str), written piece by piece (the
-        list is encoded in place)."""
+        `summary`: its text, a list of pieces of it (str), or a function that returns its
+        pieces afresh at each call (see _pack): a long match's summary is then made and
+        written a piece at a time, never held in RAM."""
         if not self._loaded:
             self.load()
         self._close_journal()
         gen = self.gen + 1
-        if isinstance(summary, str):
-            summary = [summary]
-        # Encoded in place: each str piece is let go as its bytes are made, so a long
-        # match's summary is never in RAM twice (the list is the caller's, built for this).
-        body = summary  # type: list
-        for i in range(len(body)):
-            body[i] = body[i].encode()
-        self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, body))
+        if callable(summary):
+            pieces = summary
+        else:
+            body = (summary,) if isinstance(summary, str) else summary
+
+            def pieces():
+                return body
+
+        self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, pieces))
         # Committed: from here on the old journal is stale by generation.
         self.gen = gen
         self._jexists = False
