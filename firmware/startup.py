@@ -37,15 +37,23 @@ def boot(board, data, club_file, make_buzzer):
     gc.collect()
 
     from app.session import Session
+    from hw.storage import Store
+
+    # The match is rebuilt, and the settings read (the session keeps them), before the
+    # UI's code is loaded: the code that reads, repairs and replays the flash and the UI's
+    # are never in the heap together.
+    session = Session(Store(data, os))
+    problems = session.boot()
+    session.load_settings()
+    gc.collect()
+
     from hw.compat import unload
     from hw.power_build import make_power
-    from hw.storage import Store
     from ui.app import App
     from ui.text import board_font
 
-    session = Session(Store(data, os))
     app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
-    app.boot()
+    app.boot(problems)
     display.contrast(app.settings["contrast"])
     power = make_power(display, app.settings, machine, wake)
     del make_power

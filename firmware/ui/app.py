@@ -55,11 +55,14 @@ class App:
 
     # --- lifecycle --------------------------------------------------------
 
-    def boot(self):
-        """Restore the match and show the screen the players left (the scoreboard)."""
+    def boot(self, problems=None):
+        """Restore the match and show the screen the players left (the scoreboard).
+        `problems`: what the session's own boot returned, when the caller booted it first
+        (the board does, before the UI's code loads: see startup.py); None boots it here."""
         from ui.board import Board
 
-        problems = self.session.boot()
+        if problems is None:
+            problems = self.session.boot()
         saved = self.session.load_settings()
         if saved:
             self.settings.update(saved)
