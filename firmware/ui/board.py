@@ -51,8 +51,7 @@ class Board(Screen):
             app.redo()
         elif action == keymap.MENU:
             if arg == 1:  # four buttons: the suit list, as a suit key on the keypad
-                app.menus().choose_suit(app, t("suit"),
-                                        lambda a, s: (a.home(), self._suit(a, state, s)))
+                app.menus().suit_list(app)
             else:
                 app.menus().board_menu(app)
         elif state.over:
@@ -75,14 +74,12 @@ class Board(Screen):
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
-    def clear(self, app=None):
-        """Drop the trick being typed. Also the screen's on_hide: when a list opens over
-        the scoreboard, a trick half typed is dropped."""
+    def clear(self):
+        """Drop the trick being typed. (A list opening over the scoreboard drops the whole
+        scoreboard, and with it a trick half typed: App.push.)"""
         self.win = -1
         self.cards = bytearray()
         self.page = 0
-
-    on_hide = clear
 
     def _undo(self, app):
         if self.cards:
