@@ -6,7 +6,11 @@ line (a 16-bit hash of the key, the line's offset), sorted by hash, and the open
 lookup is a binary search, a seek and one short line read. Holding the whole file in RAM
 took 3-5 KB of the board's heap; a dict of the texts several times more. A key missing from
 a language falls back to English (opened on the first miss), then to the key itself.
+Building the index (ui/langfile.py) is code for the boot and a change of language only: it
+is loaded for that and dropped again.
 """
+
+from hw.compat import unload
 
 LANGS = ("uk", "ru", "en", "de")
 NAMES = ("Українська", "Русский", "English", "Deutsch")
@@ -14,12 +18,6 @@ NAMES = ("Українська", "Русский", "English", "Deutsch")
 _code = ""
 _main = None  # (open file, index) of the chosen language
 _english = None  # the same for English, once a text was missing
-
-
-def _folder():
-    here = __file__
-    cut = here.rfind("/")
-    return (here[:cut + 1] if cut >= 0 else "") + "lang/"
 
 
 def _hash(key):
@@ -31,32 +29,12 @@ def _hash(key):
 
 
 def _open(code):
-    """(file, index) of a language: the index is 4-byte records, hash then offset."""
-    f = open(_folder() + code + ".txt", "rb")
-    index = bytearray()
-    off = 0
-    while True:
-        line = f.readline()
-        if not line:
-            break
-        eq = line.find(b" =")
-        if eq > 0 and line[0] != 35:  # 35: "#", a comment
-            h = _hash(line[:eq])
-            index.extend(bytes((h >> 8, h & 255, off >> 8, off & 255)))
-        off += len(line)
-    # Insertion sort by hash, in place: once per language change, 150 lines.
-    n = len(index) >> 2
-    for i in range(1, n):
-        j = i
-        while j > 0:
-            a = (j - 1) << 2
-            b = j << 2
-            if index[a] < index[b] or (index[a] == index[b] and index[a + 1] <= index[b + 1]):
-                break
-            for k in range(4):
-                index[a + k], index[b + k] = index[b + k], index[a + k]
-            j -= 1
-    return f, index
+    """(file, index) of a language (ui/langfile.py reads it, and is dropped again)."""
+    from ui.langfile import open_lang
+
+    pair = open_lang(code, _hash)
+    unload("ui.langfile")
+    return pair
 
 
 def _close(pair):
