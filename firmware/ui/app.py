@@ -64,7 +64,7 @@ class App:
         if saved:
             self.settings.update(saved)
             self.lang = use(self.settings["lang"])
-        self.stack = [None]
+        self.stack = [None]  # type: list
         self._board()
         if self.session.match.state is None:
             self.menus().new_match(self)

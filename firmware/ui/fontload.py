@@ -27,8 +27,28 @@ except ImportError:  # CPython: Text draws through pixel()
     framebuf = None
 
 
+def _sparse(index, codes, offs):
+    """A sparse index's (code, offset / 8) records of 16-bit numbers, sorted by code."""
+    for i in range(0, len(index), 4):
+        codes.append(index[i] | (index[i + 1] << 8))
+        offs.append((index[i + 2] | (index[i + 3] << 8)) << 3)
+
+
+def _widths(f, start, offs):
+    """The glyphs' widths: the first two bytes of each one's data."""
+    two = bytearray(2)
+    widths = []
+    for off in offs:
+        f.seek(start + off)
+        f.readinto(two)
+        widths.append(two[0] | (two[1] << 8))
+    return widths
+
+
 def setup(text, font):
     """Fill in the Text's fields for `font` (a font_to_py module or a font file's path)."""
+    codes = array("H")
+    offs = []
     if isinstance(font, str):
         f = open(font, "rb")
         head = f.read(12)
@@ -38,7 +58,7 @@ def setup(text, font):
         h, base, w = head[5], head[6], head[7]
         index = f.read(head[8] | (head[9] << 8))
         dstart = 12 + len(index)
-        sparse = True
+        _sparse(index, codes, offs)
     else:
         if not font.hmap() or font.reverse():
             raise ValueError("font must be made with font_to_py -x and without -r")
@@ -48,37 +68,23 @@ def setup(text, font):
         h, base, w = font.height(), font.baseline(), font.max_width()
         dstart = 0
         index = getattr(font, "_mvsp", None)
-        sparse = index is not None
-        if not sparse:
+        if index is not None:
+            _sparse(index, codes, offs)
+        else:  # one offset per code from min_ch() to max_ch(), after the default glyph's
             index = font._mvi
             lo = font.min_ch()
-            top = font.max_ch()
-    codes = array("H")
-    offs = []
-    if sparse:  # (code, offset / 8) records of 16-bit numbers, sorted by code
-        for i in range(0, len(index), 4):
-            codes.append(index[i] | (index[i + 1] << 8))
-            offs.append((index[i + 2] | (index[i + 3] << 8)) << 3)
-    else:  # one offset per code from min_ch() to max_ch(), after the default glyph's
-        for code in range(lo, top + 1):  # (0: not in the font)
-            i = (code - lo + 1) << 1
-            off = index[i] | (index[i + 1] << 8)
-            if off:
-                codes.append(code)
-                offs.append(off)
-    # The glyphs' widths: the first two bytes of each glyph's data.
-    two = bytearray(2)
-    widths = []
-    for off in offs:
-        f.seek(dstart + off)
-        f.readinto(two)
-        widths.append(two[0] | (two[1] << 8))
+            for code in range(lo, font.max_ch() + 1):  # (0: not in the font)
+                i = (code - lo + 1) << 1
+                off = index[i] | (index[i + 1] << 8)
+                if off:
+                    codes.append(code)
+                    offs.append(off)
+    widths = _widths(f, dstart, offs)
     n = len(offs)
-    step = offs[1] - offs[0] if n > 1 else 0
-    even = True
+    step = offs[1] - offs[0] if n > 1 else 1
     for i in range(n):
         if offs[i] != offs[0] + i * step:
-            even = False
+            step = 0  # not evenly spaced: Text looks offsets up in _offs
     text.height = h
     text.baseline = base
     text.advance = w  # the widest glyph's; the placeholder's
@@ -86,7 +92,7 @@ def setup(text, font):
     text._file = f
     text._dbase = dstart
     text._codes = codes
-    text._offs = None if even else array("I", offs)
+    text._offs = None if step else array("I", offs)
     text._base = offs[0] if n else 0
     text._step = step
     # Every glyph `advance` wide, or each one's width read with its bitmap.

@@ -35,6 +35,26 @@ from hw.compat import unload
 
 
 class Text:
+    # Set by ui/fontload.py. Declarations only, and of built-in names: they cost nothing at
+    # run time (a string annotation would be a qstr, interned for good).
+    height: int
+    baseline: int
+    advance: int
+    _bpr: int
+    _file: object  # a font file, or a BytesIO over a font module's data
+    _dbase: int
+    _codes: list  # the characters' codes, sorted: an array("H")
+    _offs: list  # the glyphs' data offsets (an array), used when _step is 0
+    _base: int
+    _step: int
+    _mono: bool
+    _rec: bytearray
+    _buf: bytearray
+    _fb: object  # a framebuf.FrameBuffer over _buf, or None
+    _sb: bytearray
+    _i: int
+    _ph: bytearray
+
     def __init__(self, font):
         """`font`: a font_to_py module, or a font file's path (board_font())."""
         from ui import fontload  # boot-only code: dropped once the font is read
@@ -53,8 +73,8 @@ class Text:
             mid = (lo + hi) >> 1
             v = codes[mid]
             if v == code:
-                offs = self._offs
-                return self._base + mid * self._step if offs is None else offs[mid]
+                step = self._step
+                return self._base + mid * step if step else self._offs[mid]
             if v < code:
                 lo = mid + 1
             else:
@@ -106,8 +126,8 @@ class Text:
             return self.advance
         rec = self._rec
         f = self._file
-        f.seek(self._dbase + off)
-        f.readinto(rec)  # its first two bytes
+        f.seek(self._dbase + off)  # pyright: ignore[reportAttributeAccessIssue]
+        f.readinto(rec)  # pyright: ignore[reportAttributeAccessIssue]  (its first two bytes)
         return rec[0] | (rec[1] << 8)
 
     def _load(self, off, inv):
@@ -124,11 +144,8 @@ class Text:
             sb = ((w - 1) >> 3) + 1  # bytes per row of this glyph's bitmap
             src = self._rec
             f = self._file
-            f.seek(self._dbase + off + 2)
-            if sb == bpr:
-                f.readinto(src)
-            else:
-                f.readinto(memoryview(src)[:sb * h])
+            f.seek(self._dbase + off + 2)  # pyright: ignore[reportAttributeAccessIssue]
+            f.readinto(src if sb == bpr else memoryview(src)[:sb * h])  # pyright: ignore
         if sb == bpr == 1:
             for r in range(h):
                 buf[r] = src[r] ^ inv
