@@ -104,6 +104,7 @@ class App:
             # when a list opened (nothing else of the scoreboard outlives a list).
             stack[0] = None
             unload("ui.board")
+            unload("ui.softkeys")
         self.dirty = True
 
     def pop(self):
