@@ -3,13 +3,16 @@ the language changes, at the first text missing from a language) and dropped aga
 board every module's code is heap.
 """
 
+from array import array
 
-def open_lang(code, hash16):
-    """(file, index) of a language: the index is 4-byte records, hash then offset, sorted.
-    hash16: ui/i18n.py's _hash (passed in: this module does not import that one back)."""
+
+def open_lang(code, hash8):
+    """(file, hashes, offsets) of a language: one hash (bytes) and one offset (an array)
+    per line of text, sorted by hash. hash8: ui/i18n.py's _hash (passed in: this module
+    does not import that one back)."""
     here = __file__
     f = open(here[:here.rfind("/") + 1] + "lang/" + code + ".txt", "rb")
-    index = bytearray()
+    lines = []  # hash << 16 | offset: small ints, sorted in place
     off = 0
     while True:
         line = f.readline()
@@ -17,19 +20,7 @@ def open_lang(code, hash16):
             break
         eq = line.find(b" =")
         if eq > 0 and line[0] != 35:  # 35: "#", a comment
-            h = hash16(line[:eq])
-            index.extend(bytes((h >> 8, h & 255, off >> 8, off & 255)))
+            lines.append(hash8(line[:eq]) << 16 | off)
         off += len(line)
-    # Insertion sort by hash, in place: once per language change, 150 lines.
-    n = len(index) >> 2
-    for i in range(1, n):
-        j = i
-        while j > 0:
-            a = (j - 1) << 2
-            b = j << 2
-            if index[a] < index[b] or (index[a] == index[b] and index[a + 1] <= index[b + 1]):
-                break
-            for k in range(4):
-                index[a + k], index[b + k] = index[b + k], index[a + k]
-            j -= 1
-    return f, index
+    lines.sort()
+    return f, bytes([v >> 16 for v in lines]), array("H", [v & 0xFFFF for v in lines])
