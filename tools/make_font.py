@@ -179,8 +179,8 @@ def generate(font_path):
 
 
 def font_file_bytes(module):
-    """The font as ui.text.FontFile reads it: a 12-byte header, the module's sparse index
-    and its glyph data, unchanged. The board keeps only the index in RAM."""
+    """The font as ui/fontload.py reads it: a 12-byte header, the module's sparse index
+    and its glyph data, unchanged. The board keeps only the character codes in RAM."""
     sparse = bytes(module._sparse)
     data = bytes(module._font)
     head = bytes((ord("S"), ord("6"), ord("6"), ord("F"), 1, module.height(), module.baseline(),

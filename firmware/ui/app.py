@@ -6,7 +6,9 @@ settings; main.py and the simulator feed it key events and call render().
 Screens (ui/screen.py) are small objects with draw(app, fb) and act(app, action, arg);
 the scoreboard is always at the bottom of the stack. The App imports the scoreboard
 (ui/board.py) at boot and the lists (ui/menus.py) through menus() when one is wanted;
-neither imports the App: they get it as an argument.
+neither imports the App: they get it as an argument. Only one of the two is in RAM at a
+time: a list pushed over the scoreboard drops the scoreboard's code (its place in the
+stack holds None), and home() drops the lists' code and loads the scoreboard's again.
 """
 
 import gc
@@ -59,15 +61,14 @@ class App:
         """Restore the match and show the screen the players left (the scoreboard).
         `problems`: what the session's own boot returned, when the caller booted it first
         (the board does, before the UI's code loads: see startup.py); None boots it here."""
-        from ui.board import Board
-
         if problems is None:
             problems = self.session.boot()
         saved = self.session.load_settings()
         if saved:
             self.settings.update(saved)
             self.lang = use(self.settings["lang"])
-        self.stack = [Board()]
+        self.stack = [None]  # type: list
+        self._board()
         if self.session.match.state is None:
             self.menus().new_match(self)
         if problems:
@@ -89,29 +90,45 @@ class App:
 
         return menus
 
+    def _board(self):
+        """The scoreboard at the bottom of the stack, its code loaded again if a list had
+        it dropped."""
+        if self.stack[0] is None:
+            from ui.board import Board
+
+            self.stack[0] = Board()
+
     def push(self, screen):
-        self.screen.on_hide(self)
-        self.stack.append(screen)
+        stack = self.stack
+        stack.append(screen)
+        if stack[0] is not None:
+            # A list covers the scoreboard: its code (ui/board.py) leaves the heap until
+            # home() comes back to it. A trick half typed goes with it, as it always did
+            # when a list opened (nothing else of the scoreboard outlives a list).
+            stack[0] = None
+            unload("ui.board")
+            unload("ui.softkeys")
         self.dirty = True
 
     def pop(self):
         if len(self.stack) > 2:
-            self.stack.pop().on_hide(self)
+            self.stack.pop()
             self.dirty = True
         else:
             self.home()
 
     def home(self):
         """Back to the scoreboard. The menu code is dropped from RAM until it is needed
-        again: on the board every module's code lives in the heap."""
+        again, and the scoreboard's comes back: on the board every module's code lives in
+        the heap."""
         stack = self.stack
-        while len(stack) > 1:
-            stack.pop().on_hide(self)
+        del stack[1:]
         self.dirty = True
         if "ui.lists" in sys.modules:
             for name in _LISTS:
                 unload(name)
             gc.collect()
+        self._board()
 
     # --- keys ---------------------------------------------------------------
 

@@ -9,7 +9,7 @@ unfinished trick, else the last entry. # opens the menu, or the next deal.
 Result entry (settings: entry = results): the winner's key, then the game
 points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
 
-Four buttons: the bottom line labels what each button does (soft keys).
+Four buttons: the bottom line labels what each button does (soft keys: ui/softkeys.py).
 """
 
 from sixtysix.cards import card, suit_of
@@ -51,8 +51,7 @@ class Board(Screen):
             app.redo()
         elif action == keymap.MENU:
             if arg == 1:  # four buttons: the suit list, as a suit key on the keypad
-                app.menus().choose_suit(app, t("suit"),
-                                        lambda a, s: (a.home(), self._suit(a, state, s)))
+                app.menus().suit_list(app)
             else:
                 app.menus().board_menu(app)
         elif state.over:
@@ -75,14 +74,12 @@ class Board(Screen):
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
-    def clear(self, app=None):
-        """Drop the trick being typed. Also the screen's on_hide: when a list opens over
-        the scoreboard, a trick half typed is dropped."""
+    def clear(self):
+        """Drop the trick being typed. (A list opening over the scoreboard drops the whole
+        scoreboard, and with it a trick half typed: App.push.)"""
         self.win = -1
         self.cards = bytearray()
         self.page = 0
-
-    on_hide = clear
 
     def _undo(self, app):
         if self.cards:
@@ -164,29 +161,9 @@ class Board(Screen):
 
     def soft(self, app):
         """Four (label, action, argument) entries, one per button, or None."""
-        state = app.match.state
-        if state is None or state.over:
-            return (None, None, ("OK", keymap.OK, 0), None)
-        if not state.deal.opened and not app.settings["quick"]:
-            return (None, None, (t("next"), keymap.OK, 0), None)
-        if self.win >= 0 and app.settings["quick"]:
-            return (("+1", keymap.RANK, 0), ("+2", keymap.RANK, 1), ("+3", keymap.RANK, 2),
-                    ("\u25c4", keymap.UNDO, 0))
-        if self.win >= 0:
-            if self.page == 0:
-                return (("A", keymap.RANK, 0), ("10", keymap.RANK, 1), ("K", keymap.RANK, 2),
-                        ("\u25ba", keymap.PICK, 1))
-            return (("Q", keymap.RANK, 3), ("J", keymap.RANK, 4), ("9", keymap.RANK, 5),
-                    ("\u25c4", keymap.PICK, 0))
-        n = state.rules.players
-        keys = [None, None, None, None]  # type: list
-        for seat in range(min(n, 4)):
-            keys[seat] = (state.names[seat][:4], keymap.WIN, seat)
-        if n < 4:
-            keys[3] = (t("menu"), keymap.MENU, 0)
-        if n == 2:
-            keys[2] = (t("suit"), keymap.MENU, 1)
-        return keys
+        from ui.softkeys import soft  # four buttons only: dropped with the board
+
+        return soft(self, app)
 
     # --- drawing ---------------------------------------------------------------
 
@@ -347,11 +324,8 @@ class Board(Screen):
 
     def _bottom(self, app, text):
         if app.layout == keymap.BUTTONS:
-            soft = self.soft(app)
-            for i in range(4):
-                key = soft[i]
-                if key is not None:
-                    label = app.text.clip(key[0], 31)
-                    app.write(label, i * 32 + (32 - app.text.width(label)) // 2, 64 - LINE)
+            from ui.softkeys import labels
+
+            labels(self, app)
             return
         app.write(app.text.clip(text, W), 0, 64 - LINE)

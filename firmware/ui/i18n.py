@@ -1,62 +1,41 @@
 """The words on screen, in the language chosen in settings.
 
 Each language is a text file `ui/lang/XX.txt`, one `key = text` per line, keys being the
-English words. The texts stay in the file on flash: RAM holds only an index, 4 bytes per
-line (a 16-bit hash of the key, the line's offset), sorted by hash, and the open file. A
-lookup is a binary search, a seek and one short line read. Holding the whole file in RAM
-took 3-5 KB of the board's heap; a dict of the texts several times more. A key missing from
-a language falls back to English (opened on the first miss), then to the key itself.
+English words. The texts stay in the file on flash: RAM holds only an index, 3 bytes per
+line (an 8-bit hash of the key, and the line's offset in an array of their own), sorted by
+hash, and the open file. A lookup is a binary search, a seek and a short line read or two.
+Holding the whole file in RAM took 3-5 KB of the board's heap; a dict of the texts several
+times more. A key missing from a language falls back to English (opened on the first
+miss), then to the key itself. Building the index (ui/langfile.py) is code for the boot and
+a change of language only: it is loaded for that and dropped again.
 """
+
+from hw.compat import unload
 
 LANGS = ("uk", "ru", "en", "de")
 NAMES = ("Українська", "Русский", "English", "Deutsch")
 
 _code = ""
-_main = None  # (open file, index) of the chosen language
+_main = None  # (open file, hashes, offsets) of the chosen language
 _english = None  # the same for English, once a text was missing
 
 
-def _folder():
-    here = __file__
-    cut = here.rfind("/")
-    return (here[:cut + 1] if cut >= 0 else "") + "lang/"
-
-
 def _hash(key):
-    """16 bits of a key's bytes, the same on every runtime (str hashes are not)."""
+    """8 bits of a key's bytes, the same on every runtime (str hashes are not). With 8
+    bits some keys share a hash: a lookup reads 1.5 lines on average."""
     h = 0
     for b in key:
-        h = (h * 31 + b) & 0xFFFF
+        h = (h * 31 + b) & 0xFF
     return h
 
 
 def _open(code):
-    """(file, index) of a language: the index is 4-byte records, hash then offset."""
-    f = open(_folder() + code + ".txt", "rb")
-    index = bytearray()
-    off = 0
-    while True:
-        line = f.readline()
-        if not line:
-            break
-        eq = line.find(b" =")
-        if eq > 0 and line[0] != 35:  # 35: "#", a comment
-            h = _hash(line[:eq])
-            index.extend(bytes((h >> 8, h & 255, off >> 8, off & 255)))
-        off += len(line)
-    # Insertion sort by hash, in place: once per language change, 150 lines.
-    n = len(index) >> 2
-    for i in range(1, n):
-        j = i
-        while j > 0:
-            a = (j - 1) << 2
-            b = j << 2
-            if index[a] < index[b] or (index[a] == index[b] and index[a + 1] <= index[b + 1]):
-                break
-            for k in range(4):
-                index[a + k], index[b + k] = index[b + k], index[a + k]
-            j -= 1
-    return f, index
+    """(file, hashes, offsets) of a language (ui/langfile.py, dropped again)."""
+    from ui.langfile import open_lang
+
+    pair = open_lang(code, _hash)
+    unload("ui.langfile")
+    return pair
 
 
 def _close(pair):
@@ -76,29 +55,27 @@ def use(code):
     return code
 
 
-def _find(pair, key):
+def _find(lang, key):
     """The text of `key` (bytes) in a language, or None."""
-    f, index = pair
+    f, hashes, offs = lang
     h = _hash(key)
     lo = 0
-    hi = len(index) >> 2
-    while lo < hi:  # the first record whose hash is >= h
+    hi = len(hashes)
+    while lo < hi:  # the first line whose key's hash is >= h
         mid = (lo + hi) >> 1
-        i = mid << 2
-        if (index[i] << 8 | index[i + 1]) < h:
+        if hashes[mid] < h:
             lo = mid + 1
         else:
             hi = mid
     n = len(key)
-    i = lo << 2
-    while i < len(index) and (index[i] << 8 | index[i + 1]) == h:
-        f.seek(index[i + 2] << 8 | index[i + 3])
+    while lo < len(hashes) and hashes[lo] == h:
+        f.seek(offs[lo])
         line = f.readline()
         if line[n:n + 2] == b" =" and line[:n] == key:  # not another key of the same hash
             start = n + 3 if line[n + 2:n + 3] == b" " else n + 2
             end = len(line) - 1 if line[-1:] == b"\n" else len(line)
             return line[start:end].decode()
-        i += 4
+        lo += 1
     return None
 
 

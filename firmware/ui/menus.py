@@ -6,6 +6,7 @@ from here.
 """
 
 from ui.i18n import t
+from ui.keymap import SUIT
 from ui.lists import List, _bind, _entry, choose_seat
 from ui.screen import SUIT_TEXT, side_name
 
@@ -13,6 +14,17 @@ from ui.screen import SUIT_TEXT, side_name
 def choose_suit(app, title, then):
     items = [(SUIT_TEXT[s] + " " + t("suit_" + str(s)), _bind(then, s)) for s in range(4)]
     app.push(List(title, items))
+
+
+def suit_list(app):
+    """Four buttons: the suits, as the keypad's suit keys on the scoreboard."""
+    choose_suit(app, t("suit"), _suit_key)
+
+
+def _suit_key(app, suit):
+    # Back home first: the scoreboard's code is not in RAM while a list covers it.
+    app.home()
+    app.screen.act(app, SUIT, suit)
 
 
 # --- the action menu ---------------------------------------------------------

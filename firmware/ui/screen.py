@@ -25,13 +25,9 @@ class Screen:
     key_mode says how the keys read on it: ui/keymap.py's BOARD_KEYS (0, the scoreboard),
     LIST_KEYS or NUMBER_KEYS. (A number here, so that this module imports no other.)
 
-    on_hide(app) is called when the screen stops being the top of the stack (another is
-    pushed over it, or it is closed), as micro-gui's Screen.on_hide. Its on_open has no
-    counterpart here: no screen needs one yet, and on the board every method is heap
-    (about 140 bytes for that hook and its calls, measured on the 32-bit port).
+    There are no on_hide / on_open hooks (micro-gui has them): the scoreboard, the one
+    screen that kept state under a list, is dropped whole while a list covers it (App.push),
+    and on the board every method is heap.
     """
 
     key_mode = 0
-
-    def on_hide(self, app):
-        pass

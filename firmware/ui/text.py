@@ -8,13 +8,18 @@
 
 A target is anything with `blit(fbuf, x, y, key)` (a framebuf.FrameBuffer or a display built
 on one) or else `pixel(x, y, c)`; `draw_big` uses `fill_rect(x, y, w, h, c)` or else `pixel`.
-Colours are 0 and 1 (a monochrome panel).
+Colours are 0 and 1 (a monochrome panel). Drawing through pixel() and ink_width() are in
+ui/textpixel.py, loaded when used: the host's tools use them, the board never does.
 
 Drawing allocates nothing per character: every glyph is copied into one preallocated
 bytearray, wrapped once in a MONO_HLSB FrameBuffer, and blitted with the background as the
 transparent key (framebuf cannot wrap the font's read-only memoryview directly). Glyphs are
-looked up by reading the font's index as plain bytes, not through font.get_ch(), which
-returns a new memoryview slice and tuple per call.
+looked up in an array of the font's character codes (made at boot by ui/fontload.py, which
+also reads font files), not through font.get_ch(), which returns a new memoryview slice and
+tuple per call. A string is read as its UTF-8 bytes,
+copied into a buffer the Text keeps, and its code points are decoded here: iterating a
+str in MicroPython interns every character it yields as a qstr, which stays in the heap
+for good and is searched for (through every qstr made since boot) at each later one.
 
 Widths: `width(s)` is the sum of the advances, the x distance `draw` moves; `ink_width(s)` is
 the rightmost lit column + 1 (tight right-alignment). In misc-fixed the last column of most
@@ -22,164 +27,153 @@ glyphs is the gap between letters, so ink_width is usually width - 1; not for ev
 
 A character the font lacks draws as a placeholder (a checkered cell of the font's maximum
 advance), never as nothing. The font must be made with font_to_py -x (horizontal mapping,
-no bit reversal); both its normal and its sparse index layouts are read.
+no bit reversal); both its normal and its sparse index layouts are read. On the board the
+font is a file (board_font()), its bitmaps read from flash one glyph at a time.
 """
 
-try:
-    import framebuf
-except ImportError:  # CPython: drawing falls back to pixel()
-    framebuf = None
+from hw.compat import unload
 
 
 class Text:
+    # Set by ui/fontload.py. Declarations only, and of built-in names: they cost nothing at
+    # run time (a string annotation would be a qstr, interned for good).
+    height: int
+    baseline: int
+    advance: int
+    _bpr: int
+    _file: object  # a font file, or a BytesIO over a font module's data
+    _dbase: int
+    _codes: list  # the characters' codes, sorted: an array("H")
+    _offs: list  # the glyphs' data offsets (an array), used when _step is 0
+    _base: int
+    _step: int
+    _mono: bool
+    _rec: bytearray
+    _buf: bytearray
+    _fb: object  # a framebuf.FrameBuffer over _buf, or None
+    _sb: bytearray
+    _i: int
+    _ph: bytearray
+
     def __init__(self, font):
-        if not font.hmap() or font.reverse():
-            raise ValueError("font must be made with font_to_py -x and without -r")
-        self.font = font
-        self.height = h = font.height()
-        self.baseline = font.baseline()
-        self.advance = w = font.max_width()  # widest glyph; the placeholder's advance
-        self._bpr = bpr = (w + 7) >> 3  # bytes per row of the glyph buffer
-        # A FontFile keeps the bitmaps on flash and reads one glyph at a time.
-        self._file = getattr(font, "file", None)
-        self._widths = getattr(font, "widths", b"")  # a FontFile's: one width per glyph
-        if self._file is not None:
-            self._data = b""
-            self._dbase = font.data_start
-            self._rec = bytearray(bpr * h)  # one glyph's bitmap, read from the file
-        else:
-            self._data = font._mvfont
-        sparse = getattr(font, "_mvsp", None)
-        self._sparse = sparse
-        if sparse is None:
-            self._index = font._mvi
-            self._min = font.min_ch()
-            self._max = font.max_ch()
-            self._n = 0
-        else:
-            self._n = len(sparse) >> 2
-        self._buf = bytearray(bpr * h)
-        self._fb = None
-        if framebuf is not None:
-            self._fb = framebuf.FrameBuffer(self._buf, w, h, framebuf.MONO_HLSB)
-        # Placeholder: a checkered cell, one column narrower than the advance.
-        ph = bytearray(bpr * h)
-        for r in range(1, h - 1):
-            for c in range(max(w - 1, 1)):
-                if (r + c) & 1:
-                    ph[r * bpr + (c >> 3)] |= 0x80 >> (c & 7)
-        self._ph = ph
+        """`font`: a font_to_py module, or a font file's path (board_font())."""
+        from ui import fontload  # boot-only code: dropped once the font is read
+
+        fontload.setup(self, font)
+        unload("ui.fontload")
 
     # -- glyph lookup (no allocation) ------------------------------------------------------
 
     def find(self, code):
         """Offset of the glyph for character code `code` in the font data, or -1."""
-        sp = self._sparse
-        if sp is None:
-            if code < self._min or code > self._max:
-                return -1
-            i = (code - self._min + 1) << 1
-            off = self._index[i] | (self._index[i + 1] << 8)
-            return off if off else -1  # 0 is the index's "not in the font"
+        codes = self._codes
         lo = 0
-        hi = self._n - 1
+        hi = len(codes) - 1
         while lo <= hi:
             mid = (lo + hi) >> 1
-            i = mid << 2
-            v = sp[i] | (sp[i + 1] << 8)
+            v = codes[mid]
             if v == code:
-                return (sp[i + 2] | (sp[i + 3] << 8)) << 3
+                step = self._step
+                return self._base + mid * step if step else self._offs[mid]
             if v < code:
                 lo = mid + 1
             else:
                 hi = mid - 1
         return -1
 
+    def _utf8(self, s):
+        """The UTF-8 bytes of `s`, copied into the instance's buffer (no allocation up to its
+        size; a longer string grows it), for _next() to read from the start."""
+        self._i = 0
+        b = self._sb
+        b[:] = b""
+        try:
+            b.extend(s)  # MicroPython: a str has a buffer
+        except TypeError:  # CPython: it has not
+            b.extend(s.encode())
+        return b
+
+    def _next(self, b):
+        """The glyph (find()) of the character at byte self._i of UTF-8 bytes `b`; self._i
+        moves past it. A cursor in the instance: a returned pair would be an allocation."""
+        i = self._i
+        c = b[i]
+        if c < 0x80:
+            i += 1
+        elif c < 0xE0:
+            c = (c & 0x1F) << 6 | b[i + 1] & 0x3F
+            i += 2
+        elif c < 0xF0:
+            c = (c & 0x0F) << 12 | (b[i + 1] & 0x3F) << 6 | b[i + 2] & 0x3F
+            i += 3
+        else:  # four bytes: beyond every font's characters here
+            c = -1
+            i += 4
+        self._i = i
+        return self.find(c)
+
     def has(self, ch):
         """True if every character of `ch` is in the font."""
-        for c in ch:
-            if self.find(ord(c)) < 0:
+        b = self._utf8(ch)
+        while self._i < len(b):
+            if self._next(b) < 0:
                 return False
         return True
 
     def _advance(self, off):
-        if off < 0:
+        """The width of the glyph at `off` (the placeholder's for -1)."""
+        if off < 0 or self._mono:
             return self.advance
-        if self._widths:
-            return self._widths[off >> 3]
-        d = self._data
-        return d[off] | (d[off + 1] << 8)
+        rec = self._rec
+        f = self._file
+        f.seek(self._dbase + off)  # pyright: ignore[reportAttributeAccessIssue]
+        f.readinto(rec)  # pyright: ignore[reportAttributeAccessIssue]  (its first two bytes)
+        return rec[0] | (rec[1] << 8)
 
     def _load(self, off, inv):
         """Copy a glyph (or the placeholder) into the glyph buffer, XOR inv; return its width."""
         buf = self._buf
         bpr = self._bpr
+        h = self.height
         if off < 0:
             src = self._ph
-            start = 0
             w = self.advance
             sb = bpr
-        elif self._file is not None:
-            w = self._widths[off >> 3]
-            sb = ((w - 1) >> 3) + 1
-            src = self._rec
-            start = 0
-            f = self._file
-            f.seek(self._dbase + off + 2)
-            if sb == bpr:
-                f.readinto(src)
-            else:
-                f.readinto(memoryview(src)[:sb * self.height])
         else:
-            src = self._data
-            w = src[off] | (src[off + 1] << 8)
-            start = off + 2
-            sb = ((w - 1) >> 3) + 1
-        i = 0
+            w = self._advance(off)
+            sb = ((w - 1) >> 3) + 1  # bytes per row of this glyph's bitmap
+            src = self._rec
+            f = self._file
+            f.seek(self._dbase + off + 2)  # pyright: ignore[reportAttributeAccessIssue]
+            f.readinto(src if sb == bpr else memoryview(src)[:sb * h])  # pyright: ignore
         if sb == bpr == 1:
-            for r in range(self.height):
-                buf[r] = src[start + r] ^ inv
+            for r in range(h):
+                buf[r] = src[r] ^ inv
             return w
-        for _r in range(self.height):
+        i = 0
+        start = 0
+        for _r in range(h):
             for b in range(bpr):
                 buf[i] = (src[start + b] if b < sb else 0) ^ inv
                 i += 1
             start += sb
         return w
 
-    def _ink(self, off):
-        """Rightmost lit column + 1 of one glyph (0 if it is blank)."""
-        w = self._load(off, 0)
-        buf = self._buf
-        bpr = self._bpr
-        for c in range(w - 1, -1, -1):
-            mask = 0x80 >> (c & 7)
-            byte = c >> 3
-            for r in range(self.height):
-                if buf[r * bpr + byte] & mask:
-                    return c + 1
-        return 0
-
     # -- measuring -------------------------------------------------------------------------
 
     def width(self, s):
         """Advance width of `s` in pixels: how far draw() moves x."""
         total = 0
-        for ch in s:
-            total += self._advance(self.find(ord(ch)))
+        b = self._utf8(s)
+        while self._i < len(b):
+            total += self._advance(self._next(b))
         return total
 
     def ink_width(self, s):
         """Rightmost lit column + 1 of `s` drawn at x=0 (0 if nothing is lit)."""
-        x = 0
-        right = 0
-        for ch in s:
-            off = self.find(ord(ch))
-            ink = self._ink(off)
-            if ink:
-                right = x + ink
-            x += self._advance(off)
-        return right
+        from ui.textpixel import ink_width  # host tools' code, not the board's
+
+        return ink_width(self, s)
 
     def fits(self, s, width):
         return self.width(s) <= width
@@ -198,10 +192,11 @@ class Text:
         if room < 0:
             ellipsis = ""
             room = width
-        n = 0
+        n = 0  # characters that fit
         used = 0
-        for ch in s:
-            used += self._advance(self.find(ord(ch)))
+        b = self._utf8(s)
+        while self._i < len(b):
+            used += self._advance(self._next(b))
             if used > room:
                 break
             n += 1
@@ -217,24 +212,14 @@ class Text:
         inv = 0 if color else 0xFF  # colour 0: invert the glyph, the background is the key
         key = 0 if color else 1
         gfb = self._fb
-        if gfb is None or not hasattr(fb, "blit"):
-            return self._draw_pixels(fb, s, x, y, 1 if color else 0)
-        for ch in s:
-            w = self._load(self.find(ord(ch)), inv)
-            fb.blit(gfb, x, y, key)
-            x += w
-        return x
+        if gfb is None or not hasattr(fb, "blit"):  # CPython, or a pixel()-only target
+            from ui.textpixel import draw_pixels
 
-    def _draw_pixels(self, fb, s, x, y, color):
-        buf = self._buf
-        bpr = self._bpr
-        for ch in s:
-            w = self._load(self.find(ord(ch)), 0)
-            for r in range(self.height):
-                row = r * bpr
-                for c in range(w):
-                    if buf[row + (c >> 3)] & (0x80 >> (c & 7)):
-                        fb.pixel(x + c, y + r, color)
+            return draw_pixels(self, fb, s, x, y, 1 if color else 0)
+        b = self._utf8(s)
+        while self._i < len(b):
+            w = self._load(self._next(b), inv)
+            fb.blit(gfb, x, y, key)
             x += w
         return x
 
@@ -247,11 +232,15 @@ class Text:
         Meant for the score digits; any character works. Horizontal runs of lit pixels are
         one fill_rect each. Returns the x after the text (x + big_width(s, scale)).
         """
+        if not hasattr(fb, "fill_rect"):  # a pixel()-only target
+            from ui.textpixel import Rects
+
+            fb = Rects(fb)
         buf = self._buf
         bpr = self._bpr
-        rect = hasattr(fb, "fill_rect")
-        for ch in s:
-            w = self._load(self.find(ord(ch)), 0)
+        b = self._utf8(s)
+        while self._i < len(b):
+            w = self._load(self._next(b), 0)
             yy = y
             for r in range(self.height):
                 row = r * bpr
@@ -262,77 +251,15 @@ class Text:
                         c += 1
                         while c < w and buf[row + (c >> 3)] & (0x80 >> (c & 7)):
                             c += 1
-                        if rect:
-                            fb.fill_rect(x + c0 * scale, yy, (c - c0) * scale, scale, color)
-                        else:
-                            self._block(fb, x + c0 * scale, yy, (c - c0) * scale, scale, color)
+                        fb.fill_rect(x + c0 * scale, yy, (c - c0) * scale, scale, color)
                     c += 1
                 yy += scale
             x += w * scale
         return x
 
-    @staticmethod
-    def _block(fb, x, y, w, h, color):
-        for yy in range(y, y + h):
-            for xx in range(x, x + w):
-                fb.pixel(xx, yy, color)
-
-
-class FontFile:
-    """A font_to_py font whose bitmaps stay in a file (on the board: in flash).
-
-    Only the index and one width per glyph are held in RAM, about 1.2 KB for the 6x10
-    font instead of the ~7 KB its module costs as .mpy; Text reads each glyph with one
-    seek and one readinto. The file is written by tools/make_font.py from the font module:
-    b"S66F", version, height, baseline, max width, index length, data length (16-bit),
-    then the module's sparse index and its glyph data, as they are.
-    """
-
-    def __init__(self, path):
-        f = open(path, "rb")
-        head = f.read(10)
-        if head[:4] != b"S66F" or head[4] != 1:
-            f.close()
-            raise ValueError("not a font file: " + path)
-        self._h = head[5]
-        self._base = head[6]
-        self._maxw = head[7]
-        n = head[8] | (head[9] << 8)
-        f.read(2)  # data length: the rest of the file
-        self._mvsp = f.read(n)
-        self.data_start = 12 + n
-        # One width per glyph, indexed by its data offset / 8 (as the index stores it).
-        top = 0
-        for i in range(0, n, 4):
-            top = max(top, self._mvsp[i + 2] | (self._mvsp[i + 3] << 8))
-        widths = bytearray(top + 1)
-        two = bytearray(2)
-        for i in range(0, n, 4):
-            g = self._mvsp[i + 2] | (self._mvsp[i + 3] << 8)
-            f.seek(self.data_start + (g << 3))
-            f.readinto(two)
-            widths[g] = two[0]
-        self.widths = widths
-        self.file = f
-
-    def height(self):
-        return self._h
-
-    def baseline(self):
-        return self._base
-
-    def max_width(self):
-        return self._maxw
-
-    def hmap(self):
-        return True
-
-    def reverse(self):
-        return False
-
 
 def board_font():
-    """The UI's font, read from ui/font6x10.bin beside this module."""
+    """The UI's font: the path of ui/font6x10.bin, beside this module. Its bitmaps stay in
+    the file (ui/fontload.py)."""
     here = __file__
-    cut = here.rfind("/")
-    return FontFile((here[:cut + 1] if cut >= 0 else "") + "font6x10.bin")
+    return here[:here.rfind("/") + 1] + "font6x10.bin"

@@ -1,0 +1,115 @@
+"""Boot-only: a font made ready for ui/text.py's Text. Text.__init__ loads this module and
+drops it again (on the board every module's code is heap, and this runs once).
+
+A font is a font_to_py module (made with -x, without -r; its index sparse or normal), or
+the path of a font file (ui.text.board_font()), which tools/make_font.py writes from the
+module: b"S66F", version, height, baseline, max width, index length, data length (16-bit),
+then the module's sparse index and its glyph data, as they are. A font file's bitmaps stay
+in the file (on the board: in flash); a module's are read through a BytesIO over its bytes,
+the same way. Text reads one glyph at a time, with one seek and one readinto, and keeps in
+RAM only what it needs to find one:
+
+- the characters, one sorted array of their codes (2 bytes a glyph: the 6x10 font's 229
+  take 458 bytes; its sparse index takes 916). A glyph's data offset is base + i * stride
+  when the glyphs are evenly spaced, as font_to_py lays out glyphs of one size; else
+  there is an array of the offsets too;
+- no widths: misc-fixed is monospaced (a table of them took 459 bytes); a font whose
+  widths differ has each one read from the file with its glyph;
+- the placeholder, a checkered cell drawn for a character the font lacks.
+"""
+
+from array import array
+from io import BytesIO
+
+try:
+    import framebuf
+except ImportError:  # CPython: Text draws through pixel()
+    framebuf = None
+
+
+def _sparse(index, codes, offs):
+    """A sparse index's (code, offset / 8) records of 16-bit numbers, sorted by code."""
+    for i in range(0, len(index), 4):
+        codes.append(index[i] | (index[i + 1] << 8))
+        offs.append((index[i + 2] | (index[i + 3] << 8)) << 3)
+
+
+def _widths(f, start, offs):
+    """The glyphs' widths: the first two bytes of each one's data."""
+    two = bytearray(2)
+    widths = []
+    for off in offs:
+        f.seek(start + off)
+        f.readinto(two)
+        widths.append(two[0] | (two[1] << 8))
+    return widths
+
+
+def setup(text, font):
+    """Fill in the Text's fields for `font` (a font_to_py module or a font file's path)."""
+    codes = array("H")
+    offs = []
+    if isinstance(font, str):
+        f = open(font, "rb")
+        head = f.read(12)
+        if head[:4] != b"S66F" or head[4] != 1:
+            f.close()
+            raise ValueError("not a font file: " + font)
+        h, base, w = head[5], head[6], head[7]
+        index = f.read(head[8] | (head[9] << 8))
+        dstart = 12 + len(index)
+        _sparse(index, codes, offs)
+    else:
+        if not font.hmap() or font.reverse():
+            raise ValueError("font must be made with font_to_py -x and without -r")
+        # Its glyph data is read as a font file's is, from a BytesIO over the module's
+        # bytes (MicroPython's does not copy them).
+        f = BytesIO(font._font)
+        h, base, w = font.height(), font.baseline(), font.max_width()
+        dstart = 0
+        index = getattr(font, "_mvsp", None)
+        if index is not None:
+            _sparse(index, codes, offs)
+        else:  # one offset per code from min_ch() to max_ch(), after the default glyph's
+            index = font._mvi
+            lo = font.min_ch()
+            for code in range(lo, font.max_ch() + 1):  # (0: not in the font)
+                i = (code - lo + 1) << 1
+                off = index[i] | (index[i + 1] << 8)
+                if off:
+                    codes.append(code)
+                    offs.append(off)
+    widths = _widths(f, dstart, offs)
+    n = len(offs)
+    step = offs[1] - offs[0] if n > 1 else 1
+    for i in range(n):
+        if offs[i] != offs[0] + i * step:
+            step = 0  # not evenly spaced: Text looks offsets up in _offs
+    text.height = h
+    text.baseline = base
+    text.advance = w  # the widest glyph's; the placeholder's
+    text._bpr = bpr = (w + 7) >> 3  # bytes per row of the glyph buffer
+    text._file = f
+    text._dbase = dstart
+    text._codes = codes
+    text._offs = None if step else array("I", offs)
+    text._base = offs[0] if n else 0
+    text._step = step
+    # Every glyph `advance` wide, or each one's width read with its bitmap.
+    text._mono = True
+    for x in widths:
+        if x != w:
+            text._mono = False
+    text._rec = bytearray(bpr * h)  # one glyph's bitmap, read from the file
+    text._buf = buf = bytearray(bpr * h)  # the glyph being drawn
+    text._fb = None if framebuf is None else framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    text._sb = bytearray(64)  # the UTF-8 bytes of the string being read (Text._utf8)
+    text._sb[:] = b""  # empty, with room for 64: extend() within it allocates nothing
+    text._i = 0  # Text._next()'s cursor in them
+    # Placeholder: a checkered cell, one column narrower than the advance.
+    ph = bytearray(bpr * h)
+    for r in range(1, h - 1):
+        for c in range(max(w - 1, 1)):
+            if (r + c) & 1:
+                ph[r * bpr + (c >> 3)] |= 0x80 >> (c & 7)
+    text._ph = ph

@@ -1,0 +1,26 @@
+"""Opening a language for ui/i18n.py: the index of its file. Loaded for that (at boot, when
+the language changes, at the first text missing from a language) and dropped again: on the
+board every module's code is heap.
+"""
+
+from array import array
+
+
+def open_lang(code, hash8):
+    """(file, hashes, offsets) of a language: one hash (bytes) and one offset (an array)
+    per line of text, sorted by hash. hash8: ui/i18n.py's _hash (passed in: this module
+    does not import that one back)."""
+    here = __file__
+    f = open(here[:here.rfind("/") + 1] + "lang/" + code + ".txt", "rb")
+    lines = []  # hash << 16 | offset: small ints, sorted in place
+    off = 0
+    while True:
+        line = f.readline()
+        if not line:
+            break
+        eq = line.find(b" =")
+        if eq > 0 and line[0] != 35:  # 35: "#", a comment
+            lines.append(hash8(line[:eq]) << 16 | off)
+        off += len(line)
+    lines.sort()
+    return f, bytes([v >> 16 for v in lines]), array("H", [v & 0xFFFF for v in lines])
