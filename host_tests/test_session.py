@@ -354,6 +354,33 @@ def test_boot_is_clean_and_writes_nothing(script):
         again.undo()
 
 
+@pytest.mark.parametrize("where", ["restore", "enter"])
+def test_a_full_heap_at_boot_is_no_damaged_flash(script, monkeypatch, where):
+    """A MemoryError while the summary is rebuilt or the journal replayed is the heap's
+    fault: the boot must fail with it, not report the summary or a line as bad and start an
+    empty match that the next action would write over the saved one."""
+    actions, snaps = script
+    fs = FaultFS(dirs=[ROOT])
+    s = Session(Store(ROOT, fs))
+    s.boot()
+    for a in actions[:200]:
+        apply(s, a)
+    assert fs.files  # a summary and a journal with lines after it
+    before = dict(fs.files)
+
+    def full(*args):
+        raise MemoryError("memory allocation failed")
+
+    with monkeypatch.context() as mp:
+        mp.setattr(Match, where, full)
+        with pytest.raises(MemoryError):
+            Session(Store(ROOT, fs)).boot()
+    assert fs.files == before
+    again = Session(Store(ROOT, fs))
+    assert again.boot() == []
+    assert snapshot(again.match) == snaps[200]
+
+
 def test_refused_actions_write_nothing():
     fs = FaultFS(dirs=[ROOT])
     s = Session(Store(ROOT, fs))

@@ -35,6 +35,8 @@ def boot(session):
         try:
             summary = json.loads(got.summary)
             _rebuild(session, summary, ())
+        except MemoryError:  # the heap's fault, not the summary's (see above)
+            raise
         except Exception:  # not JSON, not a summary, or refused by the core
             msgs.append("summary: unreadable")
             summary = None
@@ -81,6 +83,8 @@ def _replay(session, lines):
                 prev = None
             else:
                 m.enter(bytes.fromhex(line))
+        except MemoryError:  # the heap's fault, not the line's: dropping it would lose it
+            raise
         except Exception:  # Refused, or a line that is no record
             return i
         if m.prev is not prev and m.prev is not None and not m.log:
