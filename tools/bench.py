@@ -387,8 +387,17 @@ def measure_heap(runtime, flash, keys):
     rom = probe.get("rom", 0)
     fake = probe["fake"] + rom
 
+    # A run "plays" only if its match ends as in a roomy heap: a boot that ran short of
+    # memory must not pass for one that played (it once showed as a lost match, not an
+    # error).
+    want = drive(runtime, flash, keys).get("deals")
+
     def run(k):
-        return drive(runtime, flash, keys, heap=k * 1024 + fake)
+        r = drive(runtime, flash, keys, heap=k * 1024 + fake)
+        if r["ok"] and r.get("deals") != want:
+            r["ok"] = False
+            r["error"] = "the match did not play out: %s deals, not %s" % (r.get("deals"), want)
+        return r
 
     first = run(HEAP_START)
     res = {"runtime": runtime, "fake_machine": fake - rom, "fits_56k": first["ok"]}
