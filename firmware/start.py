@@ -83,4 +83,5 @@ def run(loops=None, board=BOARD_FILE, seconds=None):
         power.sleep(wait)
         n += 1
     app.loops = n
+    app.held = (keys, power, club)
     return app

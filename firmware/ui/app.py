@@ -53,6 +53,9 @@ class App:
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
         self.loops = 0  # turns of the main loop (start.py counts them for its test)
+        # What start.run()'s loop holds (keys, power, club link), handed back with the app
+        # when a run returns, so a heap measured after it counts them as a board's does.
+        self.held = None  # type: tuple | None
         self.club_mark = 0  # club night (net/club.py): 1 results await the ack, 2 all acked
 
     # --- lifecycle --------------------------------------------------------
