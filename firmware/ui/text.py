@@ -35,8 +35,8 @@ from hw.compat import unload
 
 
 class Text:
-    # Set by ui/fontload.py. Declarations only, and of built-in names: they cost nothing at
-    # run time (a string annotation would be a qstr, interned for good).
+    # Set by ui/fontload.py. Declarations only: mpy-cross compiles neither code nor a name
+    # for an annotation without a value, so they cost nothing on the board.
     height: int
     baseline: int
     advance: int
