@@ -335,8 +335,18 @@ def make_deploy(board, port):
 
 
 def on_board(port, code):
-    proc = subprocess.run([MPREMOTE, "connect", port, "exec", code],
-                          capture_output=True, text=True, timeout=60)
+    for _ in range(3):
+        proc = subprocess.run([MPREMOTE, "connect", port, "exec", code],
+                              capture_output=True, text=True, timeout=60)
+        # Right after a deploy's reset the virtual board may still be starting its new
+        # process (a ROMFS mount makes that slower), and the REPL banner of the restart
+        # can reach this connection after mpremote's first prompt, before any code ran:
+        # try again, as a person at a board that is still rebooting would. Any other
+        # failure fails at once.
+        if proc.returncode == 0 or not ("could not enter raw repl" in proc.stderr
+                                        or "could not exec command" in proc.stderr):
+            break
+        time.sleep(1)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout
 
