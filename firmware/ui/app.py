@@ -8,13 +8,14 @@ the scoreboard is always at the bottom of the stack. The App imports the scorebo
 (ui/board.py) at boot and the lists (ui/menus.py) through menus() when one is wanted;
 neither imports the App: they get it as an argument. Only one of the two is in RAM at a
 time: a list pushed over the scoreboard drops the scoreboard's code (its place in the
-stack holds None), and home() drops the lists' code and loads the scoreboard's again.
+stack holds None), home() drops the lists' code, and the scoreboard's comes back when the
+screen is next wanted (a key or a frame), once the list's code has left the call stack.
 """
 
 import gc
 import sys
 
-from hw.compat import unload
+from hw.compat import const, unload
 from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t, use
@@ -23,8 +24,8 @@ from ui.text import Text
 
 # The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
 # dropped by home().
-_LISTS = ("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
-          "ui.names", "ui.lists")
+_LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
+          "ui.names", "ui.lists"))
 
 
 class App:
@@ -85,7 +86,14 @@ class App:
 
     @property
     def screen(self):
-        return self.stack[-1]
+        top = self.stack[-1]
+        if top is None:
+            # Back from a list: the scoreboard's code loads here, after the key that closed
+            # the list has returned. Loaded in home(), it would share the heap with the
+            # lists' code, which the closing key's call frames still hold.
+            self._board()
+            top = self.stack[-1]
+        return top
 
     def menus(self):
         """The lists (ui/menus.py), imported on first use; home() drops them again."""
@@ -97,6 +105,7 @@ class App:
         """The scoreboard at the bottom of the stack, its code loaded again if a list had
         it dropped."""
         if self.stack[0] is None:
+            gc.collect()  # the lists' code freed first, so the scoreboard's takes its place
             from ui.board import Board
 
             self.stack[0] = Board()
@@ -122,16 +131,14 @@ class App:
 
     def home(self):
         """Back to the scoreboard. The menu code is dropped from RAM until it is needed
-        again, and the scoreboard's comes back: on the board every module's code lives in
-        the heap."""
+        again; the scoreboard's comes back with the next use of `screen` (on the board
+        every module's code lives in the heap)."""
         stack = self.stack
         del stack[1:]
         self.dirty = True
         if "ui.lists" in sys.modules:
             for name in _LISTS:
                 unload(name)
-            gc.collect()
-        self._board()
 
     # --- keys ---------------------------------------------------------------
 
@@ -144,6 +151,7 @@ class App:
         if act is None:
             return
         if act[0] == keymap.UNDO and screen.key_mode != keymap.BOARD_KEYS:
+            del screen  # the list's last reference here: its code may leave the heap
             self.home()  # undo works from every screen: it returns to the scoreboard
             screen = self.screen
         screen.act(self, act[0], act[1])

@@ -28,9 +28,9 @@ BUTTONS = "buttons"
 BUTTON_NAMES = ("UP", "DOWN", "OK", "BACK")
 # Keypad on the scoreboard: A-D players, 1-6 ranks, 7 8 9 0 suits, * undo, # OK.
 # Strings, not dicts: a lookup table costs far more RAM on the board.
-_PLAYERS = "ABCD"
-_RANKS = "123456"
-_SUITS = "7890"
+_PLAYERS = const("ABCD")
+_RANKS = const("123456")
+_SUITS = const("7890")
 
 
 # How keys read on a screen (its key_mode, ui/screen.py).
