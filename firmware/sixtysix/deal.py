@@ -7,7 +7,7 @@ never leaves a half-applied deal, and the match can ask "would this be
 accepted?" with do=False. Seats and sides are 0-based here.
 """
 
-from .cards import KING, QUEEN, VALUES, rank_of, suit_of
+from .cards import KING, QUEEN, VALUES, suit_of
 from .errors import Refused
 
 # How a deal ends when the cards run out and nobody has (claimed) 66 (Rules.end_rule).
@@ -43,7 +43,7 @@ def trick_winner(cards, trump):
         c = cards[i]
         b = cards[best]
         if suit_of(c) == suit_of(b):
-            if rank_of(c) < rank_of(b):
+            if c < b:  # same suit bits: the lower card has the lower rank index, which beats
                 best = i
         elif suit_of(c) == trump:
             best = i
@@ -59,20 +59,23 @@ class Deal:
     known = 0  # bit rank*4+suit for every played card whose suit was entered
     to_lead = -1  # suit of a declared marriage whose K or Q must lead next
     closer = -1
-    # The card points and tricks of the closer's opponent when the stock was closed.
-    opp_points_at_close = 0
-    opp_tricks_at_close = 0
     first66 = -1  # the side that reached 66 first (unclaimed when hidden)
-    last_side = -1
     cut9 = 0
     nines_side = -1  # the side that scored the three-nines side game
-    bid_seat = -1
     bid_kind = -1
     started = False  # anything entered besides nines in the cut
     opened = True  # False for a deal that follows another: see on_next
     over = False
     reason = ""
     winner = -1
+    # No default for these: each is set before it is read. The class dict holds 37
+    # names, its hash table's size; one more would grow it by 10 slots (80 bytes).
+    # (An annotation without a value compiles to nothing.)
+    last_side: int  # the side that took the last trick (on_trick)
+    bid_seat: int  # who bid; read only while bid_kind >= 0 (deal4.bid)
+    # The card points and tricks of the closer's opponent when the stock was closed.
+    opp_points_at_close: int
+    opp_tricks_at_close: int
 
     def __init__(self, rules, dealer):
         self.rules = rules
@@ -93,11 +96,10 @@ class Deal:
         return seat % 2 if self.rules.pairs else seat
 
     def stock_left(self):
-        r = self.rules
-        if r.stock == 0 or self.closer >= 0:
+        if self.closer >= 0:
             return 0
-        left = r.stock - r.players * self.played
-        return left if left > 0 else 0
+        r = self.rules
+        return max(0, r.stock - r.players * self.played)  # 0 too in a game without a stock
 
     # --- shared checks --------------------------------------------------
 
@@ -132,13 +134,13 @@ class Deal:
         """Game points for `side` winning the deal normally, judged on the others."""
         r = self.rules
         if r.players == 3:
-            a = (side + 1) % 3
-            b = (side + 2) % 3
-            pts = (self.points[a], self.points[b])
-            trk = (self.tricks[a], self.tricks[b])
+            # The two opponents' card points and tricks.
+            pts = self.points[:]
+            trk = self.tricks[:]
+            del pts[side], trk[side]
             # judge3: 0 the stronger opponent decides, 1 the weaker, 2 their sum.
             if r.judge3 == 2:
-                pts = (pts[0] + pts[1],)
+                pts = [sum(pts)]
             pick = min if r.judge3 == 1 else max
             return 1 if pick(pts) >= 33 else (2 if pick(trk) > 0 else 3)
         other = 1 - side
@@ -155,18 +157,17 @@ class Deal:
 
     def _closed(self, won):
         """A closed deal ends: the closer reached 66 (won) or did not."""
-        r = self.rules
+        closing = self.rules.closing
         side = self.side(self.closer)
-        other = 1 - side
-        if r.closing == CLOSE_MARIAGE:
+        if closing == CLOSE_MARIAGE:
             gp = 3  # seeds 000/001: 3 whatever the loser has
         elif not won:
             gp = 3 if self.opp_tricks_at_close == 0 else 2
-        elif r.closing == CLOSE_CLASSIC:
-            gp = scale(self.points[other], self.tricks[other])
+        elif closing == CLOSE_CLASSIC:
+            gp = self._scale_for(side)  # judged now, as a deal won without a close
         else:
             gp = scale(self.opp_points_at_close, self.opp_tricks_at_close)
-        self._end(side if won else other, "closed_won" if won else "closed_lost", gp)
+        self._end(side if won else 1 - side, "closed_won" if won else "closed_lost", gp)
 
     def _scored(self, side):
         """After `side` gained points: reaching 66 ends the deal unless hidden."""
@@ -181,15 +182,16 @@ class Deal:
         if r.count_at_end and self.first66 >= 0:
             self._win(self.first66, "counted")
         elif self.closer >= 0:
-            self._closed(won=False)
+            self._closed(False)
         elif r.end_rule == END_LAST:
             self._end(self.last_side, "last_trick", 1)
         else:
-            best = max(self.points)
-            if self.points.count(best) > 1:
+            points = self.points
+            best = max(points)
+            if points.count(best) > 1:
                 self._end(-1, "draw")
             else:
-                self._end(self.points.index(best), "higher", 1)
+                self._end(points.index(best), "higher", 1)
 
     # --- entries: check, then apply when `do` -----------------------------
 
@@ -217,53 +219,58 @@ class Deal:
         r = self.rules
         if len(cards) != r.players:
             raise Refused("trick_size")
-        bits = 0
-        suited = 0
+        # A card's rank is `c & 7`: cards.rank_of written out, as importing it would
+        # make this module's 18th global, growing its dict from 17 slots to 23.
+        seen = self.seen
+        known = self.known  # with this trick's cards added
+        suited = True  # every card has its suit
         for c in cards:
-            rk = rank_of(c)
+            rk = c & 7
             if rk >= r.ranks:
                 raise Refused("bad_rank")
             same = 0
             for d in cards:
-                if rank_of(d) == rk:
+                if d & 7 == rk:
                     same += 1
-            if self.seen[rk] + same > 4:
+            if seen[rk] + same > 4:
                 raise Refused("too_many")
             s = suit_of(c)
             if s >= 0:
                 bit = 1 << (rk * 4 + s)
-                if (self.known | bits) & bit:
+                if known & bit:
                     raise Refused("card_seen")
-                bits |= bit
-                suited += 1
+                known |= bit
+            else:
+                suited = False
         if self.to_lead >= 0:
             lead = cards[0]
-            if rank_of(lead) not in (KING, QUEEN) or suit_of(lead) not in (-1, self.to_lead):
+            if lead & 7 not in (KING, QUEEN) or suit_of(lead) not in (-1, self.to_lead):
                 raise Refused("lead_marriage")
-        if self.trump >= 0 and suited == len(cards):
-            won = (self.leader + trick_winner(cards, self.trump)) % r.players
-            if won != seat:
+        if self.trump >= 0 and suited:
+            if (self.leader + trick_winner(cards, self.trump)) % r.players != seat:
                 raise Refused("wrong_winner")
         if not do:
             return
         side = self.side(seat)
-        pts = 0
-        for c in cards:
-            self.seen[rank_of(c)] += 1
-            pts += VALUES[rank_of(c)]
-        self.known |= bits
-        self.points[side] += pts + self.pending[side]
+        pts = self.pending[side]  # marriages that waited for this side's first trick
         self.pending[side] = 0
+        for c in cards:
+            rk = c & 7
+            seen[rk] += 1
+            pts += VALUES[rk]
+        self.known = known
         self.tricks[side] += 1
         self.played += 1
+        last = self.played == self.total
+        if last and self.closer < 0:
+            pts += r.bonus
+        self.points[side] += pts
         self.leader = seat
         self.to_lead = -1
         self.last_side = side
         self.started = True
-        if self.played == self.total and self.closer < 0:
-            self.points[side] += r.bonus
         self._scored(side)
-        if not self.over and self.played == self.total:
+        if last and not self.over:
             self._cards_out()
 
     def _check_marriage(self, seat, suit):
@@ -278,9 +285,9 @@ class Deal:
                 raise Refused("suit_declared")
         if self.rules.stock_window and self.stock_left() == 0:
             raise Refused("marriage_window")
-        king = 1 << (KING * 4 + suit)
-        queen = 1 << (QUEEN * 4 + suit)
-        if self.seen[KING] >= 4 or self.seen[QUEEN] >= 4 or self.known & (king | queen):
+        seen = self.seen
+        if seen[KING] >= 4 or seen[QUEEN] >= 4 or self.known & (
+                1 << (KING * 4 + suit) | 1 << (QUEEN * 4 + suit)):
             raise Refused("marriage_gone")
 
     def _add_marriage(self, seat, suit):
