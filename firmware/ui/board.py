@@ -40,12 +40,21 @@ class Board(Screen):
                 app.menus().new_match(app)
             return
         if action == keymap.SOFT:
-            soft = self.soft(app)[arg]
-            if soft is None:
+            from ui.softkeys import soft  # four buttons only: dropped with the board
+
+            key = soft(self, app)[arg]  # (label, action, argument), or None
+            if key is None:
                 return
-            action, arg = soft[1], soft[2]
+            _label, action, arg = key
         if action == keymap.UNDO:
-            self._undo(app)
+            # * takes back the last key of the trick being typed, else the last entry.
+            if self.cards:
+                self.cards = self.cards[:-1]
+            elif self.win >= 0:
+                self.win = -1
+            else:
+                app.undo()
+            self.page = 0
         elif action == keymap.REDO:
             self.clear()
             app.redo()
@@ -63,14 +72,17 @@ class Board(Screen):
             elif self.win < 0:
                 app.menus().board_menu(app)
         elif action == keymap.WIN:
-            self._winner(app, state, arg)
+            if not state.deal.opened and not app.settings["quick"]:
+                app.refuse("deal_over")
+            elif arg >= state.rules.players:
+                app.refuse("no_player")
+            else:
+                self.win = arg
+                self.cards = bytearray()
         elif action == keymap.RANK:
             self._rank(app, state, arg)
         elif action == keymap.SUIT:
-            if amend is not None:
-                self._amend(app, amend, arg)
-            else:
-                self._suit(app, state, arg)
+            self._suit(app, state, arg, amend)
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
@@ -80,24 +92,6 @@ class Board(Screen):
         self.win = -1
         self.cards = bytearray()
         self.page = 0
-
-    def _undo(self, app):
-        if self.cards:
-            self.cards = self.cards[:-1]
-        elif self.win >= 0:
-            self.win = -1
-        else:
-            app.undo()
-        self.page = 0
-
-    def _winner(self, app, state, seat):
-        if not state.deal.opened and not app.settings["quick"]:
-            app.refuse("deal_over")
-        elif seat >= state.rules.players:
-            app.refuse("no_player")
-        else:
-            self.win = seat
-            self.cards = bytearray()
 
     def _rank(self, app, state, rank):
         if self.win < 0:
@@ -126,24 +120,25 @@ class Board(Screen):
                 if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
                     self.amend = rec  # suits are being entered: the next key may be the last one's
 
-    def _amend(self, app, rec, suit):
-        """Give the last card of the trick just entered its suit: the entry is replaced,
-        or if the new one is refused, the trick stays as it was."""
-        new = rec[:-1] + bytes((card(rec[-1] & 7, suit),))
-        m = app.match
-        # Checked first, in RAM alone: the trick taken back, the new one checked in its
-        # place, the trick put back. A refusal is shown and nothing has changed.
-        m.undo()
-        ok = app.attempt(m.state.check, new)
-        m.redo()
-        session = app.session
-        if ok and app.attempt(session.undo):
-            if app.attempt(session.enter, new):
-                app.after_entry()
-            else:
-                app.attempt(session.redo)  # a failed write: the trick as it was
-
-    def _suit(self, app, state, suit):
+    def _suit(self, app, state, suit, amend):
+        """A suit key: it gives the last card of the trick just entered (amend), or of the
+        trick being typed, its suit; with no trick under way it enters trump or a marriage."""
+        if amend is not None:
+            # The entry is replaced, or if the new one is refused, the trick stays as it was.
+            new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
+            m = app.match
+            # Checked first, in RAM alone: the trick taken back, the new one checked in its
+            # place, the trick put back. A refusal is shown and nothing has changed.
+            m.undo()
+            ok = app.attempt(m.state.check, new)
+            m.redo()
+            session = app.session
+            if ok and app.attempt(session.undo):
+                if app.attempt(session.enter, new):
+                    app.after_entry()
+                else:
+                    app.attempt(session.redo)  # a failed write: the trick as it was
+            return
         if self.win >= 0:
             if not self.cards or suit_of(self.cards[-1]) >= 0:
                 app.say(t("rank first"))
@@ -156,14 +151,6 @@ class Board(Screen):
             app.enter(bytes((0, suit)))  # trump (it also opens a new deal)
         else:
             app.enter(bytes((2, deal.leader, suit)))  # the leader's marriage
-
-    # --- four buttons --------------------------------------------------------
-
-    def soft(self, app):
-        """Four (label, action, argument) entries, one per button, or None."""
-        from ui.softkeys import soft  # four buttons only: dropped with the board
-
-        return soft(self, app)
 
     # --- drawing ---------------------------------------------------------------
 
