@@ -12,12 +12,13 @@ points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
 Four buttons: the bottom line labels what each button does (soft keys: ui/softkeys.py).
 """
 
+from hw.compat import const
 from sixtysix.cards import card, suit_of
 from ui import keymap
 from ui.i18n import t
 from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
 
-RANK_TEXT = ("A", "10", "K", "Q", "J", "9")
+_RANK_TEXT = const(("A", "10", "K", "Q", "J", "9"))
 
 
 class Board(Screen):
@@ -228,7 +229,7 @@ class Board(Screen):
             parts = [side_name(state, deal.side(self.win)), ":"]
             for c in self.cards:  # "A♠", or "10" while its suit is not given
                 s = suit_of(c)
-                parts.append(RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
+                parts.append(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             trick = " ".join(parts)
         self._deal(app, state, y + LINE, trick)
