@@ -12,12 +12,13 @@ points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
 Four buttons: the bottom line labels what each button does (soft keys: ui/softkeys.py).
 """
 
+from hw.compat import const
 from sixtysix.cards import card, suit_of
 from ui import keymap
 from ui.i18n import t
 from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
 
-RANK_TEXT = ("A", "10", "K", "Q", "J", "9")
+_RANK_TEXT = const(("A", "10", "K", "Q", "J", "9"))
 
 
 class Board(Screen):
@@ -40,12 +41,21 @@ class Board(Screen):
                 app.menus().new_match(app)
             return
         if action == keymap.SOFT:
-            soft = self.soft(app)[arg]
-            if soft is None:
+            from ui.softkeys import soft  # four buttons only: dropped with the board
+
+            key = soft(self, app)[arg]  # (label, action, argument), or None
+            if key is None:
                 return
-            action, arg = soft[1], soft[2]
+            _label, action, arg = key
         if action == keymap.UNDO:
-            self._undo(app)
+            # * takes back the last key of the trick being typed, else the last entry.
+            if self.cards:
+                self.cards = self.cards[:-1]
+            elif self.win >= 0:
+                self.win = -1
+            else:
+                app.undo()
+            self.page = 0
         elif action == keymap.REDO:
             self.clear()
             app.redo()
@@ -63,14 +73,17 @@ class Board(Screen):
             elif self.win < 0:
                 app.menus().board_menu(app)
         elif action == keymap.WIN:
-            self._winner(app, state, arg)
+            if not state.deal.opened and not app.settings["quick"]:
+                app.refuse("deal_over")
+            elif arg >= state.rules.players:
+                app.refuse("no_player")
+            else:
+                self.win = arg
+                self.cards = bytearray()
         elif action == keymap.RANK:
             self._rank(app, state, arg)
         elif action == keymap.SUIT:
-            if amend is not None:
-                self._amend(app, amend, arg)
-            else:
-                self._suit(app, state, arg)
+            self._suit(app, state, arg, amend)
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
@@ -80,24 +93,6 @@ class Board(Screen):
         self.win = -1
         self.cards = bytearray()
         self.page = 0
-
-    def _undo(self, app):
-        if self.cards:
-            self.cards = self.cards[:-1]
-        elif self.win >= 0:
-            self.win = -1
-        else:
-            app.undo()
-        self.page = 0
-
-    def _winner(self, app, state, seat):
-        if not state.deal.opened and not app.settings["quick"]:
-            app.refuse("deal_over")
-        elif seat >= state.rules.players:
-            app.refuse("no_player")
-        else:
-            self.win = seat
-            self.cards = bytearray()
 
     def _rank(self, app, state, rank):
         if self.win < 0:
@@ -126,24 +121,25 @@ class Board(Screen):
                 if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
                     self.amend = rec  # suits are being entered: the next key may be the last one's
 
-    def _amend(self, app, rec, suit):
-        """Give the last card of the trick just entered its suit: the entry is replaced,
-        or if the new one is refused, the trick stays as it was."""
-        new = rec[:-1] + bytes((card(rec[-1] & 7, suit),))
-        m = app.match
-        # Checked first, in RAM alone: the trick taken back, the new one checked in its
-        # place, the trick put back. A refusal is shown and nothing has changed.
-        m.undo()
-        ok = app.attempt(m.state.check, new)
-        m.redo()
-        session = app.session
-        if ok and app.attempt(session.undo):
-            if app.attempt(session.enter, new):
-                app.after_entry()
-            else:
-                app.attempt(session.redo)  # a failed write: the trick as it was
-
-    def _suit(self, app, state, suit):
+    def _suit(self, app, state, suit, amend):
+        """A suit key: it gives the last card of the trick just entered (amend), or of the
+        trick being typed, its suit; with no trick under way it enters trump or a marriage."""
+        if amend is not None:
+            # The entry is replaced, or if the new one is refused, the trick stays as it was.
+            new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
+            m = app.match
+            # Checked first, in RAM alone: the trick taken back, the new one checked in its
+            # place, the trick put back. A refusal is shown and nothing has changed.
+            m.undo()
+            ok = app.attempt(m.state.check, new)
+            m.redo()
+            session = app.session
+            if ok and app.attempt(session.undo):
+                if app.attempt(session.enter, new):
+                    app.after_entry()
+                else:
+                    app.attempt(session.redo)  # a failed write: the trick as it was
+            return
         if self.win >= 0:
             if not self.cards or suit_of(self.cards[-1]) >= 0:
                 app.say(t("rank first"))
@@ -157,114 +153,112 @@ class Board(Screen):
         else:
             app.enter(bytes((2, deal.leader, suit)))  # the leader's marriage
 
-    # --- four buttons --------------------------------------------------------
-
-    def soft(self, app):
-        """Four (label, action, argument) entries, one per button, or None."""
-        from ui.softkeys import soft  # four buttons only: dropped with the board
-
-        return soft(self, app)
-
     # --- drawing ---------------------------------------------------------------
 
     def draw(self, app, fb):
-        if app.club_mark:
+        mark = app.club_mark
+        if mark:
             # Club night: the top right's last two columns (no name reaches them) hold a
             # solid bar when the service has every result, a dotted one while some wait.
-            for y in (0,) if app.club_mark == 2 else (0, 3, 6):
-                fb.fill_rect(W - 2, y, 2, 9 if app.club_mark == 2 else 2, 1)
+            h = 9 if mark == 2 else 2
+            for y in range(0, 9, h + 1):
+                fb.fill_rect(W - 2, y, 2, h, 1)
         state = app.match.state
+        text = app.text
         if state is None:
             app.write_center(t("new match") + "?", 20)
-            self._bottom(app, "# " + t("new match"))
-            return
-        rules = state.rules
-        deal = state.deal
-        sides = rules.sides
-        # Names, with the dealer marked; pairs add their completed eights and markers.
-        for s in range(sides):
-            name = side_name(state, s)
-            if rules.pairs:
-                name += " " + str(state.games[s]) + t("games_short")
-                if state.markers[s]:
-                    name += " " + str(state.markers[s]) + t("coat_short")
-            elif deal.dealer == s:
-                name = name + "\u00b7"  # a middle dot after the dealer
-            self._column(app, s, sides, app.text.clip(name, W // sides - 2), 0)
-        # The match score, big enough to read across the table: digits three times the
-        # font's size (24 px of ink from y 10), two times where three would not fit.
-        for s in range(sides):
-            shown = str(state.score_shown(s))
-            if rules.pairs:
-                shown = shown + "/" + str(rules.target)
-            scale = 3 if app.text.big_width(shown, 3) <= W // sides - 4 else 2
-            w = app.text.big_width(shown, scale)
-            x = self._x(s, sides, w)
-            app.text.draw_big(fb, shown, x, LINE - scale, scale)  # ink starts `scale` rows down
-        y = LINE + 24
-        if state.over:
-            self._result(app, state, y)
-            self._bottom(app, "# " + t("new match"))
-            return
-        quick = app.settings["quick"]
-        if not deal.opened:
-            self._result(app, state, y)
-            self._bottom(app, t("winner, points") if quick else "# " + t("next deal"))
-            return
-        if quick:
-            if self.win >= 0:
-                self._bottom(app, side_name(state, deal.side(self.win)) + ": +1/2/3?")
-            else:
-                self._bottom(app, t("winner, points"))
-            return
-        self._deal(app, state, y)
-        if self.win >= 0:
-            parts = [side_name(state, deal.side(self.win)) if rules.pairs
-                     else state.names[self.win], ":"]
-            for c in self.cards:  # "A♠", or "10" while its suit is not given
-                s = suit_of(c)
-                parts.append(RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
-            parts.append("_")
-            line = " ".join(parts)
-            if app.message or app.layout == keymap.BUTTONS:
-                # The soft keys or a refusal's reason take the bottom line: the trick
-                # goes above them. On four buttons whose lead it is stays at the line's
-                # right end, where _deal put it: it stays in sight, and those columns
-                # need not be sent again.
-                width = W
-                fb.fill_rect(0, 64 - 2 * LINE, W, LINE, 0)
-                if app.layout == keymap.BUTTONS:
-                    lead = t("lead b") + " " + state.names[deal.leader]
-                    width -= app.text.width(lead) + 6
-                    app.write(lead, W - app.text.width(lead), 64 - 2 * LINE)
-                app.write(app.text.clip(line, width), 0, 64 - 2 * LINE)
-            self._bottom(app, line)
-        elif deal.trump < 0:
-            self._bottom(app, t("trump?"))
+            bottom = "# " + t("new match")
         else:
-            lead = t("lead") + " " + state.names[deal.leader]
-            line = t("deal") + " " + str(state.deals() + 1) + "  " + lead
-            self._bottom(app, line if app.text.fits(line, W) else lead)  # long names: lead
+            rules = state.rules
+            sides = rules.sides
+            col = W // sides
+            for s in range(sides):
+                # Names, with the dealer marked; pairs add their completed eights and markers.
+                name = side_name(state, s)
+                if rules.pairs:
+                    name += " " + str(state.games[s]) + t("games_short")
+                    if state.markers[s]:
+                        name += " " + str(state.markers[s]) + t("coat_short")
+                elif state.deal.dealer == s:
+                    name += "\u00b7"  # a middle dot after the dealer
+                name = text.clip(name, col - 2)
+                app.write(name, self._x(s, sides, text.width(name)), 0)
+                # The match score, big enough to read across the table: digits three times
+                # the font's size (24 px of ink from y 10), two times where three would not fit.
+                shown = str(state.score_shown(s))
+                if rules.pairs:
+                    shown += "/" + str(rules.target)
+                w = text.width(shown)  # the digits' width at the font's size (big_width / scale)
+                scale = 3 if 3 * w <= col - 4 else 2
+                # ink starts `scale` rows down
+                text.draw_big(fb, shown, self._x(s, sides, scale * w), LINE - scale, scale)
+            bottom = self._below(app, state)
+        if app.layout == keymap.BUTTONS:
+            from ui.softkeys import labels
 
-    def _deal(self, app, state, y):
+            labels(self, app)
+        else:
+            app.write(text.clip(bottom, W), 0, 64 - LINE)
+
+    def _below(self, app, state):
+        """The lines under the score; returns what the bottom line says on a keypad."""
         deal = state.deal
-        rules = state.rules
-        sides = rules.sides
+        y = LINE + 24
+        quick = app.settings["quick"]
+        if state.over or not deal.opened:
+            self._result(app, state, y)
+            if state.over:
+                return "# " + t("new match")
+            return t("winner, points") if quick else "# " + t("next deal")
+        if quick:
+            if self.win >= 0:  # the winner is a side (a pair with four players)
+                return side_name(state, deal.side(self.win)) + ": +1/2/3?"
+            return t("winner, points")
+        # The deal under way: each side's card points and tricks, trump between two.
+        sides = state.rules.sides
         for s in range(sides):
-            pts = "??" if rules.hidden else str(deal.points[s])
+            pts = "??" if state.rules.hidden else str(deal.points[s])
             if deal.pending[s]:
                 pts += "+" + str(deal.pending[s])
-            self._column(app, s, sides, pts + " (" + str(deal.tricks[s]) + ")", y)
+            pts += " (" + str(deal.tricks[s]) + ")"
+            app.write(pts, self._x(s, sides, app.text.width(pts)), y)
         if deal.trump >= 0 and sides == 2:
             app.write_center(SUIT_TEXT[deal.trump], y)
-        y += LINE
+        trick = None
+        if self.win >= 0:
+            parts = [side_name(state, deal.side(self.win)), ":"]
+            for c in self.cards:  # "A♠", or "10" while its suit is not given
+                s = suit_of(c)
+                parts.append(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
+            parts.append("_")
+            trick = " ".join(parts)
+        self._deal(app, state, y + LINE, trick)
+        if trick:
+            return trick
+        if deal.trump < 0:
+            return t("trump?")
+        lead = t("lead") + " " + state.names[deal.leader]
+        line = t("deal") + " " + str(state.deals() + 1) + "  " + lead
+        return line if app.text.fits(line, W) else lead  # long names: the lead alone
+
+    def _deal(self, app, state, y, trick):
+        """The line under the points: trump, the stock, marriages or the bid; or the trick
+        being typed, when the bottom line is taken."""
+        deal = state.deal
+        rules = state.rules
+        text = app.text
         width = W
-        if app.layout == keymap.BUTTONS:
+        buttons = app.layout == keymap.BUTTONS
+        if buttons:
             # No bottom line for it on four buttons: whose lead it is goes to the right here
-            # (and stays there while a trick is typed over this line).
+            # (and stays there while a trick is typed on this line).
             lead = t("lead b") + " " + state.names[deal.leader]
-            width -= app.text.width(lead) + 6
-            app.write(lead, W - app.text.width(lead), y)
+            width -= text.width(lead) + 6
+            app.write(lead, W - text.width(lead), y)
+        if trick and (app.message or buttons):
+            # The soft keys or a refusal's reason take the bottom line: the trick goes here.
+            app.write(text.clip(trick, width), 0, y)
+            return
         info = ""
         if rules.stock:
             if deal.closer >= 0:
@@ -279,14 +273,14 @@ class Board(Screen):
                 full += str(value) + SUIT_TEXT[suit]
                 suits += SUIT_TEXT[suit]
             for m in (full, suits):  # the suits alone, or none on a line that holds the lead
-                if app.text.fits(info + " " + m, width):
+                if text.fits(info + " " + m, width):
                     info += " " + m
                     break
         if deal.bid_kind >= 0:
             info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
-        if deal.trump >= 0 and sides != 2:
+        if deal.trump >= 0 and rules.sides != 2:
             info = SUIT_TEXT[deal.trump] + " " + info.strip()
-        app.write(app.text.clip(info.strip(), width), 0, y)
+        app.write(text.clip(info.strip(), width), 0, y)
 
     def _result(self, app, state, y):
         """The deal that just ended: who gets how many ("2 gets 1"), or who won the match;
@@ -306,26 +300,15 @@ class Board(Screen):
         why = t("why_" + row[1])
         pts = row[4]
         if max(pts):  # quick results carry no card points; too long a line drops them
-            more = (why + "  " + " : ".join([str(p) for p in pts])).strip()
+            more = (why + "  " + " : ".join(map(str, pts))).strip()
             if app.text.fits(more, W):
                 why = more
         app.write(app.text.clip(head, W), 0, y)
         app.write(why, 0, y + LINE)
 
     def _x(self, s, sides, w):
+        """Where text `w` pixels wide starts in side `s`'s column."""
         col = W // sides
         if sides == 2:
             return 2 if s == 0 else W - 2 - w
         return s * col + (col - w) // 2
-
-    def _column(self, app, s, sides, text, y):
-        w = app.text.width(text)
-        app.write(text, self._x(s, sides, w), y)
-
-    def _bottom(self, app, text):
-        if app.layout == keymap.BUTTONS:
-            from ui.softkeys import labels
-
-            labels(self, app)
-            return
-        app.write(app.text.clip(text, W), 0, 64 - LINE)
