@@ -38,17 +38,13 @@ def _open(code):
     return pair
 
 
-def _close(pair):
-    if pair is not None:
-        pair[0].close()
-
-
 def use(code):
     global _code, _main, _english
     if code not in LANGS:
         code = "en"
-    _close(_main)
-    _close(_english)
+    for lang in (_main, _english):
+        if lang is not None:
+            lang[0].close()
     _english = None
     _main = _open(code)
     _code = code
