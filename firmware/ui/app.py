@@ -37,7 +37,7 @@ class App:
         self.text = Text(font)
         # The defaults, written out here rather than copied from a module-level dict: on
         # the board that second dict would stay in the heap for nothing.
-        self.settings = {
+        self.settings = values = {
             "lang": "en",
             "contrast": 200,
             "dim_s": 30,
@@ -47,8 +47,8 @@ class App:
             "quick": 0,  # 1: deals are entered as results only (winner, then game points)
         }
         if settings:
-            self.settings.update(settings)
-        self.lang = use(self.settings["lang"])
+            values.update(settings)
+        self.lang = use(values["lang"])
         self.stack = []
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
@@ -222,8 +222,9 @@ class App:
         fb.fill(0)
         self.screen.draw(self, fb)
         if self.message:
-            fb.fill_rect(0, H - LINE - 1, W, LINE + 1, 1)
-            self.text.draw(fb, self.text.clip(self.message, W - 2), 1, H - LINE, 0)
+            y = H - LINE  # the bottom line: dark text on a lit bar
+            fb.fill_rect(0, y - 1, W, LINE + 1, 1)
+            self.write(self.text.clip(self.message, W - 2), 1, y, 0)
         fb.show()
         self.dirty = False
         return True
