@@ -13,7 +13,6 @@ screen is next wanted (a key or a frame), once the list's code has left the call
 """
 
 import gc
-import sys
 
 from hw.compat import const, unload
 from sixtysix.errors import Refused
@@ -23,9 +22,9 @@ from ui.screen import LINE, H, W
 from ui.text import Text
 
 # The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
-# dropped by home().
-_LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
-          "ui.names", "ui.lists"))
+# dropped by home(). Their names without "ui.": names that other code has interned
+# already are no string of their own in the heap.
+_LISTS = const(("menus", "points", "info", "settings", "newmatch", "pairs", "names", "lists"))
 
 
 class App:
@@ -38,7 +37,7 @@ class App:
         self.text = Text(font)
         # The defaults, written out here rather than copied from a module-level dict: on
         # the board that second dict would stay in the heap for nothing.
-        self.settings = {
+        self.settings = values = {
             "lang": "en",
             "contrast": 200,
             "dim_s": 30,
@@ -48,8 +47,8 @@ class App:
             "quick": 0,  # 1: deals are entered as results only (winner, then game points)
         }
         if settings:
-            self.settings.update(settings)
-        self.lang = use(self.settings["lang"])
+            values.update(settings)
+        self.lang = use(values["lang"])
         self.stack = []
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
@@ -72,7 +71,7 @@ class App:
             self.settings.update(saved)
             self.lang = use(self.settings["lang"])
         self.stack = [None]  # type: list
-        self._board()
+        self.screen  # noqa: B018  (the property loads the scoreboard now, shown first)
         if self.session.match.state is None:
             self.menus().new_match(self)
         if problems:
@@ -86,13 +85,17 @@ class App:
 
     @property
     def screen(self):
+        """The screen on top of the stack. The scoreboard's code is loaded here when a list
+        had it dropped (its place in the stack is None only when nothing covers it)."""
         top = self.stack[-1]
         if top is None:
             # Back from a list: the scoreboard's code loads here, after the key that closed
             # the list has returned. Loaded in home(), it would share the heap with the
             # lists' code, which the closing key's call frames still hold.
-            self._board()
-            top = self.stack[-1]
+            gc.collect()  # the lists' code freed first, so the scoreboard's takes its place
+            from ui.board import Board
+
+            top = self.stack[0] = Board()
         return top
 
     def menus(self):
@@ -100,15 +103,6 @@ class App:
         from ui import menus
 
         return menus
-
-    def _board(self):
-        """The scoreboard at the bottom of the stack, its code loaded again if a list had
-        it dropped."""
-        if self.stack[0] is None:
-            gc.collect()  # the lists' code freed first, so the scoreboard's takes its place
-            from ui.board import Board
-
-            self.stack[0] = Board()
 
     def push(self, screen):
         stack = self.stack
@@ -136,9 +130,8 @@ class App:
         stack = self.stack
         del stack[1:]
         self.dirty = True
-        if "ui.lists" in sys.modules:
-            for name in _LISTS:
-                unload(name)
+        for name in _LISTS:  # unload() passes over a module that is not loaded
+            unload("ui." + name)
 
     # --- keys ---------------------------------------------------------------
 
@@ -229,8 +222,9 @@ class App:
         fb.fill(0)
         self.screen.draw(self, fb)
         if self.message:
-            fb.fill_rect(0, H - LINE - 1, W, LINE + 1, 1)
-            self.text.draw(fb, self.text.clip(self.message, W - 2), 1, H - LINE, 0)
+            y = H - LINE  # the bottom line: dark text on a lit bar
+            fb.fill_rect(0, y - 1, W, LINE + 1, 1)
+            self.write(self.text.clip(self.message, W - 2), 1, y, 0)
         fb.show()
         self.dirty = False
         return True
@@ -239,4 +233,4 @@ class App:
         return self.text.draw(self.fb, s, x, y, color)
 
     def write_center(self, s, y, color=1):
-        return self.text.draw(self.fb, s, (W - self.text.width(s)) // 2, y, color)
+        return self.write(s, (W - self.text.width(s)) // 2, y, color)

@@ -38,17 +38,13 @@ def _open(code):
     return pair
 
 
-def _close(pair):
-    if pair is not None:
-        pair[0].close()
-
-
 def use(code):
     global _code, _main, _english
     if code not in LANGS:
         code = "en"
-    _close(_main)
-    _close(_english)
+    for lang in (_main, _english):
+        if lang is not None:
+            lang[0].close()
     _english = None
     _main = _open(code)
     _code = code
@@ -71,9 +67,13 @@ def _find(lang, key):
     while lo < len(hashes) and hashes[lo] == h:
         f.seek(offs[lo])
         line = f.readline()
-        if line[n:n + 2] == b" =" and line[:n] == key:  # not another key of the same hash
-            start = n + 3 if line[n + 2:n + 3] == b" " else n + 2
-            end = len(line) - 1 if line[-1:] == b"\n" else len(line)
+        if line.startswith(key) and line[n:n + 2] == b" =":  # not another key, same hash
+            start = n + 2
+            if line[start:start + 1] == b" ":  # "key = text" (also read: "key =text")
+                start += 1
+            end = len(line)
+            if line[-1:] == b"\n":  # the last line may have none
+                end -= 1
             return line[start:end].decode()
         lo += 1
     return None

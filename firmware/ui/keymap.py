@@ -57,8 +57,9 @@ def action(layout, name, long, mode):
             return (PICK, int(name))
         if mode != BOARD_KEYS:
             # A digit picks its item (0 the tenth); A/B move the cursor; # picks; * goes back.
-            if name in "1234567890":
-                return (PICK, (int(name) + 9) % 10)
+            i = "1234567890".find(name)
+            if i >= 0:
+                return (PICK, i)
             i = "AB#*".find(name)
             return ((UP, 0), (DOWN, 0), (OK, 0), (BACK, 0))[i] if i >= 0 else None
         for kind, keys in ((WIN, _PLAYERS), (RANK, _RANKS), (SUIT, _SUITS)):

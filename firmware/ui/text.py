@@ -57,29 +57,12 @@ class Text:
 
     def __init__(self, font):
         """`font`: a font_to_py module, or a font file's path (board_font())."""
-        from ui import fontload  # boot-only code: dropped once the font is read
+        from ui.fontload import setup  # boot-only code: dropped once the font is read
 
-        fontload.setup(self, font)
+        setup(self, font)
         unload("ui.fontload")
 
     # -- glyph lookup (no allocation) ------------------------------------------------------
-
-    def find(self, code):
-        """Offset of the glyph for character code `code` in the font data, or -1."""
-        codes = self._codes
-        lo = 0
-        hi = len(codes) - 1
-        while lo <= hi:
-            mid = (lo + hi) >> 1
-            v = codes[mid]
-            if v == code:
-                step = self._step
-                return self._base + mid * step if step else self._offs[mid]
-            if v < code:
-                lo = mid + 1
-            else:
-                hi = mid - 1
-        return -1
 
     def _utf8(self, s):
         """The UTF-8 bytes of `s`, copied into the instance's buffer (no allocation up to its
@@ -94,8 +77,9 @@ class Text:
         return b
 
     def _next(self, b):
-        """The glyph (find()) of the character at byte self._i of UTF-8 bytes `b`; self._i
-        moves past it. A cursor in the instance: a returned pair would be an allocation."""
+        """The glyph of the character at byte self._i of UTF-8 bytes `b`: its offset in the
+        font data, or -1 if the font lacks it; self._i moves past it. A cursor in the
+        instance: a returned pair would be an allocation."""
         i = self._i
         c = b[i]
         if c < 0x80:
@@ -110,7 +94,21 @@ class Text:
             c = -1
             i += 4
         self._i = i
-        return self.find(c)
+        # A binary search of the font's character codes.
+        codes = self._codes
+        lo = 0
+        hi = len(codes)  # the codes from lo up to (not including) hi are left to search
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            v = codes[mid]
+            if v == c:
+                step = self._step
+                return self._base + mid * step if step else self._offs[mid]
+            if v < c:
+                lo = mid + 1
+            else:
+                hi = mid
+        return -1
 
     def has(self, ch):
         """True if every character of `ch` is in the font."""
@@ -135,18 +133,17 @@ class Text:
         buf = self._buf
         bpr = self._bpr
         h = self.height
+        w = self._advance(off)  # the placeholder's for -1
         if off < 0:
             src = self._ph
-            w = self.advance
             sb = bpr
         else:
-            w = self._advance(off)
             sb = ((w - 1) >> 3) + 1  # bytes per row of this glyph's bitmap
             src = self._rec
             f = self._file
             f.seek(self._dbase + off + 2)  # pyright: ignore[reportAttributeAccessIssue]
             f.readinto(src if sb == bpr else memoryview(src)[:sb * h])  # pyright: ignore
-        if sb == bpr == 1:
+        if sb == 1 and bpr == 1:
             for r in range(h):
                 buf[r] = src[r] ^ inv
             return w
@@ -209,13 +206,13 @@ class Text:
 
         Returns the x after the text (x + width(s)).
         """
-        inv = 0 if color else 0xFF  # colour 0: invert the glyph, the background is the key
-        key = 0 if color else 1
+        key = not color  # colour 0: invert the glyph, the background (1) is the key
+        inv = key * 0xFF
         gfb = self._fb
         if gfb is None or not hasattr(fb, "blit"):  # CPython, or a pixel()-only target
             from ui.textpixel import draw_pixels
 
-            return draw_pixels(self, fb, s, x, y, 1 if color else 0)
+            return draw_pixels(self, fb, s, x, y, 1 - key)
         b = self._utf8(s)
         while self._i < len(b):
             w = self._load(self._next(b), inv)
@@ -246,13 +243,12 @@ class Text:
                 row = r * bpr
                 c = 0
                 while c < w:
-                    if buf[row + (c >> 3)] & (0x80 >> (c & 7)):
-                        c0 = c
+                    c0 = c  # a run of lit pixels from c0 to c (none if c0's is dark)
+                    while c < w and buf[row + (c >> 3)] & (0x80 >> (c & 7)):
                         c += 1
-                        while c < w and buf[row + (c >> 3)] & (0x80 >> (c & 7)):
-                            c += 1
+                    if c > c0:
                         fb.fill_rect(x + c0 * scale, yy, (c - c0) * scale, scale, color)
-                    c += 1
+                    c += 1  # past the dark pixel that ended the run
                 yy += scale
             x += w * scale
         return x
