@@ -21,9 +21,7 @@ gc.collect()
 import machine  # noqa: E402
 import time  # noqa: E402
 
-BOARD_FILE = "board.json"
 CLUB_FILE = "club.json"  # club night: the broker, table id and credentials (docs/club.md)
-DATA = "data"  # relative to the working directory: "/" on the board
 
 
 def make_buzzer(cfg):
@@ -44,14 +42,15 @@ def make_buzzer(cfg):
     return beep
 
 
-def run(loops=None, board=BOARD_FILE, seconds=None):
+def run(loops=None, board="board.json", seconds=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
     the app, with app.loops the turns made, or None when the board file is bad."""
     import sys
 
     import startup  # the boot: its code is heap, given back once the boot is done
 
-    booted = startup.boot(board, DATA, CLUB_FILE, make_buzzer)
+    # The data folder is relative to the working directory: "/" on the board.
+    booted = startup.boot(board, "data", CLUB_FILE, make_buzzer)
     del startup
     sys.modules.pop("startup")
     if booted is None:

@@ -5,7 +5,7 @@ may import it from here; on CPython it is the identity.
 """
 
 try:
-    from micropython import const
+    from micropython import const as const  # `as`: re-exported
 except ImportError:  # CPython
 
     def const(__x):  # dunder name: positional-only, like the real one
@@ -13,15 +13,12 @@ except ImportError:  # CPython
 
 
 try:
-    from time import sleep_ms
+    from time import sleep_ms as sleep_ms
 except ImportError:  # CPython
     from time import sleep as _sleep
 
     def sleep_ms(__ms):
         _sleep(__ms / 1000)
-
-
-__all__ = ("const", "sleep_ms")
 
 
 def unload(name):

@@ -22,9 +22,10 @@ from hw.compat import const
 
 # The bus and pin types, for the type check only: MicroPython compiles this block away (and
 # evaluates no annotation), CPython skips it (the annotations naming them are strings).
-TYPE_CHECKING = const(0)
-if TYPE_CHECKING:
+_TYPE_CHECKING = const(0)
+if _TYPE_CHECKING:
     from machine import I2C, Pin
+    from typing import Callable
 
 _WIDTH = const(128)
 _HEIGHT = const(64)
@@ -62,13 +63,12 @@ class Panel(framebuf.FrameBuffer):
     _full: bool  # the next show() sends the whole frame
     bytes_sent: int
     last_sent: int
+    # The bus, a subclass's method (see above); only declared here, as no Panel is built bare.
+    send: "Callable[[int, bytearray | memoryview], int]"
 
     def __init__(self, buffer):
         self.buffer = buffer  # the frame drawn on
         super().__init__(buffer, _WIDTH, _HEIGHT, framebuf.MONO_VLSB)
-
-    def send(self, dc, buf):
-        raise NotImplementedError  # the bus: a subclass's
 
     # -- commands -------------------------------------------------------------------------
 
@@ -128,19 +128,17 @@ class Panel(framebuf.FrameBuffer):
         shadow = self._shadow
         sent = 0
         for p in range(_PAGES):
-            if full:
-                sent += self._send(fb_pages, p, 0, _WIDTH)
-                continue
-            if fb_pages[p] == sh_pages[p]:  # whole-page compare without allocating
-                continue
-            base = p * _WIDTH
-            i = base
-            while buf[i] == shadow[i]:
-                i += 1
-            j = base + _WIDTH - 1
-            while buf[j] == shadow[j]:
-                j -= 1
-            sent += self._send(fb_pages, p, i - base, j - base + 1)
+            start = 0
+            end = _WIDTH
+            if not full:
+                if fb_pages[p] == sh_pages[p]:  # whole-page compare without allocating
+                    continue
+                base = p * _WIDTH
+                while buf[base + start] == shadow[base + start]:
+                    start += 1
+                while buf[base + end - 1] == shadow[base + end - 1]:
+                    end -= 1
+            sent += self._send(fb_pages, p, start, end)
         self._full = False
         self.last_sent = sent
         return sent

@@ -66,39 +66,38 @@ class Keypad(Source):
             bit <<= ncols
         return bits
 
-    def _settle(self, bits, now):
-        """Debounce one scan (Key.settle for every key); a released key ends its press."""
+    def _scan(self, now):
+        if self._armed:
+            self._rest()
+        # Debounce the scan (Key.settle for every key); a released key ends its press.
+        bits = self._read()
         changed = self._changed
+        since = self._since
         edges = bits ^ self._raw
         self._raw = bits
         for i in range(len(changed)):
             if (edges >> i) & 1:
                 changed[i] = now
         moving = bits ^ self._down  # raw differs from debounced: an edge once it is stable
-        if not moving:
-            return
-        deb = self.DEBOUNCE_MS
-        for i in range(len(changed)):
-            bit = 1 << i
-            if not moving & bit or ticks_diff(now, changed[i]) < deb:
-                continue
-            if bits & bit:  # pressed
-                self._down |= bit
-                self._since[i] = changed[i]
-                self._fired &= ~bit
-                continue
-            self._down &= ~bit  # released
-            quiet = (self._fired | self._muted) & bit
-            self._muted &= ~bit
-            if i == self._active:
-                self._active = -1
-                if not quiet:
-                    self._push(self._events[2 * i])
-
-    def _scan(self, now):
-        if self._armed:
-            self._rest()
-        self._settle(self._read(), now)
+        if moving:
+            deb = self.DEBOUNCE_MS
+            for i in range(len(changed)):
+                bit = 1 << i
+                if not moving & bit or ticks_diff(now, changed[i]) < deb:
+                    continue
+                if bits & bit:  # pressed
+                    self._down |= bit
+                    since[i] = changed[i]
+                    self._fired &= ~bit
+                    continue
+                self._down &= ~bit  # released
+                quiet = (self._fired | self._muted) & bit
+                self._muted &= ~bit
+                if i == self._active:
+                    self._active = -1
+                    if not quiet:
+                        self._push(self._events[2 * i])
+        # Which key is reported, and its LONG.
         down = self._down
         if not down:
             return
@@ -107,36 +106,26 @@ class Keypad(Source):
             self._muted |= down
             self._active = -1
             return
-        if self._active < 0:
-            self._active = self._first(down)
         a = self._active
-        if a >= 0 and self._held_long(a, now):
-            self._push(self._events[2 * a + 1])
-
-    def _held_long(self, i, now):
-        """True once per press of key i when its hold reaches LONG_MS (Key.held_long)."""
-        bit = 1 << i
-        # raw too: a contact already opening is not a long press, whatever the debounce
-        # delay still says.
+        if a < 0:
+            # The earliest-pressed key that is down and not muted, if any.
+            live = down & ~self._muted
+            for i in range(len(since)):
+                if (live >> i) & 1 and (a < 0 or ticks_diff(since[i], since[a]) < 0):
+                    a = i
+            self._active = a
+        if a < 0:
+            return
+        # Its hold reaching LONG_MS: LONG, once per press (Key.held_long). raw too: a contact
+        # already opening is not a long press, whatever the debounce delay still says.
+        bit = 1 << a
         if (
-            self._down & self._raw & bit
+            down & self._raw & bit
             and not (self._fired | self._muted) & bit
-            and ticks_diff(now, self._since[i]) >= self.LONG_MS
+            and ticks_diff(now, since[a]) >= self.LONG_MS
         ):
             self._fired |= bit
-            return True
-        return False
-
-    def _first(self, down):
-        """The earliest-pressed key that is down and not muted, or -1."""
-        since = self._since
-        live = down & ~self._muted
-        best = -1
-        for i in range(len(since)):
-            if (live >> i) & 1:
-                if best < 0 or ticks_diff(since[i], since[best]) < 0:
-                    best = i
-        return best
+            self._push(self._events[2 * a + 1])
 
     def any_down(self):
         """True while any key is held or still settling (as of the last poll)."""

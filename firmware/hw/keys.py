@@ -26,6 +26,10 @@ event tuples are made per key when the source is built.
 
 from hw.compat import const
 
+_TYPE_CHECKING = const(0)  # for the type check only, as in hw/display.py
+if _TYPE_CHECKING:
+    from typing import Callable
+
 PRESS = const(1)
 LONG = const(2)
 
@@ -73,6 +77,9 @@ class Source:
     _q: list  # the event queue: a ring of fixed size
     _head: int
     _len: int
+    # A subclass's method: scan the wiring, _push() what it finds. Only declared here, as no
+    # Source is built bare.
+    _scan: "Callable[[int], None]"
 
     def _push(self, ev):
         # depth covers the most events one scan can make, and poll() drains
@@ -88,9 +95,11 @@ class Source:
             self._scan(now)
             if not self._len:
                 return None
-        ev = self._q[self._head]
-        self._q[self._head] = None
-        self._head = (self._head + 1) % len(self._q)
+        q = self._q
+        head = self._head
+        ev = q[head]
+        q[head] = None
+        self._head = (head + 1) % len(q)
         self._len -= 1
         return ev
 
@@ -104,6 +113,3 @@ class Source:
     def idle(self):
         """Nothing held, settling or queued: safe to sleep."""
         return not self._len and not self.any_down()
-
-    def _scan(self, now):
-        raise NotImplementedError

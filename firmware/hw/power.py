@@ -42,8 +42,8 @@ Waking the ESP32 from light sleep with a key: see hw/wake.py (wake_on_keys()).
 from hw.compat import const, sleep_ms
 from hw.keys import ticks_add, ticks_diff
 
-TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only
-if TYPE_CHECKING:
+_TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only
+if _TYPE_CHECKING:
     from typing import Callable
 
     from hw.display import Panel
@@ -58,34 +58,25 @@ DEEP = const(3)  # deepsleep() was called (it returns only on fakes)
 # so ticks_diff never sees a gap that wraps, however long the device lies idle.
 _MAX_MS = const(0xFFFFFFF)  # 2**28 - 1 ms, about 74 hours
 
-DEFAULTS = {
-    "dim_s": 30,
-    "off_s": 120,
-    "sleep_s": 1800,
-    "scan_ms": 20,
-    "cap_ms": 3600000,  # a key can end the sleep: block until the next stage (an hour at most)
-    "nowake_ms": 100,
-    "contrast": 0xCF,
-    "dim_contrast": 0x08,
-}
 
+def _setting(settings, name, default, stage=False):
+    """Setting `name` as an int: `default` when it is missing or None. A stage delay
+    (stage true) is given in seconds and returned in ms: 0 (disabled) when not above 0, at
+    most _MAX_MS.
 
-def _setting(settings, name):
-    default = DEFAULTS[name]
-    if settings is None:
-        return default
-    if isinstance(settings, dict):
-        value = settings.get(name, default)
-    else:
-        value = getattr(settings, name, default)
-    return default if value is None else int(value)
-
-
-def _stage_ms(seconds):
-    if seconds <= 0:
-        return 0
-    ms = seconds * 1000
-    return _MAX_MS if ms > _MAX_MS else ms
+    The defaults are written at the calls in configure() rather than kept in a dict: a
+    dict would stay in the heap for eight numbers."""
+    value = default
+    if settings is not None:
+        if isinstance(settings, dict):
+            got = settings.get(name)
+        else:
+            got = getattr(settings, name, None)
+        if got is not None:
+            value = int(got)
+    if not stage:
+        return value
+    return 0 if value <= 0 else min(value * 1000, _MAX_MS)
 
 
 class Power:
@@ -93,8 +84,8 @@ class Power:
     hw.power_build.make_power(display, settings, machine, wake) at boot:
 
     display: has contrast(v) and power(on) (hw.display.Display).
-    settings: dict or object with any of DEFAULTS' names (missing ones take the default);
-      call configure() again after the user changes them.
+    settings: dict or object with any of the names configure() reads (missing ones take the
+      default); call configure() again after the user changes them.
     machine: the machine module, or None (no lightsleep, no deepsleep).
     wake: how keys wake the chip from machine sleep. None/False: they cannot (no deep sleep,
       short waits with the panel off). True: a wake source is set up (hw/wake.py).
@@ -129,16 +120,22 @@ class Power:
     deep_failed: bool
 
     def configure(self, settings):
-        """(Re)read the settings; stages already reached stay as they are."""
-        self.dim_ms = _stage_ms(_setting(settings, "dim_s"))
-        self.off_ms = _stage_ms(_setting(settings, "off_s"))
-        deep = _stage_ms(_setting(settings, "sleep_s"))
+        """(Re)read the settings; stages already reached stay as they are.
+
+        Defaults for the missing ones: dim_s 30, off_s 120, sleep_s 1800, scan_ms 20,
+        cap_ms 3600000, nowake_ms 100, contrast 0xCF, dim_contrast 0x08."""
+        self.dim_ms = _setting(settings, "dim_s", 30, True)
+        self.off_ms = _setting(settings, "off_s", 120, True)
+        deep = _setting(settings, "sleep_s", 1800, True)
         self.deep_ms = deep if self._deep_ok and not self.deep_failed else 0
-        self.scan_ms = max(1, _setting(settings, "scan_ms"))
-        cap = _setting(settings, "cap_ms" if self._can_wake else "nowake_ms")
+        self.scan_ms = max(1, _setting(settings, "scan_ms", 20))
+        if self._can_wake:  # a key can end the sleep: block until the next stage (an hour at most)
+            cap = _setting(settings, "cap_ms", 3600000)
+        else:
+            cap = _setting(settings, "nowake_ms", 100)
         self.cap_ms = max(self.scan_ms, min(cap, _MAX_MS))
-        self.contrast = _setting(settings, "contrast") & 0xFF
-        self.dim_contrast = _setting(settings, "dim_contrast") & 0xFF
+        self.contrast = _setting(settings, "contrast", 0xCF) & 0xFF
+        self.dim_contrast = _setting(settings, "dim_contrast", 0x08) & 0xFF
 
     def start(self, now):
         """Count idle time from now (call once when the loop starts)."""
@@ -166,10 +163,8 @@ class Power:
         through watch()) gives True; the presses after it give False.
         """
         self._last = now
-        woke = self._woke
+        woke = self._restore() or self._woke
         self._woke = False
-        if self._restore():
-            woke = True
         return woke
 
     def watch(self, now, down):
@@ -205,19 +200,18 @@ class Power:
             return self.state
         idle = self._idle(now)
         d = self._display
-        off = self.off_ms
-        deep = self.deep_ms
+        deep = self.deep_ms and idle >= self.deep_ms
+        dark = deep or (self.off_ms and idle >= self.off_ms)  # the panel is to be off
         if self.state < DIM and self.dim_ms and idle >= self.dim_ms:
-            # Skip dimming when the panel goes off in the same update anyway.
-            if not (off and idle >= off) and not (deep and idle >= deep):
+            if not dark:  # no dimming when the panel goes off in the same update anyway
                 d.contrast(self.dim_contrast)
                 self._low = True
             self.state = DIM
-        if self.state < OFF and ((off and idle >= off) or (deep and idle >= deep)):
+        if self.state < OFF and dark:
             d.power(False)
             self._off = True
             self.state = OFF
-        if deep and idle >= deep:
+        if deep:
             self.state = DEEP
             self.deepsleeps += 1
             if self._arm is not None:
