@@ -13,7 +13,6 @@ _MAG_JOURNAL = b"S66J"
 _MAG_BLOB = b"S66B"
 _SUMMARY = "summary"
 _JOURNAL = "journal"
-_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 
 try:
     from binascii import crc32

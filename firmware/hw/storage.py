@@ -45,13 +45,12 @@ Runs unmodified on MicroPython (no os.path, no fsync) and CPython: all I/O goes 
 
 import os
 
-from hw.compat import unload
+from hw.compat import const, unload
 from hw.fileformat import (
     _JOURNAL,
     _MAG_BLOB,
     _MAG_JOURNAL,
     _MAG_SUMMARY,
-    _NAME_CHARS,
     _SUMMARY,
     MAX_BLOB,
     MAX_LINE,
@@ -59,6 +58,9 @@ from hw.fileformat import (
     _hex,
     crc32,
 )
+
+# What a blob's name may be made of.
+_NAME_CHARS = const("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
 def _chunks(head, pieces):
@@ -98,15 +100,6 @@ class Store:
             return root + name
         return root + "/" + name
 
-    def _ensure_root(self):
-        if self._root_ok:
-            return
-        try:
-            self._fs.stat(self._root)
-        except OSError:
-            self._fs.mkdir(self._root)
-        self._root_ok = True
-
     def _write(self, f, data):
         n = f.write(data)
         if n is None:
@@ -122,7 +115,12 @@ class Store:
             pass
 
     def _write_atomic(self, name, chunks):
-        self._ensure_root()
+        if not self._root_ok:  # the folder, made at the first write
+            try:
+                self._fs.stat(self._root)
+            except OSError:
+                self._fs.mkdir(self._root)
+            self._root_ok = True
         tmp = self._p(name + ".tmp")
         f = self._open(tmp, "wb")
         try:
@@ -133,14 +131,13 @@ class Store:
         self._fs.rename(tmp, self._p(name))
 
     def _close_journal(self):
+        """Close the journal file (appends stay durable without it)."""
         f = self._jf
         self._jf = None
         if f is not None:
             f.close()
 
-    def close(self):
-        """Close the journal file (appends stay durable without it)."""
-        self._close_journal()
+    close = _close_journal  # the public name; hw/recover.py calls the other
 
     # ---- packed files (summary and blobs) ----
 
@@ -181,11 +178,9 @@ class Store:
             unload("hw.recover")
 
     def _blob_name(self, name):
-        if not name or len(name) > 24:
+        # A name of allowed characters only is left empty by stripping them.
+        if not name or len(name) > 24 or name.strip(_NAME_CHARS):
             raise ValueError("blob name")
-        for ch in name:
-            if ch not in _NAME_CHARS:
-                raise ValueError("blob name")
         return name + ".blob"
 
     # ---- journal ----
@@ -231,10 +226,11 @@ class Store:
         try:
             if self._jexists:
                 crc = crc32(body, self._crc)
-                if self._jf is None:
-                    self._jf = self._open(self._p(_JOURNAL), "ab")
-                self._write(self._jf, body + _hex(crc) + b"\n")
-                self._jf.flush()
+                jf = self._jf
+                if jf is None:
+                    jf = self._jf = self._open(self._p(_JOURNAL), "ab")
+                self._write(jf, body + _hex(crc) + b"\n")
+                jf.flush()
             else:
                 # First event of this generation: the header comes with it, atomically.
                 crc = self._rewrite_journal(self.gen, self._carry + [line])

@@ -5,32 +5,45 @@ the current deal's events are kept, on top of `base` (the match totals as
 they stood when the deal began, a tuple of ints); the deal before is kept
 too, so its last entry (often the trick that ended it) can still be undone.
 
-Finished deals are rows of ROW bytes, so a 100-deal match costs about 1 KB of
+Finished deals are rows of 12 bytes (_ROW), so a 100-deal match costs about 1 KB of
 history:
   0 dealer, 1 reason (deal.REASONS), 2 winner + 1 (0: none),
   3-5 game points per side, 6-7 markers per pair, 8 three-nines side + 1,
   9-11 card points per side.
-The rows are kept in blocks of CHUNK bytes (MatchState.hist, a list of bytearrays, all
-full but the last), not in one bytearray: a bytearray grows by moving to a larger free
-block, and near a full heap one free kilobyte in one piece is what a long match failed to
-find.
+The rows are kept in blocks of 16 rows (_CHUNK bytes; MatchState.hist, a list of
+bytearrays, all full but the last), not in one bytearray: a bytearray grows by moving to a
+larger free block, and near a full heap one free kilobyte in one piece is what a long match
+failed to find.
 """
 
 from .deal import ENTRIES, REASONS, Deal
 from .errors import Refused
-from .rules import Rules
 
-ROW = 12
+try:
+    from micropython import const
+except ImportError:  # CPython (the core imports no hw module, so not hw/compat.py's)
+
+    def const(__x):
+        return __x
+
+
+# The type of MatchState.rules, for the type check only: MicroPython compiles this block
+# away (and evaluates no annotation), CPython skips it (the annotation is a string).
+_TYPE_CHECKING = const(0)
+if _TYPE_CHECKING:
+    from .rules import Rules
+
+_ROW = const(12)
 # 16 deals. A multiple of saved.PIECE, so none of a summary's base64 pieces straddles
 # two blocks.
-CHUNK = 16 * ROW
+_CHUNK = const(16 * _ROW)
 
 
 class MatchState:
     """Match totals plus the deal in progress. A new match's are set by sixtysix/setup.py
     (new_match), which the board loads only to start or rebuild a match."""
 
-    rules: Rules
+    rules: "Rules"
     names: tuple
     score: list  # game points; with pairs, the count on the current eight
     games: list  # eights completed (four players)
@@ -43,14 +56,14 @@ class MatchState:
     deal: Deal
     applied: int  # awards of the current deal already added to the totals
     rolled: bool  # set when a deal ended and the next one began
-    hist: list  # blocks of the finished deals' rows (see CHUNK)
+    hist: list  # blocks of the finished deals' rows (see _CHUNK)
 
     # --- the totals as a tuple, taken between deals -------------------------
 
     def freeze(self):
         """The totals as one flat tuple of ints: dealer, over, winner, deals
         recorded, then score, games, markers, won, won2, won3."""
-        return tuple([self.deal.dealer, int(self.over), self.winner, self.deals() * ROW] +
+        return tuple([self.deal.dealer, int(self.over), self.winner, self.deals() * _ROW] +
                      self.score + self.games + self.markers + self.won + self.won2 +
                      self.won3)
 
@@ -59,21 +72,20 @@ class MatchState:
         self.over = bool(t[1])
         self.winner = t[2]
         h = self.hist
-        while len(h) * CHUNK >= t[3] + CHUNK:  # blocks wholly past the deals recorded
+        while len(h) * _CHUNK >= t[3] + _CHUNK:  # blocks wholly past the deals recorded
             h.pop()
-        keep = t[3] - (len(h) - 1) * CHUNK  # what the last block holds of them
+        keep = t[3] - (len(h) - 1) * _CHUNK  # what the last block holds of them
         if h and len(h[-1]) > keep:
             h[-1] = h[-1][:keep]  # MicroPython's bytearray has no slice deletion
-        i = 4
-        self.score = list(t[i:i + n])
-        self.games = list(t[i + n:i + n + 2])
-        self.markers = list(t[i + n + 2:i + n + 4])
-        i += n + 4
+        self.score = list(t[4:4 + n])
+        self.games = list(t[4 + n:6 + n])
+        self.markers = list(t[6 + n:8 + n])
+        i = 8 + n
         self.won = list(t[i:i + n])
         self.won2 = list(t[i + n:i + 2 * n])
         self.won3 = list(t[i + 2 * n:i + 3 * n])
-        self.deal = Deal(self.rules, t[0])
-        self.deal.opened = t[3] == 0  # every deal but a match's first waits for `next`
+        d = self.deal = Deal(self.rules, t[0])
+        d.opened = t[3] == 0  # every deal but a match's first waits for `next`
         self.applied = 0
         self.rolled = False
 
@@ -86,55 +98,50 @@ class MatchState:
         ENTRIES[rec[0]](self.deal, rec, False)
 
     def apply(self, rec):
+        # One function for the entry, its awards and the deal's end: on the board each
+        # function costs heap.
         d = self.deal
+        r = self.rules
         ENTRIES[rec[0]](d, rec, True)
-        if self.applied < len(d.awards):
-            while self.applied < len(d.awards):
-                side, points, markers = d.awards[self.applied]
+        awards = d.awards
+        if self.applied < len(awards):
+            # The entry's new awards go into the totals.
+            score = self.score
+            while self.applied < len(awards):
+                side, points, markers = awards[self.applied]
                 self.applied += 1
-                self._add(side, points, markers)
-            self._match_end()
-        if d.over or self.over:
-            self._finish_deal()
-
-    def _add(self, side, points, markers):
-        r = self.rules
-        self.score[side] += points
-        if r.pairs:
-            self.markers[side] += markers
-            # Seed 000: points beyond the eight carry into the next one; the
-            # other pair's eight starts again.
-            while self.score[side] >= r.target:
-                self.score[side] -= r.target
-                self.score[1 - side] = 0
-                self.games[side] += 1
-
-    def _match_end(self):
-        """After all awards of an entry: a side alone at or past the target wins."""
-        r = self.rules
-        best = max(self.games) if r.pairs else max(self.score)
-        if best < (r.games if r.pairs else r.target):
+                score[side] += points
+                if r.pairs:
+                    self.markers[side] += markers
+                    # Seed 000: points beyond the eight carry into the next one; the
+                    # other pair's eight starts again.
+                    while score[side] >= r.target:
+                        score[side] -= r.target
+                        score[1 - side] = 0
+                        self.games[side] += 1
+            # After all awards of an entry: a side alone at or past the target wins.
+            tally = self.games if r.pairs else score
+            best = max(tally)
+            if best >= (r.games if r.pairs else r.target) and tally.count(best) == 1:
+                self.over = True
+                self.winner = tally.index(best)
+        if not (d.over or self.over):
             return
-        tally = self.games if r.pairs else self.score
-        if tally.count(best) == 1:
-            self.over = True
-            self.winner = tally.index(best)
-
-    def _finish_deal(self):
-        d = self.deal
-        row = bytearray(ROW)
+        # The deal is over: its row goes into the history, and the next deal begins.
+        row = bytearray(_ROW)
         row[0] = d.dealer
         row[1] = REASONS.index(d.reason or "match_over")
         row[2] = d.winner + 1
-        for side, points, markers in d.awards:
+        for side, points, markers in awards:
             row[3 + side] += points
             if markers:
                 row[6 + side] += markers
         if d.nines_side >= 0:
             row[3 + d.nines_side] -= 3
             row[8] = d.nines_side + 1
-        for s in range(len(d.points)):
-            row[9 + s] = min(d.points[s], 255)
+        card_points = d.points
+        for s in range(len(card_points)):
+            row[9 + s] = min(card_points[s], 255)
         self.add_rows(row)
         w = d.winner
         if w >= 0 and d.reason != "cut_nines":  # a third nine in the cut is no deal won
@@ -147,37 +154,36 @@ class MatchState:
         if self.over:
             d.over = True
             return
-        n = self.rules.players
-        dealer = d.dealer if d.reason == "redeal" else (d.dealer + 1) % n
-        self.deal = Deal(self.rules, dealer)
-        self.deal.opened = False
+        dealer = d.dealer if d.reason == "redeal" else (d.dealer + 1) % r.players
+        d = self.deal = Deal(r, dealer)
+        d.opened = False
         self.applied = 0
         self.rolled = True
 
     # --- reading ----------------------------------------------------------
 
     def add_rows(self, rows):
-        """Record finished deals' rows (a multiple of ROW bytes) after the others."""
+        """Record finished deals' rows (a multiple of _ROW bytes) after the others."""
         h = self.hist
-        for i in range(0, len(rows), ROW):
-            if not h or len(h[-1]) == CHUNK:
+        for i in range(0, len(rows), _ROW):
+            if not h or len(h[-1]) == _CHUNK:
                 h.append(bytearray())
-            h[-1].extend(rows[i:i + ROW])
+            h[-1].extend(rows[i:i + _ROW])
 
     def deals(self):
         h = self.hist
-        return ((len(h) - 1) * CHUNK + len(h[-1])) // ROW if h else 0
+        return ((len(h) - 1) * _CHUNK + len(h[-1])) // _ROW if h else 0
 
     def row_bytes(self, i):
         """Deal i's row as bytes."""
-        o = i * ROW % CHUNK
-        return bytes(self.hist[i * ROW // CHUNK][o:o + ROW])
+        o = i * _ROW % _CHUNK
+        return bytes(self.hist[i * _ROW // _CHUNK][o:o + _ROW])
 
     def row(self, i):
         """Deal i as (dealer, reason, winner, awards, card points); awards are
         (side, game points, markers), the three-nines side game first."""
-        h = self.hist[i * ROW // CHUNK]  # a row never straddles two blocks
-        o = i * ROW % CHUNK
+        h = self.hist[i * _ROW // _CHUNK]  # a row never straddles two blocks
+        o = i * _ROW % _CHUNK
         sides = self.rules.sides
         awards = []
         if h[o + 8]:
@@ -228,7 +234,7 @@ class Match:
 
         self.enter(parse(line))
 
-    def enter(self, rec, _redoing=False):
+    def enter(self, rec):
         """Validate then append one event record. Raises Refused and changes nothing."""
         state = self.state
         if state is None:
@@ -236,14 +242,14 @@ class Match:
         state.check(rec)
         state.apply(rec)
         n = len(rec)
-        self.log.append(n)
-        self.log.extend(rec)
-        self.log.append(n)
-        if not _redoing:
-            self.redo_stack = []
+        log = self.log
+        log.append(n)
+        log.extend(rec)
+        log.append(n)
+        self.redo_stack = []
         if state.rolled:
             state.rolled = False
-            self.prev = (self.base, bytes(self.log))
+            self.prev = (self.base, bytes(log))
             self.base = state.freeze()
             self.log = bytearray()
 
@@ -256,34 +262,34 @@ class Match:
 
     def undo(self):
         """Drop the last event; returns its record. Refused when nothing is left to undo."""
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise Refused("nothing_to_undo")
-        if not self.log:
+        log = self.log
+        if not log:
             if self.prev is None:
                 raise Refused("nothing_to_undo")
             self.base, log = self.prev
-            self.log = bytearray(log)
+            log = bytearray(log)
             self.prev = None
-        n = self.log[-1]
-        rec = bytes(self.log[-1 - n:-1])
-        self.log = self.log[:-2 - n]
+        n = log[-1]
+        rec = bytes(log[-1 - n:-1])
+        log = self.log = log[:-2 - n]
         self.redo_stack.append(rec)
-        self._refold()
+        # The state is the fold of the log: again from the deal's start.
+        state.thaw(self.base)
+        for r in _records(log):
+            state.apply(r)
         return rec
 
     def redo(self):
-        if not self.redo_stack:
+        stack = self.redo_stack
+        if not stack:
             raise Refused("nothing_to_redo")
-        rec = self.redo_stack.pop()
-        self.enter(rec, True)
+        rec = stack.pop()
+        self.enter(rec)
+        self.redo_stack = stack  # enter() began a new one: the rest can still be redone
         return rec
-
-    def _refold(self):
-        state = self.state
-        assert state is not None and self.base is not None
-        state.thaw(self.base)
-        for rec in _records(self.log):
-            state.apply(rec)
 
     # --- persistence hooks -------------------------------------------------
 
