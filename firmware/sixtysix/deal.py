@@ -64,12 +64,13 @@ class Deal:
     nines_side = -1  # the side that scored the three-nines side game
     bid_kind = -1
     started = False  # anything entered besides nines in the cut
-    opened = True  # False for a deal that follows another: see on_next
+    opened = True  # False for a deal that follows another: see on_trump
     over = False
     reason = ""
     winner = -1
-    # No default for these: each is set before it is read. The class dict holds 32
-    # names in a hash table of 37 slots; past 37 it would grow by 10 (80 bytes).
+    # No default for these: each is set before it is read. The class dict holds 29
+    # names (with __module__ and __qualname__), its hash table's size; one more would
+    # grow it by 8 slots (64 bytes).
     # (An annotation without a value compiles to nothing.)
     bid_seat: int  # who bid; read only while bid_kind >= 0 (deal4.bid)
     # The card points and tricks of the closer's opponent when the stock was closed.
@@ -87,7 +88,7 @@ class Deal:
         self.total = rules.tricks
         self.seen = bytearray(6)  # cards played per rank
         self.marriages = []  # (seat, suit, value) in order of declaration
-        self.awards = []  # (side, game points, markers)
+        self.awards = []  # (side, game points, markers): what the match adds up
 
     # --- derived facts -------------------------------------------------
 
@@ -119,12 +120,9 @@ class Deal:
 
     # --- ends and awards ------------------------------------------------
 
-    def _award(self, side, points, markers=0):
-        self.awards.append((side, points, markers))
-
     def _end(self, winner, reason, points=0):
         if points:
-            self._award(winner, points)
+            self.awards.append((winner, points, 0))
         self.over = True
         self.winner = winner
         self.reason = reason
@@ -175,20 +173,19 @@ class Deal:
     # --- entries: check, then apply when `do` -----------------------------
 
     def on_trump(self, rec, do):
+        """`trump S`, and `next`, which starts this deal without entering anything
+        else (the deal before is over). Either opens the deal."""
         self._need(play=False)
-        if self.trump >= 0:
-            raise Refused("trump_set")
-        if do:
-            self.trump = rec[1]
-            self.started = True
-            self.opened = True
-
-    def on_next(self, rec, do):
-        """Start this deal without entering anything else (the deal before is over)."""
-        self._need(play=False)
-        if self.opened:
+        trump = rec[0] == 0  # else verb 13, `next`
+        if trump:
+            if self.trump >= 0:
+                raise Refused("trump_set")
+        elif self.opened:
             raise Refused("deal_started")
         if do:
+            if trump:
+                self.trump = rec[1]
+                self.started = True
             self.opened = True
 
     def on_trick(self, rec, do):
@@ -341,30 +338,32 @@ class Deal:
             # Seed 000: "суперникам дається одне очко".
             for s in range(r.sides):
                 if s != side:
-                    self._award(s, 1)
+                    self.awards.append((s, 1, 0))
             self._end(1 - side if r.sides == 2 else -1, "false_claim")
         else:
             self._end(1 - side, "false_claim", 3 if self.tricks[side] == 0 else 2)
 
-    def on_quick(self, rec, do):
-        """result, draw, points: the quick entries (quick.py)."""
-        self._need(play=False, quick=True)
-        from .quick import QUICK  # only matches entered by results pay for this code
+    def on_imported(self, rec, do):
+        """The entries whose code is imported on first use: result, draw, points
+        (quick.py), and cut9, redeal, nines, bid, contract for four players only
+        (deal4.py)."""
+        verb = rec[0]
+        if verb < 8:  # result (5), draw, points
+            self._need(play=False, quick=True)
+            from .quick import QUICK  # only matches entered by results pay for this code
 
-        QUICK[rec[0] - 5](self, rec, do)  # verbs from result (5) on
-
-    def on_four(self, rec, do):
-        """cut9, redeal, nines, bid, contract: four players only (deal4.py)."""
+            QUICK[verb - 5](self, rec, do)
+            return
         if not self.rules.pairs:
             raise Refused("not_in_game")
         self._need(play=False)
         from .deal4 import ENTRIES4  # only four-player matches pay for this code
 
-        ENTRIES4[rec[0] - 8](self, rec, do)  # verbs from cut9 (8) on
+        ENTRIES4[verb - 8](self, rec, do)  # verbs from cut9 (8) on
         if do:
             self.opened = True
 
 
 # The entry for each verb number of events.VERBS, in the same order.
-ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim,
-           Deal.on_quick, Deal.on_quick, Deal.on_quick) + (Deal.on_four,) * 5 + (Deal.on_next,)
+ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim) + (
+    Deal.on_imported,) * 8 + (Deal.on_trump,)
