@@ -64,14 +64,14 @@ class Deal:
     nines_side = -1  # the side that scored the three-nines side game
     bid_kind = -1
     started = False  # anything entered besides nines in the cut
-    opened = True  # False for a deal that follows another: see on_next
+    opened = True  # False for a deal that follows another: see on_trump
     over = False
     reason = ""
     winner = -1
-    # No default for these: each is set before it is read. The class dict holds 37
-    # names, its hash table's size; one more would grow it by 10 slots (80 bytes).
+    # No default for these: each is set before it is read. The class dict holds 29
+    # names (with __module__ and __qualname__), its hash table's size; one more would
+    # grow it by 8 slots (64 bytes).
     # (An annotation without a value compiles to nothing.)
-    last_side: int  # the side that took the last trick (on_trick)
     bid_seat: int  # who bid; read only while bid_kind >= 0 (deal4.bid)
     # The card points and tricks of the closer's opponent when the stock was closed.
     opp_points_at_close: int
@@ -88,7 +88,7 @@ class Deal:
         self.total = rules.tricks
         self.seen = bytearray(6)  # cards played per rank
         self.marriages = []  # (seat, suit, value) in order of declaration
-        self.awards = []  # (side, game points, markers)
+        self.awards = []  # (side, game points, markers): what the match adds up
 
     # --- derived facts -------------------------------------------------
 
@@ -120,54 +120,47 @@ class Deal:
 
     # --- ends and awards ------------------------------------------------
 
-    def _award(self, side, points, markers=0):
-        self.awards.append((side, points, markers))
-
     def _end(self, winner, reason, points=0):
         if points:
-            self._award(winner, points)
+            self.awards.append((winner, points, 0))
         self.over = True
         self.winner = winner
         self.reason = reason
 
-    def _scale_for(self, side):
-        """Game points for `side` winning the deal normally, judged on the others."""
-        r = self.rules
-        if r.players == 3:
-            # The two opponents' card points and tricks.
-            pts = self.points[:]
-            trk = self.tricks[:]
-            del pts[side], trk[side]
-            # judge3: 0 the stronger opponent decides, 1 the weaker, 2 their sum.
-            if r.judge3 == 2:
-                pts = [sum(pts)]
-            pick = min if r.judge3 == 1 else max
-            return 1 if pick(pts) >= 33 else (2 if pick(trk) > 0 else 3)
-        other = 1 - side
-        if r.pairs and r.scale4 == 0:
-            # Seed 000: "Якщо у них немає жодного хабара ... 3 очки", else 1.
-            return 3 if self.tricks[other] == 0 else 1
-        return scale(self.points[other], self.tricks[other])
-
     def _win(self, side, reason):
+        """`side` wins the deal: by the closing rule if the stock was closed, else on
+        the ordinary scale, judged on the others' card points and tricks."""
+        r = self.rules
+        gp = 0
         if self.closer >= 0:
-            self._closed(side == self.side(self.closer))
-        else:
-            self._end(side, reason, self._scale_for(side))
-
-    def _closed(self, won):
-        """A closed deal ends: the closer reached 66 (won) or did not."""
-        closing = self.rules.closing
-        side = self.side(self.closer)
-        if closing == CLOSE_MARIAGE:
-            gp = 3  # seeds 000/001: 3 whatever the loser has
-        elif not won:
-            gp = 3 if self.opp_tricks_at_close == 0 else 2
-        elif closing == CLOSE_CLASSIC:
-            gp = self._scale_for(side)  # judged now, as a deal won without a close
-        else:
-            gp = scale(self.opp_points_at_close, self.opp_tricks_at_close)
-        self._end(side if won else 1 - side, "closed_won" if won else "closed_lost", gp)
+            won = side == self.side(self.closer)
+            reason = "closed_won" if won else "closed_lost"
+            if r.closing == CLOSE_MARIAGE:
+                gp = 3  # seeds 000/001: 3 whatever the loser has
+            elif not won:
+                gp = 3 if self.opp_tricks_at_close == 0 else 2
+            elif r.closing == CLOSE_SCHNAPSEN:
+                gp = scale(self.opp_points_at_close, self.opp_tricks_at_close)
+            # A classic close that succeeds is judged now, as a deal won without a close.
+        if not gp:
+            if r.players == 3:
+                # The two opponents' card points and tricks.
+                pts = self.points[:]
+                trk = self.tricks[:]
+                del pts[side], trk[side]
+                # judge3: 0 the stronger opponent decides, 1 the weaker, 2 their sum.
+                if r.judge3 == 2:
+                    pts = [sum(pts)]
+                pick = min if r.judge3 == 1 else max
+                gp = 1 if pick(pts) >= 33 else (2 if pick(trk) > 0 else 3)
+            else:
+                other = 1 - side
+                if r.pairs and r.scale4 == 0:
+                    # Seed 000: "Якщо у них немає жодного хабара ... 3 очки", else 1.
+                    gp = 3 if self.tricks[other] == 0 else 1
+                else:
+                    gp = scale(self.points[other], self.tricks[other])
+        self._end(side, reason, gp)
 
     def _scored(self, side):
         """After `side` gained points: reaching 66 ends the deal unless hidden."""
@@ -177,39 +170,22 @@ class Deal:
             if not self.rules.hidden:
                 self._win(side, "reached")
 
-    def _cards_out(self):
-        r = self.rules
-        if r.count_at_end and self.first66 >= 0:
-            self._win(self.first66, "counted")
-        elif self.closer >= 0:
-            self._closed(False)
-        elif r.end_rule == END_LAST:
-            self._end(self.last_side, "last_trick", 1)
-        else:
-            points = self.points
-            best = max(points)
-            if points.count(best) > 1:
-                self._end(-1, "draw")
-            else:
-                self._end(points.index(best), "higher", 1)
-
     # --- entries: check, then apply when `do` -----------------------------
 
     def on_trump(self, rec, do):
+        """`trump S`, and `next`, which starts this deal without entering anything
+        else (the deal before is over). Either opens the deal."""
         self._need(play=False)
-        if self.trump >= 0:
-            raise Refused("trump_set")
-        if do:
-            self.trump = rec[1]
-            self.started = True
-            self.opened = True
-
-    def on_next(self, rec, do):
-        """Start this deal without entering anything else (the deal before is over)."""
-        self._need(play=False)
-        if self.opened:
+        trump = rec[0] == 0  # else verb 13, `next`
+        if trump:
+            if self.trump >= 0:
+                raise Refused("trump_set")
+        elif self.opened:
             raise Refused("deal_started")
         if do:
+            if trump:
+                self.trump = rec[1]
+                self.started = True
             self.opened = True
 
     def on_trick(self, rec, do):
@@ -267,13 +243,30 @@ class Deal:
         self.points[side] += pts
         self.leader = seat
         self.to_lead = -1
-        self.last_side = side
         self.started = True
         self._scored(side)
-        if last and not self.over:
-            self._cards_out()
+        if not last or self.over:
+            return
+        # The cards ran out and nobody has (claimed) 66.
+        if r.count_at_end and self.first66 >= 0:
+            self._win(self.first66, "counted")
+        elif self.closer >= 0:
+            self._win(1 - self.side(self.closer), "")  # the closer failed: closed_lost
+        elif r.end_rule == END_LAST:
+            self._end(side, "last_trick", 1)  # `side` took this last trick
+        else:
+            points = self.points
+            best = max(points)
+            if points.count(best) > 1:
+                self._end(-1, "draw")
+            else:
+                self._end(points.index(best), "higher", 1)
 
-    def _check_marriage(self, seat, suit):
+    def on_marriage(self, rec, do):
+        """`marriage P S`, and the marriage that `claim P S` declares (on_claim)."""
+        seat = rec[1]
+        suit = rec[2]
+        self._need(seat)
         if self.trump < 0:
             raise Refused("need_trump")
         if seat != self.leader:
@@ -289,27 +282,18 @@ class Deal:
         if seen[KING] >= 4 or seen[QUEEN] >= 4 or self.known & (
                 1 << (KING * 4 + suit) | 1 << (QUEEN * 4 + suit)):
             raise Refused("marriage_gone")
-
-    def _add_marriage(self, seat, suit):
-        """Count a marriage; returns the side it counted for, or -1 if it waits for a trick."""
+        if not do:
+            return
         side = self.side(seat)
         val = 40 if suit == self.trump else 20
         self.marriages.append((seat, suit, val))
         self.to_lead = suit
         self.started = True
         if self.rules.needs_trick and self.tricks[side] == 0:
-            self.pending[side] += val
-            return -1
-        self.points[side] += val
-        return side
-
-    def on_marriage(self, rec, do):
-        seat = rec[1]
-        self._need(seat)
-        self._check_marriage(seat, rec[2])
-        if do:
-            side = self._add_marriage(seat, rec[2])
-            if side >= 0:
+            self.pending[side] += val  # counts with the side's first trick
+        else:
+            self.points[side] += val
+            if rec[0] == 2:  # verb `marriage`: a claim (4) judges the points itself
                 self._scored(side)
 
     def on_close(self, rec, do):
@@ -338,14 +322,12 @@ class Deal:
     def on_claim(self, rec, do):
         """`claim P` says "we have 66"; `claim P S` first declares the marriage S (seed 000)."""
         seat = rec[1]
-        suit = rec[2] if len(rec) > 2 else -1
-        self._need(seat)
-        if suit >= 0:
-            self._check_marriage(seat, suit)
+        if len(rec) > 2:
+            self.on_marriage(rec, do)  # checks the seat and the marriage, declares it when `do`
+        else:
+            self._need(seat)
         if not do:
             return
-        if suit >= 0:
-            self._add_marriage(seat, suit)
         side = self.side(seat)
         self.started = True
         if self.points[side] >= 66:
@@ -356,30 +338,32 @@ class Deal:
             # Seed 000: "суперникам дається одне очко".
             for s in range(r.sides):
                 if s != side:
-                    self._award(s, 1)
+                    self.awards.append((s, 1, 0))
             self._end(1 - side if r.sides == 2 else -1, "false_claim")
         else:
             self._end(1 - side, "false_claim", 3 if self.tricks[side] == 0 else 2)
 
-    def on_quick(self, rec, do):
-        """result, draw, points: the quick entries (quick.py)."""
-        self._need(play=False, quick=True)
-        from .quick import QUICK  # only matches entered by results pay for this code
+    def on_imported(self, rec, do):
+        """The entries whose code is imported on first use: result, draw, points
+        (quick.py), and cut9, redeal, nines, bid, contract for four players only
+        (deal4.py)."""
+        verb = rec[0]
+        if verb < 8:  # result (5), draw, points
+            self._need(play=False, quick=True)
+            from .quick import QUICK  # only matches entered by results pay for this code
 
-        QUICK[rec[0] - 5](self, rec, do)  # verbs from result (5) on
-
-    def on_four(self, rec, do):
-        """cut9, redeal, nines, bid, contract: four players only (deal4.py)."""
+            QUICK[verb - 5](self, rec, do)
+            return
         if not self.rules.pairs:
             raise Refused("not_in_game")
         self._need(play=False)
         from .deal4 import ENTRIES4  # only four-player matches pay for this code
 
-        ENTRIES4[rec[0] - 8](self, rec, do)  # verbs from cut9 (8) on
+        ENTRIES4[verb - 8](self, rec, do)  # verbs from cut9 (8) on
         if do:
             self.opened = True
 
 
 # The entry for each verb number of events.VERBS, in the same order.
-ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim,
-           Deal.on_quick, Deal.on_quick, Deal.on_quick) + (Deal.on_four,) * 5 + (Deal.on_next,)
+ENTRIES = (Deal.on_trump, Deal.on_trick, Deal.on_marriage, Deal.on_close, Deal.on_claim) + (
+    Deal.on_imported,) * 8 + (Deal.on_trump,)

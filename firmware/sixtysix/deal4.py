@@ -1,7 +1,7 @@
 """Four players in pairs (seed 000): the cut for nines, redeal, three nines, contracts.
 
 Kept apart from deal.py and imported on first use, so two- and three-player
-matches do not spend RAM on this code. Deal.on_four has already checked
+matches do not spend RAM on this code. Deal.on_imported has already checked
 that the game has pairs and the deal is still running. Each function checks
 first and changes the deal only when `do` is true, as in deal.py.
 """
@@ -46,12 +46,7 @@ def nines(d, rec, do):
         side = d.side(seat)
         d.nines_side = side if rec[2] else 1 - side
         d.started = True
-        d._award(d.nines_side, 3)
-
-
-def _first_pair(d, seat):
-    """True for the pair that plays first (its member sits left of the dealer)."""
-    return (seat - d.dealer) % 2 == 1
+        d.awards.append((d.nines_side, 3, 0))
 
 
 def bid(d, rec, do):
@@ -60,9 +55,10 @@ def bid(d, rec, do):
     _before_play(d, seat)
     if d.bid_kind >= 0:
         # Seed 000: the higher game plays; for an equal one the pair earlier
-        # in play keeps it.
+        # in play keeps it. That pair's seats are an odd count past the dealer's:
+        # the player left of the dealer plays first.
         if kind < d.bid_kind or (kind == d.bid_kind and not (
-                _first_pair(d, seat) and not _first_pair(d, d.bid_seat))):
+                (seat - d.dealer) % 2 == 1 and (d.bid_seat - d.dealer) % 2 == 0)):
             raise Refused("bid_low")
     if do:
         d.bid_seat = seat
@@ -83,7 +79,7 @@ def contract(d, rec, do):
         d._end(side if made else other, "contract", 5 + kind)  # five or six
         return
     # Coat: one marker; costume: coat plus lining, two markers.
-    d._award(other if made else side, 0, kind - 1)
+    d.awards.append((other if made else side, 0, kind - 1))
     d._end(side if made else other, "contract")
 
 

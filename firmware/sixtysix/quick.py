@@ -2,7 +2,7 @@
 for tables that count their piles instead of entering every trick.
 
 Kept apart from deal.py and imported on first use, so matches entered trick by trick do
-not spend RAM on this code. Deal.on_quick has already checked that the deal runs and no
+not spend RAM on this code. Deal.on_imported has already checked that the deal runs and no
 contract bid is waiting. Each function checks first and changes the deal only when `do`
 is true, as in deal.py.
 """
