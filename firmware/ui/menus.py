@@ -41,9 +41,11 @@ def board_menu(app):
         deal = state.deal
         if not deal.opened:
             items.append((t("next deal"), _entry(b"\x0d")))
-        # Trump once per deal, then the leader's marriages.
-        key, then = ("trump", _trump) if deal.trump < 0 else ("marriage", _marriage)
-        items.append((t(key), lambda a: choose_suit(a, t(key), then)))
+        # Trump once per deal, then the leader's marriages: the suit picked ends the record
+        # (nothing changes the leader while the menu is open).
+        key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, deal.leader))
+        items.append((t(key), lambda a: choose_suit(
+            a, t(key), lambda a, suit: _entry(bytes(head + (suit,)))(a))))
         if rules.stock:
             items.append((t("close"), _close))
         items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
@@ -110,14 +112,6 @@ def _result(app):
         items.append((side_name(state, s), _bind(_result_points, s)))
     items.append((t("counted points"), _counted))
     app.push(List(t("result"), items))
-
-
-def _trump(app, suit):
-    _entry(bytes((0, suit)))(app)
-
-
-def _marriage(app, suit):
-    _entry(bytes((2, app.match.state.deal.leader, suit)))(app)
 
 
 def _close(app):
