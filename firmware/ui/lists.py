@@ -7,28 +7,37 @@ buttons: UP/DOWN move, OK picks, BACK goes back. Each item is (label, function);
 function gets the app.
 """
 
+from hw.compat import const
 from ui import keymap
 from ui.screen import LINE, Screen, W
 
-ROWS = 5  # items below the title
+_ROWS = const(5)  # items below the title
 
 
 class List(Screen):
     key_mode = keymap.LIST_KEYS
     numbered = True  # keypad digits pick items 1-9, so the list shows their numbers
+    # A method detail(app, i) in a subclass: a line about item i, shown at the bottom while
+    # it is picked (None: no line). None here: the base list has no such line.
+    detail = None
 
     def __init__(self, title, items, pick=0):
         self.title = title
         self.items = items
         self.pick = pick
 
-    def detail(self, app, i):
-        """A line about item i, shown at the bottom while it is picked (None: no line)."""
-        return None
-
     def act(self, app, action, arg):
         n = len(self.items)
-        if action == keymap.BACK:
+        if action == keymap.PICK:
+            if arg >= n:
+                return
+            self.pick = arg
+            action = keymap.OK  # a digit picks its item as # picks the cursor's
+        if action == keymap.OK:
+            fn = self.items[self.pick][1]
+            if fn is not None:
+                fn(app)
+        elif action == keymap.BACK:
             app.pop()
         elif action == keymap.UP:
             self.pick = (self.pick - 1) % n
@@ -36,41 +45,37 @@ class List(Screen):
             self.pick = (self.pick + 1) % n
         elif action == keymap.MENU:
             app.home()
-        elif action in (keymap.OK, keymap.PICK):
-            if action == keymap.PICK:
-                if arg >= n:
-                    return
-                self.pick = arg
-            fn = self.items[self.pick][1]
-            if fn is not None:
-                fn(app)
 
     def draw(self, app, fb):
+        items = self.items
+        pick = self.pick
+        text = app.text
+        write = app.write
         fb.fill_rect(0, 0, W, LINE, 1)
-        app.write(app.text.clip(self.title, W - 2), 1, 0, 0)
-        more = self.detail(app, self.pick)
-        rows = ROWS - 1 if more is not None else ROWS
-        top = min(max(0, self.pick - rows + 1), max(0, len(self.items) - rows))
-        n = len(self.items)
+        write(text.clip(self.title, W - 2), 1, 0, 0)
+        more = self.detail(app, pick) if self.detail else None
+        rows = _ROWS - 1 if more is not None else _ROWS
+        n = len(items)
+        top = min(max(0, pick - rows + 1), max(0, n - rows))
         for i in range(top, min(top + rows, n)):
             y = LINE + 1 + (i - top) * LINE
-            label = self.items[i][0]
+            label = items[i][0]
             if self.numbered:
                 label = (str((i + 1) % 10) + " " if i < 10 else "  ") + label
             # Scroll marks at the right end: more above the first row, more below the last.
             mark = "\u25b2" if i == top and top else "\u25bc" if i == top + rows - 1 < n - 1 \
                 else ""
             if mark:
-                app.write(mark, W - 6, y)
-            label = app.text.clip(label, W - 8 if mark else W - 2)
-            if i == self.pick:
+                write(mark, W - 6, y)
+            label = text.clip(label, W - 8 if mark else W - 2)
+            color = 1
+            if i == pick:
                 # Inverted under the text only: a cursor move then changes fewer columns.
-                fb.fill_rect(0, y, app.text.width(label) + 2, LINE, 1)
-                app.write(label, 1, y, 0)
-            else:
-                app.write(label, 1, y)
+                fb.fill_rect(0, y, text.width(label) + 2, LINE, 1)
+                color = 0
+            write(label, 1, y, color)
         if more is not None:
-            app.write(app.text.clip(more, W - 2), 1, 64 - LINE)
+            write(text.clip(more, W - 2), 1, 64 - LINE)
 
 
 def _entry(rec):

@@ -12,7 +12,9 @@ from ui.screen import SUIT_TEXT, side_name
 
 
 def choose_suit(app, title, then):
-    items = [(SUIT_TEXT[s] + " " + t("suit_" + str(s)), _bind(then, s)) for s in range(4)]
+    items = []
+    for s in range(4):
+        items.append((SUIT_TEXT[s] + " " + t("suit_" + str(s)), _bind(then, s)))
     app.push(List(title, items))
 
 
@@ -31,45 +33,38 @@ def _suit_key(app, suit):
 
 
 def board_menu(app):
+    """The deal's entries while a match is under way, then the general items."""
     state = app.match.state
-    if state is None or state.over:
-        app.push(List(t("menu"), _general_items()))
-        return
-    rules = state.rules
-    deal = state.deal
     items = []
-    if deal.trump < 0:
-        items.append((t("trump"), lambda a: choose_suit(a, t("trump"), _trump)))
-    else:
-        items.append((t("marriage"), lambda a: choose_suit(a, t("marriage"), _marriage)))
-    if rules.stock:
-        items.append((t("close"), lambda a: _close(a)))
-    items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
-    # A result: the winning side and its game points, or (last) the counted card points
-    # of a deal played without the device, from which the game points follow.
-    items.append((t("result"), lambda a: choose_side(
-        a, t("result"), _result_points, (t("counted points"), _counted))))
-    if rules.draws:
-        items.append((t("draw"), _entry(b"\x06")))
-    if rules.pairs:
-        from ui.pairs import pairs_items
+    if state is not None and not state.over:
+        rules = state.rules
+        deal = state.deal
+        if not deal.opened:
+            items.append((t("next deal"), _entry(b"\x0d")))
+        # Trump once per deal, then the leader's marriages: the suit picked ends the record
+        # (nothing changes the leader while the menu is open).
+        key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, deal.leader))
+        items.append((t(key), lambda a: choose_suit(
+            a, t(key), lambda a, suit: _entry(bytes(head + (suit,)))(a))))
+        if rules.stock:
+            items.append((t("close"), _close))
+        items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
+        items.append((t("result"), _result))
+        if rules.draws:
+            items.append((t("draw"), _entry(b"\x06")))
+        if rules.pairs:
+            from ui.pairs import pairs_items
 
-        pairs_items(items, deal)
-    if not deal.opened:
-        items.insert(0, (t("next deal"), _entry(b"\x0d")))
-    items.extend(_general_items())
-    app.push(List(t("menu"), items))
-
-
-def _general_items():
-    return [
+            pairs_items(items, deal)
+    items += (
         (t("undo"), lambda a: (a.home(), a.undo())),
         (t("redo"), lambda a: (a.home(), a.redo())),
         (t("history"), _history),
         (t("statistics"), _stats),
         (t("settings"), settings_menu),
         (t("new match"), new_match),
-    ]
+    )
+    app.push(List(t("menu"), items))
 
 
 # The lists players open now and then live in modules of their own, loaded when opened
@@ -108,20 +103,15 @@ def new_match(app):
     new_match(app)
 
 
-def choose_side(app, title, then, extra=None):
+def _result(app):
+    """The winning side, then its game points; or (last) the counted card points of a deal
+    played without the device, from which the game points follow."""
     state = app.match.state
-    items = [(side_name(state, s), _bind(then, s)) for s in range(state.rules.sides)]
-    if extra is not None:
-        items.append(extra)
-    app.push(List(title, items))
-
-
-def _trump(app, suit):
-    _entry(bytes((0, suit)))(app)
-
-
-def _marriage(app, suit):
-    _entry(bytes((2, app.match.state.deal.leader, suit)))(app)
+    items = []
+    for s in range(state.rules.sides):
+        items.append((side_name(state, s), _bind(_result_points, s)))
+    items.append((t("counted points"), _counted))
+    app.push(List(t("result"), items))
 
 
 def _close(app):
