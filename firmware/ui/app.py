@@ -52,6 +52,7 @@ class App:
         self.stack = []
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
+        self.stats_due = False  # a match ended: render() adds it to the statistics
         self.loops = 0  # turns of the main loop (start.py counts them for its test)
         # What start.run()'s loop holds (keys, power, club link), handed back with the app
         # when a run returns, so a heap measured after it counts them as a board's does.
@@ -184,8 +185,7 @@ class App:
         """The sounds and statistics that follow an entry that counted."""
         state = self.match.state
         if state.over:
-            # A failed write is shown: the match itself is saved, only the statistics not.
-            self.attempt(self.session.record_match_end)
+            self.stats_due = True  # written by the next render(), see there
             self.beep(3)
         elif state.deal.played == 0 and not state.deal.opened and state.deals():
             self.beep(1)  # a deal just ended (66 or the last trick)
@@ -216,6 +216,14 @@ class App:
 
     def render(self):
         """Redraw if anything changed; the display sends only what changed."""
+        if self.stats_due:
+            # A match has just ended: its statistics are added now, once the code of the
+            # key that ended it (a list's, perhaps) has left the call stack, and before the
+            # scoreboard's code comes back after a list; app/stats.py, app/blobs.py and
+            # hw/recover.py are loaded for it. A failed write is shown: the match itself is
+            # saved, only the statistics not.
+            self.stats_due = False
+            self.attempt(self.session.record_match_end)
         if not self.dirty:
             return False
         fb = self.fb
