@@ -23,4 +23,9 @@ def open_lang(code, hash8):
             lines.append(hash8(line[:eq]) << 16 | off)
         off += len(line)
     lines.sort()
-    return f, bytes([v >> 16 for v in lines]), array("H", [v & 0xFFFF for v in lines])
+    # Split in place, without a temporary list per half.
+    hashes = bytearray(len(lines))
+    for i in range(len(lines)):
+        hashes[i] = lines[i] >> 16
+        lines[i] &= 0xFFFF
+    return f, bytes(hashes), array("H", lines)
