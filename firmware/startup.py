@@ -32,8 +32,7 @@ def boot(board, data, club_file, start):
     import parts
 
     display = parts.make_display(cfg)
-    keys, layout, wake_pins = parts.make_keys(cfg)
-    wake = parts.make_wake(cfg, keys, layout, wake_pins)
+    keys, layout, wake = parts.make_keys(cfg)
     del parts
     sys.modules.pop("parts")
     gc.collect()
