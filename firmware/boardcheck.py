@@ -1,7 +1,8 @@
 """Check a board file (boards/*.json, board.json on the board) before anything is wired up.
 
 Shared by the host (tools/deploy.py refuses to deploy a bad file) and the board (main.py
-checks board.json at boot). Runs on CPython and MicroPython; imports nothing.
+checks board.json at boot). Runs on CPython and MicroPython; imports only hw/compat.py's
+const, which is resident on the board anyway.
 
     errors = check(cfg)      # list of messages, empty = good
     check_display(cfg)       # only the display part: can the panel show the errors?
@@ -36,35 +37,34 @@ Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - No pin may serve two purposes.
 """
 
-VALID = "0-5, 12-19, 21-23, 25-27, 32-39"
-STRAPPING = (0, 2, 12, 15)
-CHIPS = ("ssd1306", "sh1106")
-BUSES = ("i2c", "spi")
-ADDRS = (0x3C, 0x3D)
-BUTTONS = ("UP", "DOWN", "OK", "BACK")
-KEY_NAMES = "0123456789ABCD*#"
-DEFAULT_LAYOUT = "123A/456B/789C/*0#D"
-FREQ_MIN = 10000
-FREQ_MAX = 1000000
-SPI_FREQ_MIN = 100000
-SPI_FREQ_MAX = {"ssd1306": 10000000, "sh1106": 4000000}
+from hw.compat import const
 
-_TOP = ("name", "display", "keys", "buzzer", "wake", "wifi")
-_DISPLAY = ("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate")
-_DISPLAY_SPI = ("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate")
-_KEYPAD = ("type", "rows", "cols", "layout")
-_BUTTONS = ("type", "pins")
+# Constants folded in by the compiler: no globals, and no names interned for good by a
+# module that runs once at boot.
+_VALID = const("0-5, 12-19, 21-23, 25-27, 32-39")
+_STRAPPING = const((0, 2, 12, 15))
+_CHIPS = const(("ssd1306", "sh1106"))
+_BUSES = const(("i2c", "spi"))
+_ADDRS = const((0x3C, 0x3D))
+_BUTTONS = const(("UP", "DOWN", "OK", "BACK"))
+_KEY_NAMES = const("0123456789ABCD*#")
+_DEFAULT_LAYOUT = const("123A/456B/789C/*0#D")
+_FREQ_MIN = const(10000)
+_FREQ_MAX = const(1000000)
+_SPI_FREQ_MIN = const(100000)
+_SPI_FREQ_MAX_SSD1306 = const(10000000)
+_SPI_FREQ_MAX_SH1106 = const(4000000)
+
+_TOP = const(("name", "display", "keys", "buzzer", "wake", "wifi"))
+_DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
+_DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
+_KEYPAD = const(("type", "rows", "cols", "layout"))
+_BUTTONS_FIELDS = const(("type", "pins"))
 
 # Roles: what a pin must be able to do.
-_OUT = 0  # push-pull or open-drain output (keypad row, reset, buzzer)
-_I2C = 1  # I2C line (open-drain output)
-_PULL = 2  # input with the internal pull-up (keypad column, button)
-
-
-def exists(pin):
-    """True for a GPIO number the ESP32 brings out (flash pins 6-11 excluded)."""
-    return (0 <= pin <= 5 or 12 <= pin <= 19 or 21 <= pin <= 23 or 25 <= pin <= 27
-            or 32 <= pin <= 39)
+_OUT = const(0)  # push-pull or open-drain output (keypad row, reset, buzzer)
+_I2C = const(1)  # I2C line (open-drain output)
+_PULL = const(2)  # input with the internal pull-up (keypad column, button)
 
 
 def address(value):
@@ -77,10 +77,6 @@ def address(value):
         except ValueError:
             return None
     return None
-
-
-def _is_int(v):
-    return type(v) is int  # JSON true/false are not pin numbers
 
 
 class _Check:
@@ -107,15 +103,16 @@ class _Check:
         return True
 
     def pin(self, where, v, role, key=False):
-        if not _is_int(v):
+        if type(v) is not int:  # JSON true/false are not pin numbers
             self.err("%s: %r is not a pin number" % (where, v))
             return
         if 6 <= v <= 11:
             self.err("%s: pin %d is wired to the flash chip (GPIO 6-11); use another pin"
                      % (where, v))
             return
-        if not exists(v):
-            self.err("%s: pin %d does not exist on the ESP32 (valid: %s)" % (where, v, VALID))
+        # The GPIOs the ESP32 brings out (flash pins 6-11 excluded above).
+        if not (0 <= v <= 5 or 12 <= v <= 19 or 21 <= v <= 23 or 25 <= v <= 27 or 32 <= v <= 39):
+            self.err("%s: pin %d does not exist on the ESP32 (valid: %s)" % (where, v, _VALID))
             return
         self.uses.append((v, where))
         if v >= 34:
@@ -127,16 +124,12 @@ class _Check:
             else:
                 self.err("%s: pin %d is input-only (34-39) and cannot be an output"
                          % (where, v))
-        if key and v in STRAPPING:
+        if key and v in _STRAPPING:
             self.err("%s: pin %d is a strapping pin (0, 2, 12, 15): a key held at power-on "
                      "can stop the board from booting" % (where, v))
         if v == 1 or v == 3:
             self.err("%s: pin %d is the serial console (%s) used by the REPL and deploy"
                      % (where, v, "TX" if v == 1 else "RX"))
-
-    def pin_or_null(self, where, v, role):
-        if v is not None:
-            self.pin(where, v, role)
 
     def display(self, d):
         spi = type(d) is dict and d.get("bus") == "spi"
@@ -146,10 +139,10 @@ class _Check:
             ok = self.fields("display", d, _DISPLAY, ("chip", "sda", "scl"))
         if not ok:
             return
-        if "bus" in d and d["bus"] not in BUSES:
+        if "bus" in d and d["bus"] not in _BUSES:
             self.err("display.bus: unknown bus %r (i2c or spi)" % (d["bus"],))
         chip = d.get("chip")
-        if "chip" in d and chip not in CHIPS:
+        if "chip" in d and chip not in _CHIPS:
             self.err("display.chip: unknown chip %r (ssd1306 or sh1106)" % (chip,))
         # SPI: every line is an output of the ESP32 (the panel sends nothing back).
         for name in ("sck", "mosi", "dc", "cs") if spi else ("sda", "scl"):
@@ -157,22 +150,22 @@ class _Check:
                 self.pin("display." + name, d[name], _OUT if spi else _I2C)
         if "addr" in d:
             a = address(d["addr"])
-            if a not in ADDRS:
+            if a not in _ADDRS:
                 self.err("display.addr: %r is not an OLED address (0x3C or 0x3D)" % (d["addr"],))
         if "freq" in d:
             f = d["freq"]
             if spi:
                 # An unknown chip (reported above) gets the lower of the two limits.
-                name = chip if chip in CHIPS else "sh1106"
-                top = SPI_FREQ_MAX[name]
-                if not _is_int(f) or not SPI_FREQ_MIN <= f <= top:
+                name = chip if chip in _CHIPS else "sh1106"
+                top = _SPI_FREQ_MAX_SSD1306 if name == "ssd1306" else _SPI_FREQ_MAX_SH1106
+                if type(f) is not int or not _SPI_FREQ_MIN <= f <= top:
                     self.err("display.freq: %r is not an SPI clock in Hz for the %s (%d-%d)"
-                             % (f, name, SPI_FREQ_MIN, top))
-            elif not _is_int(f) or not FREQ_MIN <= f <= FREQ_MAX:
+                             % (f, name, _SPI_FREQ_MIN, top))
+            elif type(f) is not int or not _FREQ_MIN <= f <= _FREQ_MAX:
                 self.err("display.freq: %r is not a bus speed in Hz (%d-%d)"
-                         % (f, FREQ_MIN, FREQ_MAX))
-        if "reset" in d:
-            self.pin_or_null("display.reset", d["reset"], _OUT)
+                         % (f, _FREQ_MIN, _FREQ_MAX))
+        if d.get("reset") is not None:
+            self.pin("display.reset", d["reset"], _OUT)
         if "rotate" in d and type(d["rotate"]) is not bool:
             self.err("display.rotate: must be true or false")
 
@@ -194,16 +187,16 @@ class _Check:
                 return
             rows = self.pin_list("keys.rows", k.get("rows"), _OUT) if "rows" in k else 0
             cols = self.pin_list("keys.cols", k.get("cols"), _PULL) if "cols" in k else 0
-            self.layout(k.get("layout", DEFAULT_LAYOUT), rows, cols)
+            self.layout(k.get("layout", _DEFAULT_LAYOUT), rows, cols)
         elif kind == "buttons":
-            if not self.fields("keys", k, _BUTTONS, ("type", "pins")):
+            if not self.fields("keys", k, _BUTTONS_FIELDS, ("type", "pins")):
                 return
             pins = k.get("pins")
             if pins is None:
                 return
-            if not self.fields("keys.pins", pins, BUTTONS, BUTTONS):
+            if not self.fields("keys.pins", pins, _BUTTONS, _BUTTONS):
                 return
-            for name in BUTTONS:
+            for name in _BUTTONS:
                 if name in pins:
                     self.pin("keys.pins." + name, pins[name], _PULL, key=True)
         else:
@@ -211,7 +204,7 @@ class _Check:
 
     def layout(self, layout, rows, cols):
         if type(layout) is not str:
-            self.err("keys.layout: must be a string like %r" % DEFAULT_LAYOUT)
+            self.err("keys.layout: must be a string like %r" % _DEFAULT_LAYOUT)
             return
         lines = layout.split("/")
         if rows and len(lines) != rows:
@@ -224,8 +217,8 @@ class _Check:
         for ch in layout:
             if ch == "/":
                 continue
-            if ch not in KEY_NAMES:
-                self.err("keys.layout: unknown key %r (keys are %s)" % (ch, KEY_NAMES))
+            if ch not in _KEY_NAMES:
+                self.err("keys.layout: unknown key %r (keys are %s)" % (ch, _KEY_NAMES))
             elif ch in seen:
                 self.err("keys.layout: key %r appears twice" % (ch,))
             seen += ch
@@ -257,8 +250,8 @@ def check(cfg):
         c.display(cfg["display"])
     if "keys" in cfg:
         c.keys(cfg["keys"])
-    if "buzzer" in cfg:
-        c.pin_or_null("buzzer", cfg["buzzer"], _OUT)
+    if cfg.get("buzzer") is not None:
+        c.pin("buzzer", cfg["buzzer"], _OUT)
     if "wake" in cfg and type(cfg["wake"]) is not bool:
         c.err("wake: must be true or false")
     if "wifi" in cfg and type(cfg["wifi"]) is not bool:

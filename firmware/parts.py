@@ -1,4 +1,4 @@
-"""The board's parts, built from its checked board file: the display, the keys, waking
+"""The board's parts, built from its checked board file: the display, the keys and waking
 on a key, the club-night link; and the report of a bad board file.
 
 start.run() imports this module for the boot and drops it afterwards: on the board every
@@ -45,7 +45,8 @@ def make_display(cfg):
 
 
 def make_keys(cfg):
-    """(key source, layout name, the pins that can wake the chip)."""
+    """(key source, layout name, the Power `wake` argument). wake: None unless the board file
+    asks for waking on a key and it works."""
     from hw import keys_build
     from hw.compat import unload
 
@@ -54,21 +55,20 @@ def make_keys(cfg):
     try:
         if k["type"] == "keypad":
             rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
-            cols = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]
-            layout = k.get("layout", keys_build.DEFAULT_LAYOUT)
-            return keys_build.make_keypad(rows, cols, layout), "keypad", cols
-        names = ("UP", "DOWN", "OK", "BACK")
-        pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
-        return keys_build.make_buttons(pins, names), "buttons", pins
+            pins = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]  # the columns wake
+            keys = keys_build.make_keypad(rows, pins, k.get("layout", keys_build.DEFAULT_LAYOUT))
+            layout = "keypad"
+            wake = keys.arm_wake  # Power drives the rows low with it before a sleep
+        else:
+            names = ("UP", "DOWN", "OK", "BACK")
+            pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
+            keys = keys_build.make_buttons(pins, names)
+            layout = "buttons"
+            wake = True
     finally:
         unload("hw.keys_build")  # boot-only code, like this module
-
-
-def make_wake(cfg, keys, layout, pins):
-    """The Power `wake` argument: None unless the board file asks for it and it works."""
     if not cfg.get("wake"):
-        return None
-    from hw.compat import unload
+        return keys, layout, None
     from hw.wake import wake_on_keys
 
     try:
@@ -79,10 +79,10 @@ def make_wake(cfg, keys, layout, pins):
         wake_on_keys(machine, pins, 0, esp32)
     except (ValueError, OSError, AttributeError) as e:
         print("wake on keys not available (%s): short naps instead" % e)
-        return None
+        return keys, layout, None
     finally:
         unload("hw.wake")  # boot-only code, like this module
-    return keys.arm_wake if layout == "keypad" else True
+    return keys, layout, wake
 
 
 def report(cfg, errors, name):

@@ -9,9 +9,11 @@ import gc
 import machine
 
 
-def boot(board, data, club_file, make_buzzer):
+def boot(board, data, club_file, start):
     """(cfg, keys, power, app, club), or None when the board file is bad. data: the store's
-    folder; make_buzzer(cfg): the app's beeper (start.py's: it stays for the loop)."""
+    folder. start: start.py's globals (that module imports this one, not the other way
+    round): the app's beeper is its beep(), which stays for the loop, on the PWM made here
+    and stored there as `buzzer`."""
     import os
     import sys
 
@@ -30,8 +32,7 @@ def boot(board, data, club_file, make_buzzer):
     import parts
 
     display = parts.make_display(cfg)
-    keys, layout, wake_pins = parts.make_keys(cfg)
-    wake = parts.make_wake(cfg, keys, layout, wake_pins)
+    keys, layout, wake = parts.make_keys(cfg)
     del parts
     sys.modules.pop("parts")
     gc.collect()
@@ -52,7 +53,13 @@ def boot(board, data, club_file, make_buzzer):
     from ui.app import App
     from ui.text import board_font
 
-    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
+    font = board_font()
+    beep = None
+    pin = cfg.get("buzzer")
+    if pin is not None:
+        start["buzzer"] = machine.PWM(machine.Pin(pin), freq=2000, duty_u16=0)
+        beep = start["beep"]
+    app = App(display, session, font, layout, buzzer=beep)
     app.boot(problems)
     display.contrast(app.settings["contrast"])
     power = make_power(display, app.settings, machine, wake)

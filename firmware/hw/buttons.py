@@ -3,11 +3,7 @@ resident, and Key, the logic of one key. They are built by hw/keys_build.py at b
 keypad board never loads this (hw/keypad.py keeps the same logic for all its keys at once).
 """
 
-from hw.compat import const
 from hw.keys import DEBOUNCE_MS, LONG, LONG_MS, PRESS, Source, ticks_diff
-
-_DOWN = const(1)
-_UP = const(2)
 
 
 class Key:
@@ -31,46 +27,33 @@ class Key:
         self.fired = 0  # LONG already emitted for this press
         self.muted = 0  # no events until this press ends
 
-    def settle(self, raw, now):
-        """Debounce one sample (1 = closed). Return _DOWN/_UP on an edge, else 0."""
+    def update(self, raw, now):
+        """Whole logic for an independent key, one sample (1 = closed): return PRESS, LONG
+        or 0. One method rather than one per step: on the board each costs heap."""
+        # Debounce: a change of the sample counts once it has lasted DEBOUNCE_MS.
         if raw != self.raw:
             self.raw = raw
             self.changed = now
-        if raw == self.down or ticks_diff(now, self.changed) < self.DEBOUNCE_MS:
-            return 0
-        self.down = raw
-        if raw:
-            self.since = self.changed
+        if raw != self.down and ticks_diff(now, self.changed) >= self.DEBOUNCE_MS:
+            self.down = raw
+            if not raw:  # released: the press is reported unless it went LONG or is muted
+                quiet = self.fired or self.muted
+                self.muted = 0
+                return 0 if quiet else PRESS
+            self.since = self.changed  # pressed: the press started at the change
             self.fired = 0
-            return _DOWN
-        return _UP
-
-    def released(self):
-        """End the press; return PRESS if it is to be reported, else 0."""
-        quiet = self.fired or self.muted
-        self.muted = 0
-        return 0 if quiet else PRESS
-
-    def held_long(self, now):
-        """True once per press when the hold reaches LONG_MS."""
-        # raw too: a contact already opening is not a long press, whatever
-        # the debounce delay still says.
+        # LONG once per press when the hold reaches LONG_MS. raw too: a contact already
+        # opening is not a long press, whatever the debounce delay still says.
         if (
             self.down
-            and self.raw
+            and raw
             and not self.fired
             and not self.muted
             and ticks_diff(now, self.since) >= self.LONG_MS
         ):
             self.fired = 1
-            return True
-        return False
-
-    def update(self, raw, now):
-        """Whole logic for an independent key: return PRESS, LONG or 0."""
-        if self.settle(raw, now) == _UP:
-            return self.released()
-        return LONG if self.held_long(now) else 0
+            return LONG
+        return 0
 
 
 class Buttons(Source):

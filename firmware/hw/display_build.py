@@ -23,9 +23,9 @@ _SET_COM_OUT_DIR = const(0xC0)
 
 _COL_OFFSET_SH1106 = const(2)
 
-# Command streams sent at init. Both leave the display off; orientation, RAM clear and
-# display-on follow.
-_INIT_SSD1306 = (
+# Command streams sent at init (constants: no globals, no names). Both leave the display
+# off; orientation, RAM clear and display-on follow.
+_INIT_SSD1306 = const(
     b"\xae"  # display off
     b"\xd5\x80"  # clock divide / oscillator
     b"\xa8\x3f"  # multiplex 64
@@ -40,7 +40,7 @@ _INIT_SSD1306 = (
     b"\xa4"  # show RAM content
     b"\xa6"  # not inverted
 )
-_INIT_SH1106 = (
+_INIT_SH1106 = const(
     b"\xae"  # display off
     b"\xd5\x80"  # clock divide / oscillator
     b"\xa8\x3f"  # multiplex 64

@@ -34,21 +34,10 @@ def _sparse(index, codes, offs):
         offs.append((index[i + 2] | (index[i + 3] << 8)) << 3)
 
 
-def _widths(f, start, offs):
-    """The glyphs' widths: the first two bytes of each one's data."""
-    two = bytearray(2)
-    widths = []
-    for off in offs:
-        f.seek(start + off)
-        f.readinto(two)
-        widths.append(two[0] | (two[1] << 8))
-    return widths
-
-
 def setup(text, font):
     """Fill in the Text's fields for `font` (a font_to_py module or a font file's path)."""
     codes = array("H")
-    offs = []
+    offs = array("I")  # kept as Text._offs when the glyphs are not evenly spaced
     if isinstance(font, str):
         f = open(font, "rb")
         head = f.read(12)
@@ -79,7 +68,6 @@ def setup(text, font):
                 if off:
                     codes.append(code)
                     offs.append(off)
-    widths = _widths(f, dstart, offs)
     n = len(offs)
     step = offs[1] - offs[0] if n > 1 else 1
     for i in range(n):
@@ -92,13 +80,17 @@ def setup(text, font):
     text._file = f
     text._dbase = dstart
     text._codes = codes
-    text._offs = None if step else array("I", offs)
+    text._offs = None if step else offs
     text._base = offs[0] if n else 0
     text._step = step
-    # Every glyph `advance` wide, or each one's width read with its bitmap.
+    # Every glyph `advance` wide, or each one's width read with its bitmap. A glyph's
+    # width is the first two bytes of its data, compared as read: no table of them.
+    two = bytearray(2)
     text._mono = True
-    for x in widths:
-        if x != w:
+    for off in offs:
+        f.seek(dstart + off)  # pyright: ignore[reportAttributeAccessIssue]
+        f.readinto(two)  # pyright: ignore[reportAttributeAccessIssue]
+        if two[0] | (two[1] << 8) != w:
             text._mono = False
     text._rec = bytearray(bpr * h)  # one glyph's bitmap, read from the file
     text._buf = buf = bytearray(bpr * h)  # the glyph being drawn
