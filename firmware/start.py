@@ -23,20 +23,23 @@ import time  # noqa: E402
 
 CLUB_FILE = "club.json"  # club night: the broker, table id and credentials (docs/club.md)
 
-# The buzzer's machine.PWM, set by startup.py at boot on a board that has one (the app gets
-# beep() then). Building it is boot-only code there: only beep() stays for the loop.
-buzzer: "machine.PWM"
 
+def make_buzzer(cfg):
+    pin = cfg.get("buzzer")
+    if pin is None:
+        return None
+    pwm = machine.PWM(machine.Pin(pin), freq=2000, duty_u16=0)
+    tones = ((220, 80), (880, 60), (0, 0), (1320, 200))  # refused, deal over, -, match over
 
-def beep(kind):
-    """The app's beeper: 0 refused, 1 deal over, 3 match over."""
-    freq, ms = ((220, 80), (880, 60), (0, 0), (1320, 200))[kind]  # a constant: no global
-    if freq:
-        pwm = buzzer  # noqa: F821  (declared above, set by startup.py)
-        pwm.freq(freq)
-        pwm.duty_u16(20000)
-        time.sleep_ms(ms)
-        pwm.duty_u16(0)
+    def beep(kind):
+        freq, ms = tones[kind]
+        if freq:
+            pwm.freq(freq)
+            pwm.duty_u16(20000)
+            time.sleep_ms(ms)
+            pwm.duty_u16(0)
+
+    return beep
 
 
 def run(loops=None, board="board.json", seconds=None):
@@ -47,7 +50,7 @@ def run(loops=None, board="board.json", seconds=None):
     import startup  # the boot: its code is heap, given back once the boot is done
 
     # The data folder is relative to the working directory: "/" on the board.
-    booted = startup.boot(board, "data", CLUB_FILE, globals())
+    booted = startup.boot(board, "data", CLUB_FILE, make_buzzer)
     del startup
     sys.modules.pop("startup")
     if booted is None:

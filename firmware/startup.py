@@ -9,11 +9,9 @@ import gc
 import machine
 
 
-def boot(board, data, club_file, start):
+def boot(board, data, club_file, make_buzzer):
     """(cfg, keys, power, app, club), or None when the board file is bad. data: the store's
-    folder. start: start.py's globals (that module imports this one, not the other way
-    round): the app's beeper is its beep(), which stays for the loop, on the PWM made here
-    and stored there as `buzzer`."""
+    folder; make_buzzer(cfg): the app's beeper (start.py's: it stays for the loop)."""
     import os
     import sys
 
@@ -53,13 +51,7 @@ def boot(board, data, club_file, start):
     from ui.app import App
     from ui.text import board_font
 
-    font = board_font()
-    beep = None
-    pin = cfg.get("buzzer")
-    if pin is not None:
-        start["buzzer"] = machine.PWM(machine.Pin(pin), freq=2000, duty_u16=0)
-        beep = start["beep"]
-    app = App(display, session, font, layout, buzzer=beep)
+    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
     app.boot(problems)
     display.contrast(app.settings["contrast"])
     power = make_power(display, app.settings, machine, wake)
