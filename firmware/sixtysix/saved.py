@@ -3,8 +3,9 @@ these; it does not import sixtysix/match.py, so the imports go round no circle).
 back is sixtysix/setup.py's.
 
 Apart from sixtysix/match.py because the scoreboard's entries never need it: the board
-loads it for a new match, a deal's end (its checkpoint) and the boot, and drops it after
-(app/session.py), so its code is not in the heap while the deal is typed.
+loads it for a new match and a deal's end (its checkpoint), not for the boot (a summary is
+read by sixtysix/setup.py), and drops it after (app/session.py), so its code is not in the
+heap while the deal is typed.
 """
 
 try:
