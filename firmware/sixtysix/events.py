@@ -20,8 +20,9 @@ VERBS = ("trump", "trick", "marriage", "close", "claim", "result", "draw", "poin
          "cut9", "redeal", "nines", "bid", "contract", "next")
 
 # What follows each verb in text: p player/side number, s suit, c card
-# (one or more), v points or n, w a word from the verb's list, - nothing.
-_SHAPES = ("s", "pc", "ps", "p", "p", "pd", "", "v", "", "", "pw", "pw", "w", "")
+# (one or more), v points or n, d a digit, w a word from the verb's list. A claim's suit
+# (a marriage that goes with it) may be left out.
+_SHAPES = ("s", "pc", "ps", "p", "ps", "pd", "", "v", "", "", "pw", "pw", "w", "")
 _WORDS = {10: ("lost", "won"), 11: CONTRACTS, 12: ("failed", "made")}  # nines, bid, contract
 
 
@@ -34,24 +35,13 @@ def parse_card(text):
         return None
     if len(text) == 1:
         return card(r)
-    s = parse_suit(text[1])
+    s = SUITS.find(text[1].upper())
     return card(r, s) if s >= 0 else None
 
 
 def card_text(c):
     s = suit_of(c)
     return RANKS[rank_of(c)] + (SUITS[s] if s >= 0 else "")
-
-
-def parse_suit(text):
-    return SUITS.find(text.upper()) if len(text) == 1 else -1
-
-
-def _num(word):
-    """A 1-based number in text -> 0-based int; refuse anything else."""
-    if not word.isdigit() or len(word) > 2 or word == "0" or word == "00":
-        raise Refused("syntax")
-    return int(word) - 1
 
 
 def parse(line):
@@ -63,24 +53,21 @@ def parse(line):
     shape = _SHAPES[code]
     args = words[1:]
     out = bytearray([code])
-    last = shape[-1:] if shape else ""
-    if last in ("c", "v"):
-        if len(args) < len(shape):
+    n = len(shape)
+    if shape[-1:] in ("c", "v"):  # the last repeats: one or more
+        if len(args) < n:
             raise Refused("syntax")
-    elif code == 4:  # claim: a player, and a marriage suit if one goes with it
-        if len(args) not in (1, 2):
-            raise Refused("syntax")
-    elif len(args) != len(shape):
+    elif len(args) != n and not (code == 4 and len(args) == 1):  # a claim's suit may be left out
         raise Refused("syntax")
     for i in range(len(args)):
         word = args[i]
-        kind = shape[i] if i < len(shape) else last
-        if code == 4 and i == 1:
-            kind = "s"
-        if kind == "p":
-            out.append(_num(word))
+        kind = shape[min(i, n - 1)]
+        if kind == "p":  # 1-based in text
+            if not word.isdigit() or len(word) > 2 or word == "0" or word == "00":
+                raise Refused("syntax")
+            out.append(int(word) - 1)
         elif kind == "s":
-            s = parse_suit(word)
+            s = SUITS.find(word.upper()) if len(word) == 1 else -1
             if s < 0:
                 raise Refused("syntax")
             out.append(s)
@@ -114,13 +101,10 @@ def format_event(rec):
     """Record bytes -> text line (the inverse of parse)."""
     code = rec[0]
     shape = _SHAPES[code]
-    last = shape[-1:] if shape else ""
     words = [VERBS[code]]
     for i in range(1, len(rec)):
         b = rec[i]
-        kind = shape[i - 1] if i - 1 < len(shape) else last
-        if code == 4 and i == 2:
-            kind = "s"
+        kind = shape[min(i, len(shape)) - 1]  # the last repeats
         if kind == "p":
             words.append(str(b + 1))
         elif kind == "s":

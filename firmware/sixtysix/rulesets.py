@@ -34,31 +34,29 @@ _TABLE = (
     bytes((2, 6, 6, 12, 10,  0,  1,  CLOSE_CLASSIC,   END_HIGHER, 0,  7,  0, 1,  1)),  # sechsundsechzig
 )
 
-# Options a player may set in the `new` entry, with their allowed words.
-# Numbers are checked in fill.
-JUDGES = ("strong", "weak", "sum")  # three players: whose points decide 1/2/3
-SCALES = ("31", "full")  # four players: 3 or 1 (seed 000), or the full 1/2/3
-
-
 def fill(r, row, options):
     """Set the attributes of Rules `r` from the table's row number `row`, then the
     options ({name: text}); refuse an unknown or bad option."""
+    # The options with words, and their words (the rest take numbers). Here, not globals:
+    # the module's names stay in RAM after it is dropped.
+    judges = ("strong", "weak", "sum")  # three players: whose points decide 1/2/3
+    scales = ("31", "full")  # four players: 3 or 1 (seed 000), or the full 1/2/3
     (r.players, r.ranks, r.hand, r.stock, r.bonus, r.stock_window, r.needs_trick,
      r.closing, r.end_rule, r.count_at_end, r.target, r.down, r.hidden,
      r.false_claim_23) = _TABLE[row]
     r.pairs = r.players == 4  # four players in two pairs: seats 1+3 vs 2+4
     r.sides = 2 if r.pairs else r.players
     r.tricks = r.ranks * 4 // r.players  # tricks in a deal that is not closed
-    r.judge3 = 0  # index in JUDGES
-    r.scale4 = 0  # index in SCALES
+    r.judge3 = 0  # index in judges
+    r.scale4 = 0  # index in scales
     r.games = 1  # four players: eights to win the match
     r.draws = r.end_rule == END_HIGHER
     for name in options:
         text = options[name]
-        if name == "judge" and r.players == 3 and text in JUDGES:
-            r.judge3 = JUDGES.index(text)
-        elif name == "scale" and r.pairs and text in SCALES:
-            r.scale4 = SCALES.index(text)
+        if name == "judge" and r.players == 3 and text in judges:
+            r.judge3 = judges.index(text)
+        elif name == "scale" and r.pairs and text in scales:
+            r.scale4 = scales.index(text)
         elif not text.isdigit() or len(text) > 2:
             raise Refused("bad_option")
         elif name in ("down", "hidden", "needtrick") and text in ("0", "1"):

@@ -3,8 +3,9 @@ these; it does not import sixtysix/match.py, so the imports go round no circle).
 back is sixtysix/setup.py's.
 
 Apart from sixtysix/match.py because the scoreboard's entries never need it: the board
-loads it for a new match, a deal's end (its checkpoint) and the boot, and drops it after
-(app/session.py), so its code is not in the heap while the deal is typed.
+loads it for a new match and a deal's end (its checkpoint), not for the boot (a summary is
+read by sixtysix/setup.py), and drops it after (app/session.py), so its code is not in the
+heap while the deal is typed.
 """
 
 try:
@@ -19,21 +20,23 @@ except ImportError:  # CPython
 # multiple of 3, so the pieces join up with no padding between them. Short: near a full
 # heap, pieces of 256 characters no longer found room between the other blocks.
 PIECE = 96
-SUMMARY_VERSION = 2  # 2: the history in base64 (a third smaller than hex on flash)
+SUMMARY_VERSION = 2  # 2: the history in base64 (a third smaller than hex on flash); setup.restore
+# checks it by its number.
 
 
 def summary(m, hist=True):
     """Match.summary."""
-    state = m.state
     base = m.base
-    assert state is not None and base is not None
-    prev = None
-    if m.prev:
-        pbase, plog = m.prev
-        assert pbase is not None
-        prev = [list(pbase), bytes(plog).hex()]
+    assert m.state is not None and base is not None
+    prev = m.prev  # None, or (base, log) with the log in bytes
+    if prev:
+        assert prev[0] is not None
+        prev = [list(prev[0]), prev[1].hex()]
+    redo = []  # a loop, not a comprehension: that would be one more function in the heap
+    for rec in m.redo_stack:
+        redo.append(rec.hex())
     s = {"v": SUMMARY_VERSION, "setup": m.setup, "base": list(base), "prev": prev,
-         "redo": [rec.hex() for rec in m.redo_stack]}
+         "redo": redo}
     if hist:
         s["hist"] = "".join(hist_b64(m))
     return s
@@ -49,12 +52,10 @@ def hist_b64(m):
     for block in state.hist:  # blocks of rows (match.CHUNK, a multiple of PIECE)
         if not left:
             break
-        n = len(block) if len(block) < left else left
-        h = memoryview(block)
+        n = min(len(block), left)
+        h = memoryview(block)[:n]  # a slice past its end stops at n
         for i in range(0, n, PIECE):
-            yield _b64(h[i:i + PIECE if i + PIECE < n else n])
+            # No newline to strip: one string per piece, not two. Any buffer will do.
+            piece = b2a_base64(h[i:i + PIECE], newline=False)  # pyright: ignore
+            yield piece.decode()
         left -= n
-
-
-def _b64(data):
-    return b2a_base64(data).decode().strip()

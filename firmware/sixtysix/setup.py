@@ -16,11 +16,12 @@ from .errors import Refused
 from .rules import Rules
 
 
-def setup_match(line):
-    """A `new RULES key=value ...` line -> (rules, names, first dealer).
+def new_match(m, line, state):
+    """Match.enter_line for a `new RULES key=value ...` line: start match `m` afresh on
+    `state`, an empty MatchState.
 
-    Refuses bad options. `dealer` and `names` are the match's; the other
-    keys are rule options (rulesets.fill)."""
+    Refuses bad options, before anything is set. `dealer` and `names` are the match's; the
+    other keys are rule options (rulesets.fill)."""
     words = line.split()
     if len(words) < 2 or words[0] != "new":
         raise Refused("syntax")
@@ -40,19 +41,13 @@ def setup_match(line):
         else:
             rules_opts[key] = val
     rules = Rules(words[1], rules_opts)
-    if not 0 <= dealer < rules.players:
+    n = rules.players
+    if not 0 <= dealer < n:
         raise Refused("bad_option")
     if names is None:
-        names = ("1", "2", "3", "4")[:rules.players]
-    if len(names) != rules.players or "" in names:
+        names = ("1", "2", "3", "4")[:n]
+    if len(names) != n or "" in names:
         raise Refused("bad_option")
-    return rules, names, dealer
-
-
-def new_match(m, line, state):
-    """Match.enter_line for a `new` line: start match `m` afresh on `state`, an empty
-    MatchState."""
-    rules, names, dealer = setup_match(line)
     n = rules.sides
     state.rules = rules  # the attributes are MatchState's: see its class body
     state.names = names
@@ -68,7 +63,7 @@ def new_match(m, line, state):
     state.applied = 0
     state.rolled = False
     state.hist = []
-    m.setup = " ".join(line.split())
+    m.setup = " ".join(words)
     m.state = state
     m.base = state.freeze()
     m.log = bytearray()
@@ -78,9 +73,8 @@ def new_match(m, line, state):
 
 def restore(m, summary, records):
     """Match.restore."""
-    from .saved import SUMMARY_VERSION  # here: a new match alone need not load saved.py
-
-    if summary.get("v") != SUMMARY_VERSION:
+    # 2: saved.SUMMARY_VERSION, written by its number so that a boot need not load saved.py.
+    if summary.get("v") != 2:
         raise Refused("bad_summary")
     m.enter_line(summary["setup"])
     state = m.state
@@ -103,4 +97,7 @@ def restore(m, summary, records):
         m.prev = (tuple(prev[0]), bytes.fromhex(prev[1]))
     for rec in records:
         m.enter(rec)
-    m.redo_stack = [bytes.fromhex(h) for h in summary.get("redo") or ()]
+    redo = []  # a loop, not a comprehension: that would be one more function in the heap
+    for h in summary.get("redo") or ():
+        redo.append(bytes.fromhex(h))
+    m.redo_stack = redo

@@ -29,21 +29,21 @@ def _deal(d):
     }
 
 
-def _row(h):
-    return {
-        "dealer": h[0] + 1,
-        "reason": h[1],
-        "winner": _one(h[2]),
-        "awards": [[a[0] + 1, a[1], a[2]] for a in h[3]],
-        "points": list(h[4]),
-    }
-
-
 def snapshot(match):
     s = match.state
     if s is None:
         return {"match": None}
     r = s.rules
+    history = []
+    for i in range(s.deals()):
+        h = s.row(i)
+        history.append({
+            "dealer": h[0] + 1,
+            "reason": h[1],
+            "winner": _one(h[2]),
+            "awards": [[a[0] + 1, a[1], a[2]] for a in h[3]],
+            "points": list(h[4]),
+        })
     out = {
         "rules": r.id,
         "players": r.players,
@@ -54,7 +54,7 @@ def snapshot(match):
         "over": s.over,
         "winner": _one(s.winner),
         "deals": s.deals(),
-        "history": [_row(s.row(i)) for i in range(s.deals())],
+        "history": history,
         "stats": {"won": s.won[:], "won2": s.won2[:], "won3": s.won3[:]},
         "deal": None if s.over else _deal(s.deal),
         "undo": match.undo_count(),
