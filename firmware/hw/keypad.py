@@ -69,7 +69,8 @@ class Keypad(Source):
     def _scan(self, now):
         if self._armed:
             self._rest()
-        # Debounce the scan (Key.settle for every key); a released key ends its press.
+        # Debounce the scan (for every key, as Key.update does for a button); a released key
+        # ends its press.
         bits = self._read()
         changed = self._changed
         since = self._since
@@ -116,7 +117,7 @@ class Keypad(Source):
             self._active = a
         if a < 0:
             return
-        # Its hold reaching LONG_MS: LONG, once per press (Key.held_long). raw too: a contact
+        # Its hold reaching LONG_MS: LONG, once per press (as in Key.update). raw too: a contact
         # already opening is not a long press, whatever the debounce delay still says.
         bit = 1 << a
         if (

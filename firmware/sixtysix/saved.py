@@ -49,7 +49,7 @@ def hist_b64(m):
     base = m.base
     assert state is not None and base is not None
     left = base[3]  # the deals recorded at the deal's start (a match's last may follow)
-    for block in state.hist:  # blocks of rows (match.CHUNK, a multiple of PIECE)
+    for block in state.hist:  # blocks of rows (match._CHUNK bytes, a multiple of PIECE)
         if not left:
             break
         n = min(len(block), left)
