@@ -10,12 +10,6 @@ import json
 from sixtysix.match import Match
 
 
-def _short(problem):
-    """A store problem for the screen: drop the "kept as ..." tail."""
-    i = problem.find(", kept")
-    return problem[:i] if i > 0 else problem
-
-
 def boot(session):
     """Load and rebuild the match. Returns short problem messages; never raises on bad
     data: whatever cannot be restored is reported, and the match is the longest valid
@@ -29,7 +23,10 @@ def boot(session):
         _rebuild(session, None, ())
         session._dirty = True
         return ["storage: read error"]
-    msgs = [_short(p) for p in got.problems]
+    msgs = []
+    for problem in got.problems:
+        i = problem.find(", kept")  # for the screen: drop the "kept as ..." tail
+        msgs.append(problem[:i] if i > 0 else problem)
     summary = None
     if got.summary is not None:
         try:

@@ -205,16 +205,17 @@ class Store:
 
     def load(self):
         """Read summary and journal; repair what is damaged. Never raises on bad data.
-        Returns a hw.recover.Loaded. The code lives in hw/recover.py, loaded for the call
+        Returns a hw.repair.Loaded. The code lives in hw/repair.py, loaded for the call
         and dropped after it: on the board every module's code is heap, and this runs
         once per boot."""
-        from hw import recover
+        from hw import repair
 
         try:
-            return recover.load(self)
+            return repair.load(self)
         finally:
-            del recover
-            unload("hw.recover")
+            del repair
+            unload("hw.repair")
+            unload("hw.recover")  # which hw/repair.py imports
 
     def append(self, line):
         """Durably append one event line (str, no newline). Durable when this returns."""
