@@ -1,8 +1,8 @@
 """The store's file format: names, magic numbers, limits and the CRC.
 
-Shared by hw/storage.py (writing, appending) and hw/recover.py (the boot's reading and
-repair, with the header checks); the formats themselves are described in hw/storage.py's
-docstring.
+Shared by hw/storage.py (writing, appending), hw/recover.py (reading a packed file, with
+the header checks) and hw/repair.py (the boot's journal scan and repair); the formats
+themselves are described in hw/storage.py's docstring.
 """
 
 VERSION = 1
@@ -17,7 +17,7 @@ _JOURNAL = "journal"
 try:
     from binascii import crc32
 except ImportError:  # a port built without it: the same CRC in Python
-    from hw.softcrc import crc32  # noqa: F401  (for hw/storage.py and hw/recover.py)
+    from hw.softcrc import crc32  # noqa: F401  (for hw/storage.py, recover.py, repair.py)
 
 
 def _hex(crc):
