@@ -137,7 +137,7 @@ class Store:
         if f is not None:
             f.close()
 
-    close = _close_journal  # the public name; hw/recover.py calls the other
+    close = _close_journal  # the public name; hw/repair.py calls the other
 
     # ---- packed files (summary and blobs) ----
 

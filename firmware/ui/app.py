@@ -13,6 +13,7 @@ screen is next wanted (a key or a frame), once the list's code has left the call
 """
 
 import gc
+import sys
 
 from hw.compat import const, unload
 from sixtysix.errors import Refused
@@ -22,9 +23,9 @@ from ui.screen import LINE, H, W
 from ui.text import Text
 
 # The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
-# dropped by home(). Their names without "ui.": names that other code has interned
-# already are no string of their own in the heap.
-_LISTS = const(("menus", "points", "info", "settings", "newmatch", "pairs", "names", "lists"))
+# dropped by home().
+_LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
+                "ui.names", "ui.lists"))
 
 
 class App:
@@ -131,8 +132,9 @@ class App:
         stack = self.stack
         del stack[1:]
         self.dirty = True
-        for name in _LISTS:  # unload() passes over a module that is not loaded
-            unload("ui." + name)
+        if "ui.lists" in sys.modules:  # every list runs on ui/lists.py
+            for name in _LISTS:
+                unload(name)
 
     # --- keys ---------------------------------------------------------------
 

@@ -44,8 +44,11 @@ def board_menu(app):
         # Trump once per deal, then the leader's marriages: the suit picked ends the record
         # (nothing changes the leader while the menu is open).
         key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, deal.leader))
-        items.append((t(key), lambda a: choose_suit(
-            a, t(key), lambda a, suit: _entry(bytes(head + (suit,)))(a))))
+
+        def enter_suit(a, suit):
+            _entry(bytes(head + (suit,)))(a)
+
+        items.append((t(key), lambda a: choose_suit(a, t(key), enter_suit)))
         if rules.stock:
             items.append((t("close"), _close))
         items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
