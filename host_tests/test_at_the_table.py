@@ -186,3 +186,66 @@ def test_names_typed_by_the_keys_keyseq_derives(micropython, tmp_path, layout):
     run = run_sim(micropython, tmp_path, keys, layout)
     assert run.state == as_json(replay([line, "trump H"]))
     assert run.state["names"] == ["Ann", "2", "Олег"]
+
+
+# --- long names never hide the numbers ---------------------------------------------------
+
+
+def _named_flash(tmp_path, setup, lang="en"):
+    """A flash holding a match begun from `setup` (with names), the language chosen."""
+    import os
+
+    from app.session import Session
+    from hw.storage import Store
+
+    flash = tmp_path / "flash"
+    s = Session(Store(str(flash), os))
+    s.boot()
+    s.save_settings({"lang": lang})
+    s.new_match(setup)
+    return flash
+
+
+def _lang(code, key):
+    from test_ui_text import TEXTS
+
+    return TEXTS[code][key]
+
+
+def test_a_coat_says_whom_it_is_on_and_long_names_keep_the_markers(micropython, tmp_path):
+    # 1+3 bid a coat and make it: a marker on 2+4. Four-letter names fill a pair's column.
+    flash = _named_flash(tmp_path, "new mariage4 dealer=1 names=Anna,Lena,Olga,Vera")
+    run = run_sim(micropython, tmp_path, "7#713#bbbbbbbb8", KEYPAD, flash)
+    assert run.state["markers"] == [0, 1]
+    heads = run.words[:2]
+    assert heads[0] == "Anna+Olga"  # one eight a match: no count of eights to show
+    assert heads[1].startswith("Lena+") and heads[1].endswith(" 1" + T("coat_short"))
+    assert has(run.words, "Lena+Vera: " + T("bid_2"))  # not "Anna+Olga gets 0"
+
+
+def test_a_long_pair_still_reads_how_many_it_gets(micropython, tmp_path):
+    flash = _named_flash(tmp_path,
+                         "new mariage4 dealer=1 names=Wolfgang,Brunhild,Ярослава,Johannes")
+    run = run_sim(micropython, tmp_path, "7#311", KEYPAD, flash)  # result only: 1+3, +1
+    assert run.state["score"] == [1, 0]
+    head = [w for w in run.words if w.startswith("Wolfg")][-1]
+    assert head.endswith(" " + T("gets") + " 1"), run.words
+
+
+def test_three_long_names_keep_the_dealer_s_dot(micropython, tmp_path):
+    flash = _named_flash(tmp_path, "new mariage3 dealer=2 names=Wolfgang,Ярослава,Johannes")
+    run = run_sim(micropython, tmp_path, "7", KEYPAD, flash)
+    heads = run.words[:3]
+    assert heads[1].startswith("Яро") and heads[1].endswith("\u00b7"), heads
+    assert not heads[0].endswith("\u00b7") and not heads[2].endswith("\u00b7")
+
+
+def test_a_closed_stock_keeps_its_marriages_and_cuts_the_closer_s_name(micropython, tmp_path):
+    # German labels are long: "zugedreht" and the closer leave no room for 20♥20♦ in full.
+    flash = _named_flash(tmp_path, "new mariage dealer=2 names=Ярослава,Brunhild", "de")
+    # trump ♠; 20♥ by player 1, whose K♥ player 2 takes with the A; 20♦ by player 2, whose
+    # Q♦ player 1 takes with the 10; 20♣ by player 1, K♣ 9 to player 2, who closes.
+    run = run_sim(micropython, tmp_path, "78b319a420b36#2", KEYPAD, flash)
+    assert run.state["deal"]["closed_by"] == 2
+    line = [w for w in run.words if w.startswith(_lang("de", "closed"))]
+    assert line and line[0].endswith(" \u2665\u2666\u2663") and "Bru" in line[0], run.words

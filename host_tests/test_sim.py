@@ -130,8 +130,11 @@ def deal_end_checks(state, layout):
             name += "\u00b7"
         names.append(name)
     row = state.row(state.deals() - 1)
-    if row[2] >= 0:
-        gp = sum(points for side, points, _m in row[3] if side == row[2])
+    marked = [(side, m) for side, _points, m in row[3] if m]
+    gp = sum(points for side, points, _m in row[3] if side == row[2])
+    if marked and not gp:  # a coat (one marker) or a costume (two) on a pair
+        head = side_name(state, marked[0][0]) + ": " + T("bid_%d" % (marked[0][1] + 1))
+    elif row[2] >= 0:
         head = gets(side_name(state, row[2]), gp)
     else:
         head = T("no winner")
@@ -269,7 +272,7 @@ def test_classic66_flow_draw_menu_next_and_claim(micropython, tmp_path):
         ("9", "trump D", ["\u2666"]),
         ("#", None, ["5 Drawn deal"]),
         ("5", "draw", [T("no winner"), T("why_draw"), "# " + T("next deal")]),
-        ("m", None, ["1 next deal", "2 Trump"]),
+        ("m", None, ["1 Next deal", "2 Trump"]),
         ("1", "next", ["2\u00b7", T("trump?")]),
         ("0", "trump C", ["\u2663"]),
         ("a11", "trick 1 A A", ["22 (1)"]),
@@ -498,7 +501,8 @@ def test_a_late_trick_after_the_deal_is_refused(micropython, tmp_path):
     assert run.state == as_json(replay(lines))
     assert has(run.frames[0], "# " + T("next deal"))
     assert has(run.frames[1], T("x deal_over"))
-    assert has(run.frames[2], T("winner first"))
+    # A rank key says the same: a winner first would not help, the deal is over.
+    assert has(run.frames[2], T("x deal_over")) and not has(run.frames[2], T("winner first"))
 
 
 # --- restart ---------------------------------------------------------------------------

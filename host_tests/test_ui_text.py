@@ -494,7 +494,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
         "8 " + s["contract made"], "9 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
         "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"],
-        "1+3 " + s["gets"] + " 1", "1+3 " + s["gets"] + " 0",
+        "1+3 " + s["gets"] + " 1", "2+4: " + s["bid_2"],  # a coat made puts a marker on 2+4
         # four buttons
         s["suit"], s["next"], "\u25ba", "\u25c4", "OK",
         # messages

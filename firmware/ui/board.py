@@ -96,7 +96,10 @@ class Board(Screen):
 
     def _rank(self, app, state, rank):
         if self.win < 0:
-            app.say(t("winner first"))
+            if state.deal.opened or app.settings["quick"]:
+                app.say(t("winner first"))
+            else:
+                app.refuse("deal_over")  # as the winner's key says on the deal's result
             return
         if app.settings["quick"]:
             # Keys 1-3 are the game points; the winner is a side (a pair with four players).
@@ -173,15 +176,17 @@ class Board(Screen):
             sides = rules.sides
             col = W // sides
             for s in range(sides):
-                # Names, with the dealer marked; pairs add their completed eights and markers.
-                name = side_name(state, s)
+                # Names, with the dealer marked; pairs add their completed eights (when a
+                # match has more than one) and markers. A long name is cut, never these.
+                tail = ""
                 if rules.pairs:
-                    name += " " + str(state.games[s]) + t("games_short")
+                    if rules.games > 1:
+                        tail = " " + str(state.games[s]) + t("games_short")
                     if state.markers[s]:
-                        name += " " + str(state.markers[s]) + t("coat_short")
+                        tail += " " + str(state.markers[s]) + t("coat_short")
                 elif state.deal.dealer == s:
-                    name += "\u00b7"  # a middle dot after the dealer
-                name = text.clip(name, col - 2)
+                    tail = "\u00b7"  # a middle dot after the dealer
+                name = text.clip(side_name(state, s), col - 2 - text.width(tail)) + tail
                 app.write(name, self._x(s, sides, text.width(name)), 0)
                 # The match score, big enough to read across the table: digits three times
                 # the font's size (24 px of ink from y 10), two times where three would not fit.
@@ -259,51 +264,67 @@ class Board(Screen):
             # The soft keys or a refusal's reason take the bottom line: the trick goes here.
             app.write(text.clip(trick, width), 0, y)
             return
-        info = ""
-        if rules.stock:
-            if deal.closer >= 0:
-                info = t("closed") + " " + state.names[deal.closer]
-            else:
-                info = t("stock") + " " + str(deal.stock_left())
-        if deal.marriages:
-            # "20♠40♥"; with too many for the line, the suits alone.
-            full = ""
-            suits = ""
-            for _seat, suit, value in deal.marriages:
-                full += str(value) + SUIT_TEXT[suit]
-                suits += SUIT_TEXT[suit]
-            for m in (full, suits):  # the suits alone, or none on a line that holds the lead
-                if text.fits(info + " " + m, width):
-                    info += " " + m
-                    break
-        if deal.bid_kind >= 0:
-            info = t("bid_" + str(deal.bid_kind)) + " " + state.names[deal.bid_seat]
+        # trump (three and four players), the contract or the stock, its closer or bidder,
+        # then the marriages; a long name is cut before anything else.
+        head = ""
         if deal.trump >= 0 and rules.sides != 2:
-            info = SUIT_TEXT[deal.trump] + " " + info.strip()
-        app.write(text.clip(info.strip(), width), 0, y)
+            head = SUIT_TEXT[deal.trump] + " "
+        name = ""
+        more = ""
+        if deal.bid_kind >= 0:
+            head += t("bid_" + str(deal.bid_kind)) + " "
+            name = state.names[deal.bid_seat] + " "
+        else:
+            if rules.stock:
+                if deal.closer >= 0:
+                    head += t("closed") + " "
+                    name = state.names[deal.closer] + " "
+                else:
+                    head += t("stock") + " " + str(deal.stock_left()) + " "
+            if deal.marriages:
+                # "20♠40♥"; with too many for the line, the suits alone; on a line that holds
+                # the lead, perhaps not even those.
+                suits = ""
+                for _seat, suit, value in deal.marriages:
+                    more += str(value) + SUIT_TEXT[suit]
+                    suits += SUIT_TEXT[suit]
+                if not text.fits(head + name + more, width):
+                    more = suits if text.fits(head + suits, width) else ""
+        if name:
+            name = text.clip(name[:-1], width - text.width(head + " " + more)) + " "
+        app.write(text.clip((head + name + more).strip(), width), 0, y)
 
     def _result(self, app, state, y):
         """The deal that just ended: who gets how many ("2 gets 1"), or who won the match;
         below it why ("false claim") and the card points."""
         row = state.row(state.deals() - 1)
-        winner = row[2]
-        gp = 0
-        for side, points, _markers in row[3]:
-            if side == winner:
+        side = winner = row[2]
+        gp = marked = 0
+        for who, points, markers in row[3]:
+            if who == winner:
                 gp += points
+            if markers:
+                side, marked = who, markers
         if state.over:
-            head = side_name(state, state.winner) + " " + t("wins match")
+            side = state.winner
+            tail = " " + t("wins match")
+        elif marked and not gp:  # a coat or a costume: what it puts on whom
+            tail = ": " + t("bid_" + str(marked + 1))
         elif winner >= 0:
-            head = side_name(state, winner) + " " + t("gets") + " " + str(gp)
+            tail = " " + t("gets") + " " + str(gp)
         else:
-            head = t("no winner")
+            side = -1
+            tail = t("no winner")
+        text = app.text
+        # A long name is cut, never the points.
+        head = tail if side < 0 else text.clip(side_name(state, side), W - text.width(tail)) + tail
         why = t("why_" + row[1])
         pts = row[4]
         if max(pts):  # quick results carry no card points; too long a line drops them
             more = (why + "  " + " : ".join(map(str, pts))).strip()
-            if app.text.fits(more, W):
+            if text.fits(more, W):
                 why = more
-        app.write(app.text.clip(head, W), 0, y)
+        app.write(text.clip(head, W), 0, y)
         app.write(why, 0, y + LINE)
 
     def _x(self, s, sides, w):
