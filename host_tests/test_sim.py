@@ -658,3 +658,16 @@ def test_the_menu_code_leaves_ram_when_the_players_return_to_the_scoreboard(micr
     # and back home it is the other way round, as before the menu.
     assert abs(int(menu) - int(home)) < 4000
     assert abs(int(back) - int(home)) < 1000
+
+
+def test_lang_shows_the_first_screen_of_a_fresh_flash_in_that_language(micropython, tmp_path):
+    # A fresh flash opens on the new-match list, which the boot builds: --lang must be in
+    # force before it, not only from the next start.
+    from test_ui_text import TEXTS
+
+    texts = tmp_path / "texts.json"
+    proc = micropython([SIM, "--flash", str(tmp_path / "flash"), "--lang", "de", "--keys", "",
+                        "--texts", str(texts)], timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    first = json.loads(texts.read_text())[0]
+    assert first[0] == TEXTS["de"]["new match"] and first[0] != T("new match"), first

@@ -96,9 +96,14 @@ class Sim:
         self.store = Store(root, os)
         self.session = Session(self.store)
         self.app = App(self.display, self.session, board_font(), layout)
-        self.app.boot()
+        problems = self.session.boot()
         if lang:
-            self.app.set_lang(lang)
+            # Saved before the app boots: a fresh flash's first screen (the new-match list,
+            # built at boot) is then in that language too.
+            settings = self.session.load_settings()
+            settings["lang"] = lang
+            self.session.save_settings(settings)
+        self.app.boot(problems)
         self.layout = layout
         self.panel = panel
         self.presses = 0
