@@ -464,6 +464,38 @@ def test_keypad_suit_of_an_earlier_card(micropython, tmp_path):
     ])
 
 
+# --- what the menu offers ------------------------------------------------------------------
+
+
+def german(key):
+    i18n.use("de")
+    try:
+        return T(key)
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("layout,keys", [
+    (KEYPAD, "*|m|3|1|4|#"),  # back from the rule sets, held #, Settings, Language, Deutsch
+    (BUTTONS, "q|E|sse|e|se|e"),  # the same with held OK; the cursor starts on English
+])
+def test_with_no_match_the_held_menu_key_opens_settings(micropython, tmp_path, layout, keys):
+    # A new device: the language can be changed before the first match. The screen's own key
+    # (# or OK) still goes straight to a new match.
+    run = run_sim(micropython, tmp_path, keys, layout)
+    board, menu, settings, languages, home, rules = run.frames
+    assert has(board, T("new match") + "?")
+    assert menu == [T("menu"), "1 " + T("history"), "2 " + T("statistics"),
+                    "3 " + T("settings"), "4 " + T("new match")]  # nothing to undo or redo
+    assert has(settings, "1 " + T("language") + ": English")
+    assert has(languages, "4 Deutsch")
+    assert has(home, german("new match") + "?")
+    assert rules[0] == german("new match") and has(rules, "1 " + german("rules_mariage"))
+    assert run.state == {"match": None}
+    again = run_sim(micropython, tmp_path, "", layout, name="again")  # the setting is kept
+    assert has(again.words, german("rules_mariage"))
+
+
 # --- refused keys ---------------------------------------------------------------------------
 
 

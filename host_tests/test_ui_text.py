@@ -368,6 +368,8 @@ main()
 # redraw it. Player 1 deals first, so player 2 (b) leads the first deal.
 TOUR = [
     ("new match wizard", "keypad", "* # c bbbbbb 1 * 5 bbbbb", []),
+    ("no match: the menu (settings, statistics)", "keypad", "* m 2 * 3 b", []),
+    ("no match: the menu on four buttons", "buttons", "q E", []),
     ("two players: deal start, trick entry, marriages, claim", "keypad",
      "12 #* 7 b3 8 ** 8 b38 69 7 #bbbbbbbbb * b37 6 # 7 #3 2", MESSAGES),
     ("two players: trump and marriage suit lists", "keypad", "12 #1 bbb ** 7 #1 bbb 2", []),
@@ -486,6 +488,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["game points"], "3 +3", "# " + s["next deal"], "1 " + s["gets"] + " 1",
         "1 " + s["gets"] + " 3", "1 " + s["wins match"],
         "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],
+        "4 " + s["new match"],  # the menu with no match: history, statistics, settings, new match
         s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
         s["no winner"], s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players

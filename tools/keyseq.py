@@ -60,7 +60,10 @@ class Unsupported(Exception):
 
 
 def menu_items(state):
-    """The roles of the action menu's items, in screen order, for this state."""
+    """The roles of the action menu's items, in screen order, for this state (None: no
+    match, the general items but undo and redo)."""
+    if state is None:
+        return list(GENERAL[2:])
     rules = state.rules
     deal = state.deal
     items = [TRUMP if deal.trump < 0 else MARRIAGE]
@@ -95,7 +98,7 @@ def pick(layout, index, count, start=0):
 
 def open_menu(state, layout):
     """Keys that open the action menu from the scoreboard (nothing under way)."""
-    opened = state.deal.opened and not state.over
+    opened = state is not None and state.deal.opened and not state.over
     if layout == KEYPAD:
         return "#" if opened else "m"
     if opened and state.rules.players < 4:

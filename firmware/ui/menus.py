@@ -33,7 +33,8 @@ def _suit_key(app, suit):
 
 
 def board_menu(app):
-    """The deal's entries while a match is under way, then the general items."""
+    """The deal's entries while a match is under way, then the general items; with no match
+    the general items alone (history, statistics, settings, a new match)."""
     state = app.match.state
     items = []
     if state is not None and not state.over:
@@ -59,9 +60,10 @@ def board_menu(app):
             from ui.pairs import pairs_items
 
             pairs_items(items, deal)
+    if state is not None:  # nothing to undo or redo before the first match
+        items.append((t("undo"), lambda a: (a.home(), a.undo())))
+        items.append((t("redo"), lambda a: (a.home(), a.redo())))
     items += (
-        (t("undo"), lambda a: (a.home(), a.undo())),
-        (t("redo"), lambda a: (a.home(), a.redo())),
         (t("history"), _history),
         (t("statistics"), _stats),
         (t("settings"), settings_menu),
