@@ -389,7 +389,7 @@ TOUR = [
      "52 # bbbbbbbbbbbbbbbb * #6 2 bb *** #7 3 bbb *** #5 * #4 #4 #4 *** 7 #1 bbb 4 a1 7 2 8 3 9",
      []),
     ("four players: three nines", "keypad", "52 7 #6 1 1", []),
-    ("four players: contract made", "keypad", "52 7 #7 1 3 # bbbbbbbb 8", []),
+    ("four players: contract made", "keypad", "52 7 #6 1 3 # bbbbbbbb 2", []),
     ("buttons: two players", "buttons", "ese ese sq ww qssse e sse e qssseesse e qssseesse", []),
     ("buttons: four players", "buttons", "ssss e s e w E e e", []),
     ("names: the keypad editor, a match with names", "keypad",
@@ -495,7 +495,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         "3 : A\u2660 10\u2665 _", "\u2660 20\u2666",
         # four players
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
-        "8 " + s["contract made"], "9 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
+        "2 " + s["contract made"], "3 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
         "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"],
         "1+3 " + s["gets"] + " 1", "1+3 " + s["gets"] + " 0",
         # four buttons
