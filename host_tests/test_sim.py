@@ -22,7 +22,7 @@ import time
 
 import pytest
 from conftest import FIRMWARE, MICROPYTHON, ROOT, TOOLS
-from keyseq import BUTTONS, KEYPAD, match_keys, open_menu, random_match
+from keyseq import BUTTONS, CUT9, KEYPAD, match_keys, menu, open_menu, random_match
 from sixtysix.match import Match
 from sixtysix.rules import RULE_SETS, Rules
 from sixtysix.snapshot import snapshot
@@ -307,12 +307,13 @@ def test_classic66_3_flow_draw_and_trick_corrections(micropython, tmp_path):
 
 
 def test_mariage4_flow_four_player_menu_items(micropython, tmp_path):
+    nines = T("nines cut") + ": "
     check_flow(micropython, tmp_path, [
         ("52", "new mariage4 dealer=1", ["1+3", "2+4", "0/8", "?? (0)"]),
         ("#", None, ["1 Trump", "2 Claim 66", "3 Result only", "4 Nine in the cut",
                      "5 Redeal"]),
-        ("4", "cut9", []),
-        ("#4", "cut9", []),
+        ("4", "cut9", [nines + "1"]),  # the scoreboard does not change: a message says it
+        ("#4", "cut9", [nines + "2"]),
         ("#4", "cut9", [T("why_cut_nines"), "# " + T("next deal")]),
         ("#", "next", ["Trump? press a suit"]),
         ("#5", "redeal", [T("why_redeal"), "# " + T("next deal")]),
@@ -567,6 +568,19 @@ def test_four_players_the_deals_opening_entries_leave_the_menu_with_the_first_tr
                        "trick")
     assert has(words, T("claim 66"))
     assert [k for k in opening if has(words, k)] == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_four_players_a_nine_in_the_cut_says_how_many(micropython, tmp_path, layout):
+    # The scoreboard does not change with a nine in the cut: a message says how many.
+    m = replay(["new mariage4 dealer=1"])
+    keys = "".join(k for _line, k in match_keys(["new mariage4 dealer=1"], layout))
+    cut = menu(m.state, layout, CUT9)
+    run = run_sim(micropython, tmp_path, keys + cut + "|" + cut + "|" + cut, layout)
+    one, two, third = run.frames
+    assert has(one, T("nines cut") + ": 1") and has(two, T("nines cut") + ": 2")
+    assert has(third, T("why_cut_nines")) and not has(third, T("nines cut"))
+    assert run.state == as_json(replay(["new mariage4 dealer=1"] + ["cut9"] * 3))
 
 
 # --- refused keys ---------------------------------------------------------------------------

@@ -115,6 +115,7 @@ LAYOUT = (
     + [("<next>", SOFT), ("<suit>", SOFT)]
     # the message bar
     + [("<%s>" % k, LIST) for k in MESSAGES] + [("<dealer>: 4", LIST)]
+    + [("<nines cut>: 2", LIST)]  # after a nine in the cut (four players)
     + [("<round> 12: Ann - Bob", LIST)]  # a club's seating (names as the director sent)
     # lists: titles and items ("1 " before every item)
     + [("<%s>" % k, LIST) for k in TITLES] + [("<new match>?", W)]
@@ -496,7 +497,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         # four players
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
         "2 " + s["contract made"], "3 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
-        "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"],
+        "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"], s["nines cut"] + ": 2",
         "1+3 " + s["gets"] + " 1", "1+3 " + s["gets"] + " 0",
         # four buttons
         s["suit"], s["next"], "\u25ba", "\u25c4", "OK",

@@ -16,7 +16,7 @@ def pairs_items(items, state):
     deal = state.deal
     seat = deal.leader
     if _takes(state, b"\x08"):
-        items.append((t("cut nine"), _entry(b"\x08")))
+        items.append((t("cut nine"), _cut9))
     if _takes(state, b"\x09"):
         items.append((t("redeal"), _entry(b"\x09")))
     if _takes(state, bytes((10, seat, 1))):
@@ -27,6 +27,15 @@ def pairs_items(items, state):
     if deal.bid_kind >= 0:
         items.append((t("contract made"), _entry(b"\x0c\x01")))
         items.append((t("contract failed"), _entry(b"\x0c\x00")))
+
+
+def _cut9(app):
+    """A nine in the cut changes nothing on the scoreboard: the message says how many are
+    cut (the third ends the deal, and its result says so)."""
+    if _entry(b"\x08")(app):
+        n = app.match.state.deal.cut9
+        if n:
+            app.say(t("nines cut") + ": " + str(n))
 
 
 def claim_with_marriage(app, seat):
