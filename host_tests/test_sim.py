@@ -22,7 +22,7 @@ import time
 
 import pytest
 from conftest import FIRMWARE, MICROPYTHON, ROOT, TOOLS
-from keyseq import BUTTONS, KEYPAD, match_keys, random_match
+from keyseq import BUTTONS, CUT9, KEYPAD, match_keys, menu, open_menu, random_match
 from sixtysix.match import Match
 from sixtysix.rules import RULE_SETS, Rules
 from sixtysix.snapshot import snapshot
@@ -310,12 +310,13 @@ def test_classic66_3_flow_draw_and_trick_corrections(micropython, tmp_path):
 
 
 def test_mariage4_flow_four_player_menu_items(micropython, tmp_path):
+    nines = T("nines cut") + ": "
     check_flow(micropython, tmp_path, [
         ("52", "new mariage4 dealer=1", ["1+3", "2+4", "0/8", "?? (0)"]),
         ("#", None, ["1 Trump", "2 Claim 66", "3 Result only", "4 Nine in the cut",
                      "5 Redeal"]),
-        ("4", "cut9", []),
-        ("#4", "cut9", []),
+        ("4", "cut9", [nines + "1"]),  # the scoreboard does not change: a message says it
+        ("#4", "cut9", [nines + "2"]),
         ("#4", "cut9", [T("why_cut_nines"), "# " + T("next deal")]),
         ("#", "next", ["Trump? press a suit"]),
         ("#5", "redeal", [T("why_redeal"), "# " + T("next deal")]),
@@ -323,14 +324,18 @@ def test_mariage4_flow_four_player_menu_items(micropython, tmp_path):
         ("#6", None, ["Three nines", "1 1", "2 2", "3 3", "4 4"]),
         ("1", None, ["1 won", "2 lost"]),
         ("2", "nines 1 lost", []),
-        ("#7", None, ["Contract", "4 4"]),
+        # After three nines neither the cut, nor a redeal, nor three nines again.
+        ("#", None, ["1 Trump", "2 Claim 66", "3 Result only", "4 Contract"]),
+        ("4", None, ["Contract", "4 4"]),
         ("2", None, ["1 Five", "2 Six", "3 Coat", "4 Costume"]),
         ("2", "bid 2 six", ["Six 2"]),
-        ("#", None, ["Menu"]),  # items 8 and 9 are below the five shown: digits pick them
-        ("9", "contract failed", [gets("1+3", 6), T("why_contract"), "# " + T("next deal")]),
+        # A bid stands: trump, a higher bid or the contract's result.
+        ("#", None, ["1 Trump", "2 Contract", "3 Contract made", "4 Contract failed"]),
+        ("4", "contract failed", [gets("1+3", 6), T("why_contract"), "# " + T("next deal")]),
         ("7", "trump S", ["\u2660"]),
         ("a1234", "trick 1 A T K Q", ["?? (1)"]),
-        ("#2", None, [T("who claims")]),
+        ("#", None, ["1 Marriage 20/40", "2 Claim 66", "3 Result only", "4 Undo"]),
+        ("2", None, [T("who claims")]),
         ("3", None, ["1 No marriage"]),
         ("1", "claim 3", ["false claim"]),
     ])
@@ -344,7 +349,8 @@ def test_schnapsen_flow_no_nines_close_claim(micropython, tmp_path):
         ("b12", "trick 2 A T", ["?? (1)", "stock 8"]),
         ("#2", "close 2", ["closed by 2"]),
         ("b33", "trick 2 K K", []),
-        ("#3", None, [T("who claims")]),
+        ("#", None, ["1 Marriage 20/40", "2 Claim 66"]),  # closed: no "Close the stock"
+        ("2", None, [T("who claims")]),
         ("2", "claim 2", [T("why_false_claim"), "# " + T("next deal")]),
     ])
     assert run.state["deals"] == 1
@@ -465,6 +471,119 @@ def test_keypad_suit_of_an_earlier_card(micropython, tmp_path):
         ("a207", None, [T("rank first")]),  # a second suit for one card is refused
         ("1", "trick 1 TC A", ["21 (1)"]),
     ])
+
+
+# --- what the menu offers ------------------------------------------------------------------
+
+
+def german(key):
+    i18n.use("de")
+    try:
+        return T(key)
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("layout,keys", [
+    (KEYPAD, "*|m|3|1|4|#"),  # back from the rule sets, held #, Settings, Language, Deutsch
+    (BUTTONS, "q|E|sse|e|se|e"),  # the same with held OK; the cursor starts on English
+])
+def test_with_no_match_the_held_menu_key_opens_settings(micropython, tmp_path, layout, keys):
+    # A new device: the language can be changed before the first match. The screen's own key
+    # (# or OK) still goes straight to a new match.
+    run = run_sim(micropython, tmp_path, keys, layout)
+    board, menu, settings, languages, home, rules = run.frames
+    assert has(board, T("new match") + "?")
+    assert menu == [T("menu"), "1 " + T("history"), "2 " + T("statistics"),
+                    "3 " + T("settings"), "4 " + T("new match")]  # nothing to undo or redo
+    assert has(settings, "1 " + T("language") + ": English")
+    assert has(languages, "4 Deutsch")
+    assert has(home, german("new match") + "?")
+    assert rules[0] == german("new match") and has(rules, "1 " + german("rules_mariage"))
+    assert run.state == {"match": None}
+    again = run_sim(micropython, tmp_path, "", layout, name="again")  # the setting is kept
+    assert has(again.words, german("rules_mariage"))
+
+
+# What a deal entry of the menu enters with the first choice of each list under it:
+# (keys after the item's number, the event line).
+FIRST_CHOICE = {
+    "next deal": ("", "next"),
+    "trump": ("1", "trump S"),
+    "result": ("11", "result 1 1"),
+    "draw": ("", "draw"),
+    "cut nine": ("", "cut9"),
+    "redeal": ("", "redeal"),
+    "three nines": ("11", "nines 1 won"),
+    "contract": ("11", "bid 1 five"),
+}
+
+
+@pytest.mark.parametrize("rid", RULE_SETS)
+def test_after_a_deal_the_menu_lists_only_what_the_deal_takes(micropython, tmp_path, rid):
+    # The deal just ended: closing and claiming are refused whatever is picked, so they are
+    # not offered; each entry that is offered counts when picked.
+    lines = ["new %s dealer=1" % rid, "result 1 1"]
+    keys = "".join(k for _line, k in match_keys(lines, KEYPAD))
+    rules = Rules(rid)
+    expect = ["next deal", "trump", "result"] + ["draw"] * rules.draws
+    if rules.pairs:
+        expect += ["cut nine", "redeal", "three nines", "contract"]
+    run = run_sim(micropython, tmp_path, keys + "|m" + "|b" * len(expect))
+    assert has(run.frames[0], "# " + T("next deal"))
+    items = {}
+    for frame in run.frames[1:]:
+        for w in frame:
+            number, _sp, label = w.partition(" ")
+            if number.isdigit() and label:
+                items[int(number)] = label
+    assert [items[i + 1] for i in range(len(expect) + 1)] == [T(k) for k in expect] + [T("undo")]
+    for i, key in enumerate(expect):
+        more, line = FIRST_CHOICE[key]
+        picked = run_sim(micropython, tmp_path, keys + "m" + str(i + 1) + more, KEYPAD,
+                         tmp_path / ("flash" + str(i)), "pick" + str(i))
+        assert picked.state == as_json(replay(lines + [line])), key
+        assert not has(picked.words, T("x deal_over")), key
+
+
+def menu_words(micropython, tmp_path, lines, layout, name):
+    """The words of every row of the menu opened after these lines (scrolled through)."""
+    m = replay(lines)
+    keys = "".join(k for _line, k in match_keys(lines, layout))
+    down = "b" if layout == KEYPAD else "s"
+    run = run_sim(micropython, tmp_path, keys + open_menu(m.state, layout) + ("|" + down) * 14,
+                  layout, tmp_path / name, name)
+    assert run.state == as_json(m)
+    return [w for frame in run.frames for w in frame]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_four_players_the_deals_opening_entries_leave_the_menu_with_the_first_trick(
+        micropython, tmp_path, layout):
+    opening = [T(k) for k in ("cut nine", "redeal", "three nines", "contract")]
+    new = ["new mariage4 dealer=1"]
+    words = menu_words(micropython, tmp_path, new, layout, "new")
+    assert all(has(words, k) for k in opening)
+    # Trump counts as the deal's start for the cut; the rest wait for the first trick.
+    words = menu_words(micropython, tmp_path, new + ["trump S"], layout, "trump")
+    assert not has(words, T("cut nine")) and all(has(words, k) for k in opening[1:])
+    words = menu_words(micropython, tmp_path, new + ["trump S", "trick 1 A T K Q"], layout,
+                       "trick")
+    assert has(words, T("claim 66"))
+    assert [k for k in opening if has(words, k)] == []
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_four_players_a_nine_in_the_cut_says_how_many(micropython, tmp_path, layout):
+    # The scoreboard does not change with a nine in the cut: a message says how many.
+    m = replay(["new mariage4 dealer=1"])
+    keys = "".join(k for _line, k in match_keys(["new mariage4 dealer=1"], layout))
+    cut = menu(m.state, layout, CUT9)
+    run = run_sim(micropython, tmp_path, keys + cut + "|" + cut + "|" + cut, layout)
+    one, two, third = run.frames
+    assert has(one, T("nines cut") + ": 1") and has(two, T("nines cut") + ": 2")
+    assert has(third, T("why_cut_nines")) and not has(third, T("nines cut"))
+    assert run.state == as_json(replay(["new mariage4 dealer=1"] + ["cut9"] * 3))
 
 
 # --- refused keys ---------------------------------------------------------------------------

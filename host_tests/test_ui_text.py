@@ -115,6 +115,7 @@ LAYOUT = (
     + [("<next>", SOFT), ("<suit>", SOFT)]
     # the message bar
     + [("<%s>" % k, LIST) for k in MESSAGES] + [("<dealer>: 4", LIST)]
+    + [("<nines cut>: 2", LIST)]  # after a nine in the cut (four players)
     + [("<round> 12: Ann - Bob", LIST)]  # a club's seating (names as the director sent)
     # lists: titles and items ("1 " before every item)
     + [("<%s>" % k, LIST) for k in TITLES] + [("<new match>?", W)]
@@ -368,6 +369,8 @@ main()
 # redraw it. Player 1 deals first, so player 2 (b) leads the first deal.
 TOUR = [
     ("new match wizard", "keypad", "* # c bbbbbb 1 * 5 bbbbb", []),
+    ("no match: the menu (settings, statistics)", "keypad", "* m 2 * 3 b", []),
+    ("no match: the menu on four buttons", "buttons", "q E", []),
     ("two players: deal start, trick entry, marriages, claim", "keypad",
      "12 #* 7 b3 8 ** 8 b38 69 7 #bbbbbbbbb * b37 6 # 7 #3 2", MESSAGES),
     ("two players: trump and marriage suit lists", "keypad", "12 #1 bbb ** 7 #1 bbb 2", []),
@@ -387,7 +390,7 @@ TOUR = [
      "52 # bbbbbbbbbbbbbbbb * #6 2 bb *** #7 3 bbb *** #5 * #4 #4 #4 *** 7 #1 bbb 4 a1 7 2 8 3 9",
      []),
     ("four players: three nines", "keypad", "52 7 #6 1 1", []),
-    ("four players: contract made", "keypad", "52 7 #7 1 3 # bbbbbbbb 8", []),
+    ("four players: contract made", "keypad", "52 7 #6 1 3 # bbbbbbbb 2", []),
     ("buttons: two players", "buttons", "ese ese sq ww qssse e sse e qssseesse e qssseesse", []),
     ("buttons: four players", "buttons", "ssss e s e w E e e", []),
     ("names: the keypad editor, a match with names", "keypad",
@@ -486,14 +489,15 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["game points"], "3 +3", "# " + s["next deal"], "1 " + s["gets"] + " 1",
         "1 " + s["gets"] + " 3", "1 " + s["wins match"],
         "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],
+        "4 " + s["new match"],  # the menu with no match: history, statistics, settings, new match
         s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
         s["no winner"], s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players
         "3 : A\u2660 10\u2665 _", "\u2660 20\u2666",
         # four players
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
-        "8 " + s["contract made"], "9 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
-        "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"],
+        "2 " + s["contract made"], "3 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
+        "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"], s["nines cut"] + ": 2",
         "1+3 " + s["gets"] + " 1", "2+4: " + s["bid_2"],  # a coat made puts a marker on 2+4
         # four buttons
         s["suit"], s["next"], "\u25ba", "\u25c4", "OK",

@@ -23,6 +23,7 @@ UiPlayer plays dealgen matches with only what the UI offers (a counted
 Runs under CPython and MicroPython.
 """
 
+from sixtysix.errors import Refused
 from sixtysix.events import parse
 from sixtysix.match import Match
 from sixtysix.rules import RULE_SETS, Rules
@@ -59,23 +60,45 @@ class Unsupported(Exception):
     """The UI offers no way to enter this."""
 
 
+def _takes(state, rec):
+    """Whether the deal would take this record now (the core's check changes nothing)."""
+    try:
+        state.check(rec)
+    except Refused:
+        return False
+    return True
+
+
 def menu_items(state):
-    """The roles of the action menu's items, in screen order, for this state."""
-    rules = state.rules
-    deal = state.deal
-    items = [TRUMP if deal.trump < 0 else MARRIAGE]
-    if rules.stock:
-        items.append(CLOSE)
-    items.append(CLAIM)
-    items.append(RESULT)
-    if rules.draws:
-        items.append(DRAW)
-    if rules.pairs:
-        items.extend((CUT9, REDEAL, NINES, CONTRACT))
-        if deal.bid_kind >= 0:
-            items.extend((MADE, FAILED))
-    if not deal.opened:
-        items.insert(0, NEXT)
+    """The roles of the action menu's items, in screen order, for this state (None: no
+    match). An entry is listed only when the deal would take it for some choice under it
+    (a suit, a seat, the game points); with no match the general items but undo and redo."""
+    if state is None:
+        return list(GENERAL[2:])
+    items = []
+    if not state.over:
+        rules = state.rules
+        deal = state.deal
+        lead = deal.leader
+        if not deal.opened:
+            items.append(NEXT)
+        if deal.trump < 0:
+            items.append(TRUMP)
+        elif any(_takes(state, bytes((2, lead, s))) for s in range(4)):
+            items.append(MARRIAGE)
+        if rules.stock and _takes(state, bytes((3, lead))):
+            items.append(CLOSE)
+        for role, rec in ((CLAIM, bytes((4, lead))), (RESULT, bytes((5, 0, 1))),
+                          (DRAW, b"\x06")):
+            if _takes(state, rec):
+                items.append(role)
+        if rules.pairs:
+            # The highest bid from the pair that plays first counts whenever any bid can.
+            for role, rec in ((CUT9, b"\x08"), (REDEAL, b"\x09"), (NINES, bytes((10, lead, 1))),
+                              (CONTRACT, bytes((11, (deal.dealer + 1) % 4, 3))),
+                              (MADE, b"\x0c\x01"), (FAILED, b"\x0c\x00")):
+                if _takes(state, rec):
+                    items.append(role)
     items.extend(GENERAL)
     return items
 
@@ -95,7 +118,7 @@ def pick(layout, index, count, start=0):
 
 def open_menu(state, layout):
     """Keys that open the action menu from the scoreboard (nothing under way)."""
-    opened = state.deal.opened and not state.over
+    opened = state is not None and state.deal.opened and not state.over
     if layout == KEYPAD:
         return "#" if opened else "m"
     if opened and state.rules.players < 4:

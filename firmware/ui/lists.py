@@ -1,4 +1,4 @@
-"""The List screen, the base of every menu and chooser, and two helpers for its items.
+"""The List screen, the base of every menu and chooser, and helpers for its items.
 
 A List shows numbered items, five at a time, with a mark at the right end of the first
 or last row when more are above or below. Keypad: a digit picks its item (0 the tenth),
@@ -8,6 +8,7 @@ function gets the app.
 """
 
 from hw.compat import const
+from sixtysix.errors import Refused
 from ui import keymap
 from ui.screen import LINE, Screen, W
 
@@ -89,6 +90,16 @@ def _entry(rec):
         return False
 
     return go
+
+
+def _takes(state, rec):
+    """Whether the deal would take this record now: the core's own check, which changes
+    nothing. The menus offer an entry only if some choice under it can count."""
+    try:
+        state.check(rec)
+    except Refused:
+        return False
+    return True
 
 
 def _bind(fn, value):

@@ -7,7 +7,7 @@ from here.
 
 from ui.i18n import t
 from ui.keymap import SUIT
-from ui.lists import List, _bind, _entry, choose_seat
+from ui.lists import List, _bind, _entry, _takes, choose_seat
 from ui.screen import SUIT_TEXT, side_name
 
 
@@ -33,35 +33,49 @@ def _suit_key(app, suit):
 
 
 def board_menu(app):
-    """The deal's entries while a match is under way, then the general items."""
+    """The deal's entries while a match is under way, then the general items; with no match
+    the general items alone (history, statistics, settings, a new match). An entry the deal
+    would refuse whatever is picked under it is left out: after a deal ended, closing and
+    claiming (the next deal, trump and a result stay); while a contract is bid, all but trump,
+    a higher bid and the contract's result."""
     state = app.match.state
     items = []
     if state is not None and not state.over:
         rules = state.rules
         deal = state.deal
+        leader = deal.leader
         if not deal.opened:
             items.append((t("next deal"), _entry(b"\x0d")))
         # Trump once per deal, then the leader's marriages: the suit picked ends the record
         # (nothing changes the leader while the menu is open).
-        key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, deal.leader))
+        key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, leader))
 
         def enter_suit(a, suit):
             _entry(bytes(head + (suit,)))(a)
 
-        items.append((t(key), lambda a: choose_suit(a, t(key), enter_suit)))
-        if rules.stock:
+        for s in range(4):  # trump always goes in; a marriage if one suit is still open
+            if _takes(state, bytes(head + (s,))):
+                items.append((t(key), lambda a: choose_suit(a, t(key), enter_suit)))
+                break
+        if rules.stock and _takes(state, bytes((3, leader))):
             items.append((t("close"), _close))
-        items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
-        items.append((t("result"), _result))
-        if rules.draws:
-            items.append((t("draw"), _entry(b"\x06")))
+        if _takes(state, bytes((4, leader))):  # a plain claim (four players: "no marriage")
+            items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
+        # A result or a draw is refused only while a bid stands (Deal._need); asked by its
+        # rule here, not of the core, whose check would load their code (sixtysix/quick.py)
+        # into every match that opens the menu.
+        if deal.bid_kind < 0:
+            items.append((t("result"), _result))
+            if rules.draws:
+                items.append((t("draw"), _entry(b"\x06")))
         if rules.pairs:
             from ui.pairs import pairs_items
 
-            pairs_items(items, deal)
+            pairs_items(items, state)
+    if state is not None:  # nothing to undo or redo before the first match
+        items.append((t("undo"), lambda a: (a.home(), a.undo())))
+        items.append((t("redo"), lambda a: (a.home(), a.redo())))
     items += (
-        (t("undo"), lambda a: (a.home(), a.undo())),
-        (t("redo"), lambda a: (a.home(), a.redo())),
         (t("history"), _history),
         (t("statistics"), _stats),
         (t("settings"), settings_menu),

@@ -3,19 +3,39 @@ contracts, and a claim with a marriage. A module of their own, loaded only when 
 (ui/menus.py) and dropped with the menus on the way home (App.home)."""
 
 from ui.i18n import t
-from ui.lists import List, _entry, choose_seat
+from ui.lists import List, _entry, _takes, choose_seat
 from ui.screen import SUIT_TEXT
 
 
-def pairs_items(items, deal):
-    """Add the four-player items to the action menu's list."""
-    items.append((t("cut nine"), _entry(b"\x08")))
-    items.append((t("redeal"), _entry(b"\x09")))
-    items.append((t("three nines"), lambda a: choose_seat(a, t("three nines"), _nines)))
-    items.append((t("contract"), lambda a: choose_seat(a, t("contract"), _bid)))
+def pairs_items(items, state):
+    """Add the four-player items to the action menu's list, each while the deal can take it
+    (docs/rules.md: the cut, redeal, three nines and bids before the first trick; the cut
+    before any other entry; no redeal or three nines once three nines is in or a bid
+    stands). Asked of the core itself: the code that checks them (sixtysix/deal4.py) is
+    loaded for four players only."""
+    deal = state.deal
+    seat = deal.leader
+    if _takes(state, b"\x08"):
+        items.append((t("cut nine"), _cut9))
+    if _takes(state, b"\x09"):
+        items.append((t("redeal"), _entry(b"\x09")))
+    if _takes(state, bytes((10, seat, 1))):
+        items.append((t("three nines"), lambda a: choose_seat(a, t("three nines"), _nines)))
+    # The highest bid from the pair that plays first: refused only when no bid can count.
+    if _takes(state, bytes((11, (deal.dealer + 1) % 4, 3))):
+        items.append((t("contract"), lambda a: choose_seat(a, t("contract"), _bid)))
     if deal.bid_kind >= 0:
         items.append((t("contract made"), _entry(b"\x0c\x01")))
         items.append((t("contract failed"), _entry(b"\x0c\x00")))
+
+
+def _cut9(app):
+    """A nine in the cut changes nothing on the scoreboard: the message says how many are
+    cut (the third ends the deal, and its result says so)."""
+    if _entry(b"\x08")(app):
+        n = app.match.state.deal.cut9
+        if n:
+            app.say(t("nines cut") + ": " + str(n))
 
 
 def claim_with_marriage(app, seat):
