@@ -215,7 +215,7 @@ def _lang(code, key):
 def test_a_coat_says_whom_it_is_on_and_long_names_keep_the_markers(micropython, tmp_path):
     # 1+3 bid a coat and make it: a marker on 2+4. Four-letter names fill a pair's column.
     flash = _named_flash(tmp_path, "new mariage4 dealer=1 names=Anna,Lena,Olga,Vera")
-    run = run_sim(micropython, tmp_path, "7#713#bbbbbbbb8", KEYPAD, flash)
+    run = run_sim(micropython, tmp_path, "7#613#bbbbbbbb2", KEYPAD, flash)
     assert run.state["markers"] == [0, 1]
     heads = run.words[:2]
     assert heads[0] == "Anna+Olga"  # one eight a match: no count of eights to show

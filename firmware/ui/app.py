@@ -146,12 +146,6 @@ class App:
         self.dirty = True
         if act is None:
             return
-        if act[0] == keymap.MENU and self.match.state is None and \
-                screen.key_mode == keymap.BOARD_KEYS:
-            # No match yet: # (OK) starts one, as the screen says; a held # (OK) opens the
-            # menu as during a match, its general items (settings, statistics, ...) alone.
-            self.menus().board_menu(self)
-            return
         if act[0] == keymap.UNDO and screen.key_mode != keymap.BOARD_KEYS:
             del screen  # the list's last reference here: its code may leave the heap
             self.home()  # undo works from every screen: it returns to the scoreboard

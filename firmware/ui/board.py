@@ -37,7 +37,11 @@ class Board(Screen):
         self.amend = None
         state = app.match.state
         if state is None:
-            if action in (keymap.OK, keymap.MENU) or action == keymap.SOFT and arg == 2:
+            # No match yet: # (OK) starts one, as the screen says; a held # (OK) opens the
+            # menu as during a match, its general items (settings, statistics, ...) alone.
+            if action == keymap.MENU:
+                app.menus().board_menu(app)
+            elif action == keymap.OK or action == keymap.SOFT and arg == 2:
                 app.menus().new_match(app)
             return
         if action == keymap.SOFT:
