@@ -249,3 +249,15 @@ def test_a_closed_stock_keeps_its_marriages_and_cuts_the_closer_s_name(micropyth
     assert run.state["deal"]["closed_by"] == 2
     line = [w for w in run.words if w.startswith(_lang("de", "closed"))]
     assert line and line[0].endswith(" \u2665\u2666\u2663") and "Bru" in line[0], run.words
+
+
+def test_three_nines_then_a_coat_made_by_the_same_pair_reads_what_it_got(micropython, tmp_path):
+    # 1+3 score 3 for three nines, then bid a coat and make it: the deal's line is theirs,
+    # "1+3 gets 3", while the marker on 2+4 shows in 2+4's column.
+    lines = ["new mariage4 dealer=1", "trump S", "nines 1 won", "bid 1 coat", "contract made"]
+    keys = "".join(k for _line, k in match_keys(lines, KEYPAD))
+    run = run_sim(micropython, tmp_path, keys)
+    assert run.state == as_json(replay(lines))
+    assert run.state["markers"] == [0, 1] and run.state["score"] == [3, 0]
+    assert has(run.words, "1+3 " + T("gets") + " 3"), run.words
+    assert has(run.words, "2+4 1" + T("coat_short"))

@@ -304,15 +304,17 @@ class Board(Screen):
         row = state.row(state.deals() - 1)
         side = winner = row[2]
         gp = marked = 0
+        on = -1
         for who, points, markers in row[3]:
             if who == winner:
                 gp += points
             if markers:
-                side, marked = who, markers
+                on, marked = who, markers
         if state.over:
             side = state.winner
             tail = " " + t("wins match")
         elif marked and not gp:  # a coat or a costume: what it puts on whom
+            side = on
             tail = ": " + t("bid_" + str(marked + 1))
         elif winner >= 0:
             tail = " " + t("gets") + " " + str(gp)
