@@ -318,8 +318,7 @@ class Board(Screen):
             tail = ": " + t("bid_" + str(marked + 1))
         elif winner >= 0:
             tail = " " + t("gets") + " " + str(gp)
-        else:
-            side = -1
+        else:  # no winner: side is -1 already
             tail = t("no winner")
         text = app.text
         # A long name is cut, never the points.
