@@ -1,7 +1,7 @@
 """Check a board file (boards/*.json, board.json on the board) before anything is wired up.
 
 Shared by the host (tools/deploy.py refuses to deploy a bad file) and the board (main.py
-checks board.json at boot). Runs on CPython and MicroPython; imports only hw/compat.py's
+checks board.json at boot). Runs on CPython and MicroPython; imports only compat.py's
 const, which is resident on the board anyway.
 
     errors = check(cfg)      # list of messages, empty = good
@@ -37,7 +37,7 @@ Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - No pin may serve two purposes.
 """
 
-from hw.compat import const
+from compat import const
 
 # Constants folded in by the compiler: no globals, and no names interned for good by a
 # module that runs once at boot.

@@ -10,8 +10,8 @@ import machine
 
 
 def make_display(cfg):
+    from compat import unload
     from hw import display_build
-    from hw.compat import unload
 
     d = cfg["display"]
     reset = d.get("reset")
@@ -47,8 +47,8 @@ def make_display(cfg):
 def make_keys(cfg):
     """(key source, layout name, the Power `wake` argument). wake: None unless the board file
     asks for waking on a key and it works."""
+    from compat import unload
     from hw import keys_build
-    from hw.compat import unload
 
     k = cfg["keys"]
     pin = machine.Pin
@@ -126,8 +126,8 @@ def make_club(cfg, session, app, club_file):
     import socket
     from time import ticks_ms
 
-    from hw.storage import Store
     from net.club import Club
+    from store.journal import Store
 
     try:
         with open(club_file) as f:

@@ -36,7 +36,7 @@ def boot(board, data, club_file, make_buzzer):
     gc.collect()
 
     from app.session import Session
-    from hw.storage import Store
+    from store.journal import Store
 
     # The match is rebuilt, and the settings read (the session keeps them), before the
     # UI's code is loaded: the code that reads, repairs and replays the flash and the UI's
@@ -46,7 +46,7 @@ def boot(board, data, club_file, make_buzzer):
     session.load_settings()
     gc.collect()
 
-    from hw.compat import unload
+    from compat import unload
     from hw.power_build import make_power
     from ui.app import App
     from ui.text import board_font

@@ -132,8 +132,8 @@ class PahoTable:
         import random
 
         from app.session import Session
-        from hw.storage import Store
         from net.outbox import Outbox
+        from store.journal import Store
 
         self.root = os.path.join(folder, table)
         os.makedirs(self.root, exist_ok=True)

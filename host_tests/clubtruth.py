@@ -6,7 +6,7 @@ import json
 import os
 
 from app.session import Session
-from hw.storage import Store
+from store.journal import Store
 
 
 def write(root, rnd):

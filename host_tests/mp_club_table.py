@@ -25,9 +25,9 @@ import time
 
 from app.session import Session
 from clubtruth import write as truth
-from hw.storage import Store
 from net.club import Club
 from sixtysix.errors import Refused
+from store.journal import Store
 
 
 class Table:

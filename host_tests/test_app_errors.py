@@ -18,11 +18,11 @@ SETUP = """
 import json, os, sys
 from app.session import Session
 from hw.display_build import make_i2c_display
-from hw.storage import Store
+from store.journal import Store
 from sixtysix.cards import suit_of
 from sixtysix.errors import Refused
 from sim import CountingBus
-from ui import font6x10
+import font6x10
 from ui.app import App
 
 

@@ -196,7 +196,7 @@ def _named_flash(tmp_path, setup, lang="en"):
     import os
 
     from app.session import Session
-    from hw.storage import Store
+    from store.journal import Store
 
     flash = tmp_path / "flash"
     s = Session(Store(str(flash), os))

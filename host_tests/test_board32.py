@@ -158,7 +158,7 @@ def test_a_reboot_mid_match_resumes_it_on_32_bit(mpy, tmp_path):
 SWEEP = """
 import sys
 from faultfs import sweep
-from hw.storage import Store
+from store.journal import Store
 from dealgen import Player
 
 p = Player("new mariage", 21)

@@ -8,8 +8,8 @@ import sys
 
 from app.session import Session
 from conftest import ROOT
-from hw.storage import Store
 from net.outbox import Outbox
+from store.journal import Store
 
 sys.path.insert(0, ROOT)
 from club.standings import Event, check, expected_players  # noqa: E402

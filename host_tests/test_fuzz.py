@@ -128,9 +128,9 @@ import os
 from app.session import Session
 from fakebus import CountingBus
 from hw.display_build import make_i2c_display
-from hw.storage import Store
+from store.journal import Store
 from fuzz import FlakyFS, ROOT
-from ui import font6x10
+import font6x10
 from ui.app import App
 
 

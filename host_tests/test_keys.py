@@ -5,9 +5,10 @@ import subprocess
 import sys
 
 import pytest
+from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from conftest import FIRMWARE
 from hw.buttons import Key
-from hw.keys import LONG, PRESS, TICKS_PERIOD, ticks_add, ticks_diff
+from hw.keys import LONG, PRESS
 from hw.keys_build import make_buttons, make_keypad
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -603,7 +604,8 @@ def test_property_keypad_one_event_per_clean_press(presses, keys, step, before_w
 # ---------------------------------------------------------------- MicroPython
 
 SCENARIO = """
-from hw.keys import ticks_add, TICKS_PERIOD, PRESS
+from compat import ticks_add, TICKS_PERIOD
+from hw.keys import PRESS
 from hw.keys_build import make_buttons, make_keypad
 
 level = [1, 1]
@@ -736,7 +738,7 @@ def test_poll_does_not_allocate_under_micropython(unix_port):
 # intermediate value, or every turn allocates a long int: a leak per loop turn on the board.
 TICK_WRAP = """
 import gc
-from hw.keys import ticks_add, ticks_diff
+from compat import ticks_add, ticks_diff
 from hw.keys_build import make_buttons
 
 MASK = 0x3FFFFFFF

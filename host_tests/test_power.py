@@ -1,8 +1,8 @@
 """Idle policy: dim, panel off, light and deep sleep, the waking press, waits, tick wrap."""
 
 import pytest
+from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from hw import power as power_mod
-from hw.keys import TICKS_PERIOD, ticks_add, ticks_diff
 from hw.keys_build import make_keypad
 from hw.power import AWAKE, DEEP, DIM, OFF
 from hw.power_build import make_power
@@ -592,7 +592,7 @@ MP_SCENARIO = """
 import gc
 import machine
 import hw.power
-from hw.keys import ticks_add
+from compat import ticks_add
 from hw.power_build import make_power
 
 slept = [0]

@@ -11,12 +11,12 @@ import pytest
 from app.session import Session
 from dealgen import Player
 from faultfs import FaultFS
-from hw import storage
-from hw.storage import Store
 from sixtysix.errors import Refused
 from sixtysix.events import parse
 from sixtysix.match import Match
 from sixtysix.snapshot import snapshot
+from store import journal as storage
+from store.journal import Store
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = "d"
@@ -746,7 +746,7 @@ def test_flash_figures():
 MP_SCRIPT = """
 from app.session import Session
 from faultfs import FaultFS
-from hw.storage import Store
+from store.journal import Store
 from sixtysix.events import parse
 from sixtysix.match import Match
 from sixtysix.snapshot import snapshot
@@ -808,7 +808,7 @@ MP_DROPPED = """
 import sys
 from app.session import Session
 from faultfs import FaultFS
-from hw.storage import Store
+from store.journal import Store
 
 LOADED = ("app.restore", "app.blobs", "sixtysix.saved", "sixtysix.setup",
           "sixtysix.rulesets", "sixtysix.quick")

@@ -10,8 +10,9 @@ import types
 import faultfs
 import pytest
 from faultfs import FaultFS
-from hw import softcrc, storage
-from hw.storage import Store
+from store import journal as storage
+from store import softcrc
+from store.journal import Store
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -426,12 +427,12 @@ def test_pure_python_crc_matches_binascii():
 
 
 def test_a_port_without_binascii_crc32_gets_the_python_one(monkeypatch):
-    import hw
+    import store
 
-    monkeypatch.setattr(hw, "fileformat", sys.modules["hw.fileformat"])  # all restored after
+    monkeypatch.setattr(store, "fileformat", sys.modules["store.fileformat"])  # all restored after
     monkeypatch.setitem(sys.modules, "binascii", types.ModuleType("binascii"))  # no crc32
-    monkeypatch.delitem(sys.modules, "hw.fileformat")
-    assert importlib.import_module("hw.fileformat").crc32 is softcrc.crc32
+    monkeypatch.delitem(sys.modules, "store.fileformat")
+    assert importlib.import_module("store.fileformat").crc32 is softcrc.crc32
 
 
 class _UnreadableJournal(FaultFS):
@@ -488,7 +489,7 @@ def test_bytes_written_per_event_and_per_checkpoint():
 MP_SCRIPT = """
 import os
 import faultfs
-from hw.storage import Store
+from store.journal import Store
 
 stats = faultfs.sweep(Store, faultfs.synthetic_events(40), 10)
 assert not stats["failures"], stats["failures"][:3]

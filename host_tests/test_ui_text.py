@@ -29,10 +29,12 @@ from conftest import FIRMWARE
 from sixtysix.rules import RULE_SETS
 
 UI = os.path.join(FIRMWARE, "ui")
+TOOLS_DIR = os.path.join(os.path.dirname(FIRMWARE), "tools")
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location("ui_text_" + name, os.path.join(UI, name + ".py"))
+def _load(name, folder=UI):
+    spec = importlib.util.spec_from_file_location("ui_text_" + name,
+                                                  os.path.join(folder, name + ".py"))
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -68,7 +70,7 @@ def read_lang(code):
 
 TEXTS = {code: read_lang(code)[0] for code in LANGS}
 EN = TEXTS["en"]
-TEXT = _load("text").Text(_load("font6x10"))
+TEXT = _load("text").Text(_load("font6x10", TOOLS_DIR))
 
 W = 128
 LIST = W - 2  # list rows, list titles and the message bar: text drawn from x = 1

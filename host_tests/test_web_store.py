@@ -9,10 +9,10 @@ import sys
 
 import pytest
 from conftest import ROOT
-from hw.storage import Store
 from keyseq import KEYPAD, first_deal, random_match
 from sixtysix.match import Match
 from sixtysix.snapshot import snapshot
+from store.journal import Store
 
 WEB = os.path.join(ROOT, "web")
 if WEB not in sys.path:

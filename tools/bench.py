@@ -137,9 +137,9 @@ def worker_boot(keys, root, setup):
     import os
 
     from app.session import Session
-    from hw.storage import Store
     from sim import Sim
     from sixtysix.snapshot import snapshot
+    from store.journal import Store
 
     s = Session(Store(root, os))
     s.boot()
@@ -320,7 +320,7 @@ def _flash(tmp, name, setup):
 
     import deploy
     from app.session import Session
-    from hw.storage import Store
+    from store.journal import Store
 
     folder = os.path.join(tmp, name)
     shutil.rmtree(folder, ignore_errors=True)

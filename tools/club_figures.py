@@ -192,7 +192,7 @@ def heap_figures(folder):
         return {"skipped": runtimes.missing("mp32")}
     import deploy
     from app.session import Session
-    from hw.storage import Store
+    from store.journal import Store
 
     res = {"runtime": "mp32"}
     with mosquitto.Broker(os.path.join(folder, "broker-heap")) as b:

@@ -43,8 +43,6 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 BOARDS = os.path.join(ROOT, "boards")
 BUILD = os.path.join(ROOT, "build", "firmware")
 KEEP_SOURCE = ("main.py",)
-# Host-only: the board reads the font from ui/font6x10.bin (ui.text.board_font).
-HOST_ONLY = ("ui/font6x10.py",)
 
 sys.path.insert(0, FIRMWARE)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -88,8 +86,6 @@ def build(out, march="xtensawin"):
     failures = []
     for src in firmware_files():
         rel = os.path.relpath(src, FIRMWARE).replace(os.sep, "/")
-        if rel in HOST_ONLY:
-            continue
         if rel in KEEP_SOURCE:
             target = os.path.join(out, rel)
             os.makedirs(os.path.dirname(target), exist_ok=True)

@@ -25,9 +25,9 @@ except ImportError:  # run as a script from the project root under CPython
     from dealgen import Player
 
 from app.session import Session
-from hw.storage import Store
 from sixtysix.events import parse
 from sixtysix.snapshot import snapshot
+from store.journal import Store
 
 SETUP = "new schnapsen target=99"  # 102 deals with seed 2
 SEED = 2

@@ -55,11 +55,11 @@ from app.session import Session
 from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display_build import make_i2c_display
-from hw.storage import Store
 from sixtysix.cards import PACK
 from sixtysix.errors import Refused
 from sixtysix.quick import MARRIAGE_MAX
 from sixtysix.snapshot import snapshot
+from store.journal import Store
 from ui.app import App
 from ui.text import board_font
 

@@ -14,7 +14,7 @@ import json
 PACKAGES = (
     ("sixtysix", ("sixtysix.errors", "sixtysix.cards", "sixtysix.rules", "sixtysix.events",
                   "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
-    ("hw", ("hw.compat", "hw.storage", "hw.keys", "hw.keypad", "hw.power", "hw.display")),
+    ("hw", ("compat", "store.journal", "hw.keys", "hw.keypad", "hw.power", "hw.display")),
     ("app", ("app.session",)),
     ("app boot and stats", ("app.restore", "sixtysix.rulesets", "sixtysix.setup",
                             "sixtysix.saved", "app.blobs", "app.stats")),

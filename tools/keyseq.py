@@ -26,7 +26,7 @@ Runs under CPython and MicroPython.
 from sixtysix.events import parse
 from sixtysix.match import Match
 from sixtysix.rules import RULE_SETS, Rules
-from ui.lists import _takes  # the menus' own test: would the deal take this record now
+from ui.lists import takes  # the menus' own test: would the deal take this record now
 
 KEYPAD = "keypad"
 BUTTONS = "buttons"
@@ -75,20 +75,20 @@ def menu_items(state):
             items.append(NEXT)
         if deal.trump < 0:
             items.append(TRUMP)
-        elif any(_takes(state, bytes((2, lead, s))) for s in range(4)):
+        elif any(takes(state, bytes((2, lead, s))) for s in range(4)):
             items.append(MARRIAGE)
-        if rules.stock and _takes(state, bytes((3, lead))):
+        if rules.stock and takes(state, bytes((3, lead))):
             items.append(CLOSE)
         for role, rec in ((CLAIM, bytes((4, lead))), (RESULT, bytes((5, 0, 1))),
                           (DRAW, b"\x06")):
-            if _takes(state, rec):
+            if takes(state, rec):
                 items.append(role)
         if rules.pairs:
             # The highest bid from the pair that plays first counts whenever any bid can.
             for role, rec in ((CUT9, b"\x08"), (REDEAL, b"\x09"), (NINES, bytes((10, lead, 1))),
                               (CONTRACT, bytes((11, (deal.dealer + 1) % 4, 3))),
                               (MADE, b"\x0c\x01"), (FAILED, b"\x0c\x00")):
-                if _takes(state, rec):
+                if takes(state, rec):
                     items.append(role)
     items.extend(GENERAL)
     return items

@@ -1,4 +1,4 @@
-"""Regenerate firmware/ui/font6x10.py, the UI's bitmap font, from X11 misc-fixed 6x10.
+"""Regenerate tools/font6x10.py, the UI's bitmap font, from X11 misc-fixed 6x10.
 
 The font is the public-domain X11 "misc-fixed" 6x10 (Debian package xfonts-base,
 /usr/share/fonts/X11/misc/6x10.pcf.gz; its COPYRIGHT property reads "Public domain terminal
@@ -28,7 +28,9 @@ import tempfile
 from contextlib import redirect_stdout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "firmware", "ui", "font6x10.py")
+OUT = os.path.join(ROOT, "tools", "font6x10.py")
+# The board's form of the same font: what ui/text.py's board_font() reads.
+BIN_OUT = os.path.join(ROOT, "firmware", "ui", "font6x10.bin")
 FONT_CANDIDATES = (
     "/usr/share/fonts/X11/misc/6x10.pcf.gz",
     "/usr/share/fonts/X11/misc/6x10.pcf",
@@ -190,7 +192,7 @@ def font_file_bytes(module):
 
 
 def write_font_file(module_path, out_path):
-    """Write the .bin next to the module from the module's own data."""
+    """Write the board's font file (out_path) from the module's own data."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("font_module", module_path)
@@ -204,7 +206,9 @@ def write_font_file(module_path, out_path):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--font", help="6x10.pcf or 6x10.pcf.gz (default: the xfonts-base file)")
-    ap.add_argument("--out", default=OUT, help="module to write (default: firmware/ui/font6x10.py)")
+    ap.add_argument("--out", default=OUT, help="module to write (default: tools/font6x10.py)")
+    ap.add_argument("--bin", default=BIN_OUT,
+                    help="the board's font file to write (default: firmware/ui/font6x10.bin)")
     ap.add_argument("--check", action="store_true", help="compare with --out, write nothing")
     args = ap.parse_args(argv)
     text, chars, missing = generate(find_font(args.font))
@@ -221,7 +225,7 @@ def main(argv=None):
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print("%d characters, %d bytes -> %s" % (len(chars), len(text.encode()), args.out))
-    binary = write_font_file(args.out, args.out[:-3] + ".bin")
+    binary = write_font_file(args.out, args.bin)
     print("font file for the board -> %s" % binary)
     return 0
 

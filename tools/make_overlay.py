@@ -8,7 +8,7 @@ cell is PITCH pixels (17.0 mm), the key grid 68 mm square inside a thin grey cut
 under it a 50 mm ruler to check the print. Each key shows its own digit or letter small
 (top left) and what it does on the scoreboard big (ui/board.py, ui/keymap.py).
 
-Text is the firmware's own bitmap font (ui/font6x10.py, drawn by ui/text.py), each font
+Text is the firmware's own bitmap font (tools/font6x10.py, drawn by ui/text.py), each font
 pixel a block of SCALE x SCALE printer dots. The PNG is written by tools/screenshots.py's
 deterministic encoder, so the same overlay gives the same bytes everywhere.
 """
@@ -21,8 +21,8 @@ for _p in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
+import font6x10  # noqa: E402
 from screenshots import png_bytes  # noqa: E402
-from ui import font6x10  # noqa: E402
 from ui.text import Text  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "img", "keypad-overlay.png")

@@ -263,7 +263,7 @@ LABEL_W = 28 * 6 * LABEL_SCALE  # the label column: 28 characters
 def labelled_png(lines, scale=SCALE):
     """The panel with labels at its left, each with a line to the row it names: white on
     black, the labels in the firmware's own font."""
-    from ui import font6x10
+    import font6x10
     from ui.text import Text
 
     gap = 40

@@ -87,7 +87,7 @@ class Sim:
 
         from app.session import Session
         from hw.display_build import make_i2c_display
-        from hw.storage import Store
+        from store.journal import Store
         from ui.app import App
         from ui.text import board_font
 

@@ -15,9 +15,9 @@ ever waits for the network.
 import json
 
 import js
-from hw.storage import Store
 from net import mqtt
 from net.club import Club
+from store.journal import Store
 
 _glue = js.s66club
 

@@ -21,9 +21,9 @@ import uctypes
 import export
 from app.session import Session
 from hw.keys import LONG_MS  # noqa: F401  (app.js reads it: a long press, as on the board)
-from hw.storage import Store
 from keytable import key_of
 from sixtysix.snapshot import snapshot
+from store.journal import Store
 from ui.app import App
 from ui.text import board_font
 from webstore import WebFS

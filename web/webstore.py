@@ -1,4 +1,4 @@
-"""Files for the firmware's Store (hw/storage.py) in a browser: one localStorage item each.
+"""Files for the firmware's Store (store/journal.py) in a browser: one localStorage item each.
 
 Store takes an os-like `fs` (rename, remove, stat, mkdir) and an open-like `opener`; this
 module gives both over `storage`, anything with getItem/setItem/removeItem (the page

@@ -2,7 +2,7 @@
 
 Session.boot() (app/session.py) imports this module for the call and drops it after: on
 the board every module's code lives in the heap, and this runs once per boot. The store's
-own boot (reading, checking and repairing the files) is hw/repair.py's.
+own boot (reading, checking and repairing the files) is store/repair.py's.
 """
 
 import json

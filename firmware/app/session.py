@@ -26,7 +26,7 @@ after a failure (see _dirty) and the settings/stats blobs, written only when the
 import json
 import sys
 
-from hw.compat import unload
+from compat import unload
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 

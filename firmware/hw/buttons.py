@@ -3,7 +3,9 @@ resident, and Key, the logic of one key. They are built by hw/keys_build.py at b
 keypad board never loads this (hw/keypad.py keeps the same logic for all its keys at once).
 """
 
-from hw.keys import DEBOUNCE_MS, LONG, LONG_MS, PRESS, Source, ticks_diff
+from compat import ticks_diff
+
+from hw.keys import DEBOUNCE_MS, LONG, LONG_MS, PRESS, Source
 
 
 class Key:

@@ -18,7 +18,7 @@ this module holds only what runs while the app does: show(), power, contrast, in
 
 import framebuf
 
-from hw.compat import const
+from compat import const
 
 # The bus and pin types, for the type check only: MicroPython compiles this block away (and
 # evaluates no annotation), CPython skips it (the annotations naming them are strings).

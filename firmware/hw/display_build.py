@@ -13,7 +13,7 @@ chip: "ssd1306" or "sh1106". reset: optional callable pin, reset(0)/reset(1).
 rotate: True turns the picture by 180 degrees (panel mounted upside down).
 """
 
-from hw.compat import const, sleep_ms
+from compat import const, sleep_ms
 
 _WIDTH = const(128)
 _PAGES = const(8)

@@ -6,7 +6,8 @@ stream; RES is the reset line, pulsed by hw/display_build.py at init. Everything
 changed columns included, is hw/display.py's Panel.
 """
 
-from hw.compat import const
+from compat import const
+
 from hw.display import Panel
 
 TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only

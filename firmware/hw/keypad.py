@@ -7,7 +7,9 @@ for all keys of the matrix at once. Sixteen Key objects and their event tuples w
 about 2.5 KB of heap.
 """
 
-from hw.keys import Source, ticks_diff
+from compat import ticks_diff
+
+from hw.keys import Source
 
 
 class Keypad(Source):

@@ -24,7 +24,7 @@ Hardware is passed in: an input is any zero-argument callable returning 0/1
 event tuples are made per key when the source is built.
 """
 
-from hw.compat import const
+from compat import const
 
 _TYPE_CHECKING = const(0)  # for the type check only, as in hw/display.py
 if _TYPE_CHECKING:
@@ -33,39 +33,9 @@ if _TYPE_CHECKING:
 PRESS = const(1)
 LONG = const(2)
 
-# time.ticks_ms() on the ESP32 wraps at 2**30. Spelled as a mask so the
-# arithmetic below stays within MicroPython's 31-bit small ints (no heap use).
-_MASK = const(0x3FFFFFFF)
-_HALF = const(0x20000000)
-TICKS_PERIOD = _MASK + 1
-
 # The keys' timing (ms), the same for every source; a board or a test may set its own.
 DEBOUNCE_MS = 20
 LONG_MS = 600
-
-
-def ticks_diff(a, b):
-    """Signed a - b for tick values that wrap at TICKS_PERIOD.
-
-    Same result as ((a - b + half) % period) - half, without intermediates
-    that overflow a small int on the ESP32.
-    """
-    d = (a - b) & _MASK
-    if d >= _HALF:
-        d = d - _MASK - 1
-    return d
-
-
-def ticks_add(t, delta):
-    """t + delta on the wrapping tick scale, for t in [0, TICKS_PERIOD) and |delta| below it.
-
-    `t + delta` itself can pass 2**30 - 1, the largest small int on the ESP32, and would
-    then allocate a long int on every call; the sum is taken a period lower instead.
-    """
-    if delta < 0:
-        return (t + delta) & _MASK
-    r = (t - _MASK) + delta - 1  # t + delta - TICKS_PERIOD, every step a small int
-    return r if r >= 0 else r + _MASK + 1
 
 
 class Source:

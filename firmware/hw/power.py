@@ -33,14 +33,13 @@ nowake_ms instead: a press shorter than about that may go unnoticed while the pa
 sleep(ms) then uses machine.lightsleep(ms) when the board has it and the last wait_ms() said
 "panel off, keys idle", otherwise time.sleep_ms(ms); both block, neither spins.
 
-All tick arithmetic goes through hw.keys.ticks_diff (ESP32 ticks wrap at 2**30 ms). update(),
+All tick arithmetic goes through compat.ticks_diff (ESP32 ticks wrap at 2**30 ms). update(),
 key(), watch(), timeout() and wait_ms() allocate nothing (small ints and bools only).
 
 Waking the ESP32 from light sleep with a key: see hw/wake.py (wake_on_keys()).
 """
 
-from hw.compat import const, sleep_ms
-from hw.keys import ticks_add, ticks_diff
+from compat import const, sleep_ms, ticks_add, ticks_diff
 
 _TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only
 if _TYPE_CHECKING:

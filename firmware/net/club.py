@@ -22,8 +22,8 @@ app.club_mark tells the scoreboard: 1 results wait for the ack, 2 all acknowledg
 """
 
 import json
-import time
 
+from compat import ticks_add, ticks_diff
 from ui.i18n import t
 
 from net import mqtt
@@ -78,7 +78,7 @@ class Club:
             self._take_seating()
         m = self.mqtt
         if m.state == mqtt.CLOSED:
-            if not self._wifi_up() or mqtt.ticks_diff(now, self._retry_at) < 0:
+            if not self._wifi_up() or ticks_diff(now, self._retry_at) < 0:
                 self._mark()
                 return
             self._connect(now)
@@ -124,7 +124,7 @@ class Club:
         if self._inflight or not ob.pending:
             return
         if self._sent >= ob.pending[-1][0]:
-            if mqtt.ticks_diff(now, self._heard) < self.resend_ms:
+            if ticks_diff(now, self._heard) < self.resend_ms:
                 return
             self._sent = ob.acked  # no ack for a while: send them all again
             self._heard = now
@@ -198,7 +198,7 @@ class Club:
         self._backoff = min(self._backoff * 2, 30000)
 
     def _later(self, ms):
-        self._retry_at = time.ticks_add(self._now, ms)
+        self._retry_at = ticks_add(self._now, ms)
 
     # ---- seating ----
 

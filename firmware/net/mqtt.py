@@ -13,7 +13,8 @@ than it is skipped (the table only gets short acks and seatings).
 
 import errno
 import select
-from time import ticks_diff
+
+from compat import ticks_diff
 
 CLOSED = 0
 OPENING = 1  # TCP connecting, CONNECT queued

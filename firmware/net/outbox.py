@@ -1,6 +1,6 @@
 """The table's club results: numbered, kept on flash, and kept until the service acks them.
 
-The outbox lives in its own Store (hw/storage.py: an append-only, checksummed journal) in
+The outbox lives in its own Store (store/journal.py: an append-only, checksummed journal) in
 the folder "outbox", beside the match's "data". Its journal lines:
 
   i <inc>                        first line ever: this outbox's incarnation (8 hex digits)

@@ -21,7 +21,7 @@ from .errors import Refused
 
 try:
     from micropython import const
-except ImportError:  # CPython (the core imports no hw module, so not hw/compat.py's)
+except ImportError:  # CPython (the core imports nothing outside sixtysix/, so not compat.py)
 
     def const(__x):
         return __x

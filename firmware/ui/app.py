@@ -15,7 +15,7 @@ screen is next wanted (a key or a frame), once the list's code has left the call
 import gc
 import sys
 
-from hw.compat import const, unload
+from compat import const, unload
 from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t, use
@@ -222,7 +222,7 @@ class App:
             # A match has just ended: its statistics are added now, once the code of the
             # key that ended it (a list's, perhaps) has left the call stack, and before the
             # scoreboard's code comes back after a list; app/stats.py, app/blobs.py and
-            # hw/recover.py are loaded for it. A failed write is shown: the match itself is
+            # store/recover.py are loaded for it. A failed write is shown: the match itself is
             # saved, only the statistics not.
             self.stats_due = False
             self.attempt(self.session.record_match_end)

@@ -12,7 +12,7 @@ points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
 Four buttons: the bottom line labels what each button does (soft keys: ui/softkeys.py).
 """
 
-from hw.compat import const
+from compat import const
 from sixtysix.cards import card, suit_of
 from ui import keymap
 from ui.i18n import t

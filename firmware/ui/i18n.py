@@ -10,7 +10,7 @@ miss), then to the key itself. Building the index (ui/langfile.py) is code for t
 a change of language only: it is loaded for that and dropped again.
 """
 
-from hw.compat import unload
+from compat import unload
 
 LANGS = ("uk", "ru", "en", "de")
 NAMES = ("Українська", "Русский", "English", "Deutsch")

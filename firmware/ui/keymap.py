@@ -6,7 +6,7 @@ labels the screen shows above them ("soft keys") on the scoreboard and move a
 cursor in lists.
 """
 
-from hw.compat import const
+from compat import const
 
 # Actions a screen receives as (action, argument).
 WIN = const(0)  # a player (or pair) takes the trick: argument = seat

@@ -7,7 +7,7 @@ buttons: UP/DOWN move, OK picks, BACK goes back. Each item is (label, function);
 function gets the app.
 """
 
-from hw.compat import const
+from compat import const
 from sixtysix.errors import Refused
 from ui import keymap
 from ui.screen import LINE, Screen, W
@@ -79,7 +79,7 @@ class List(Screen):
             write(text.clip(more, W - 2), 1, 64 - LINE)
 
 
-def _entry(rec):
+def entry(rec):
     """An item function that enters a record and returns to the scoreboard if it counted
     (it returns whether it did)."""
 
@@ -92,7 +92,7 @@ def _entry(rec):
     return go
 
 
-def _takes(state, rec):
+def takes(state, rec):
     """Whether the deal would take this record now: the core's own check, which changes
     nothing. The menus offer an entry only if some choice under it can count."""
     try:
@@ -102,7 +102,7 @@ def _takes(state, rec):
     return True
 
 
-def _bind(fn, value):
+def bind(fn, value):
     return lambda app: fn(app, value)
 
 
@@ -111,5 +111,5 @@ def choose_seat(app, title, then):
     state = app.match.state
     items = []
     for seat in range(state.rules.players):
-        items.append((state.names[seat], _bind(then, seat)))
+        items.append((state.names[seat], bind(then, seat)))
     app.push(List(title, items, state.deal.leader))

@@ -7,14 +7,14 @@ from here.
 
 from ui.i18n import t
 from ui.keymap import SUIT
-from ui.lists import List, _bind, _entry, _takes, choose_seat
+from ui.lists import List, bind, choose_seat, entry, takes
 from ui.screen import SUIT_TEXT, side_name
 
 
 def choose_suit(app, title, then):
     items = []
     for s in range(4):
-        items.append((SUIT_TEXT[s] + " " + t("suit_" + str(s)), _bind(then, s)))
+        items.append((SUIT_TEXT[s] + " " + t("suit_" + str(s)), bind(then, s)))
     app.push(List(title, items))
 
 
@@ -45,21 +45,21 @@ def board_menu(app):
         deal = state.deal
         leader = deal.leader
         if not deal.opened:
-            items.append((t("next deal"), _entry(b"\x0d")))
+            items.append((t("next deal"), entry(b"\x0d")))
         # Trump once per deal, then the leader's marriages: the suit picked ends the record
         # (nothing changes the leader while the menu is open).
         key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, leader))
 
         def enter_suit(a, suit):
-            _entry(bytes(head + (suit,)))(a)
+            entry(bytes(head + (suit,)))(a)
 
         for s in range(4):  # trump always goes in; a marriage if one suit is still open
-            if _takes(state, bytes(head + (s,))):
+            if takes(state, bytes(head + (s,))):
                 items.append((t(key), lambda a: choose_suit(a, t(key), enter_suit)))
                 break
-        if rules.stock and _takes(state, bytes((3, leader))):
+        if rules.stock and takes(state, bytes((3, leader))):
             items.append((t("close"), _close))
-        if _takes(state, bytes((4, leader))):  # a plain claim (four players: "no marriage")
+        if takes(state, bytes((4, leader))):  # a plain claim (four players: "no marriage")
             items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
         # A result or a draw is refused only while a bid stands (Deal._need); asked by its
         # rule here, not of the core, whose check would load their code (sixtysix/quick.py)
@@ -67,7 +67,7 @@ def board_menu(app):
         if deal.bid_kind < 0:
             items.append((t("result"), _result))
             if rules.draws:
-                items.append((t("draw"), _entry(b"\x06")))
+                items.append((t("draw"), entry(b"\x06")))
         if rules.pairs:
             from ui.pairs import pairs_items
 
@@ -126,13 +126,13 @@ def _result(app):
     state = app.match.state
     items = []
     for s in range(state.rules.sides):
-        items.append((side_name(state, s), _bind(_result_points, s)))
+        items.append((side_name(state, s), bind(_result_points, s)))
     items.append((t("counted points"), _counted))
     app.push(List(t("result"), items))
 
 
 def _close(app):
-    _entry(bytes((3, app.match.state.deal.leader)))(app)
+    entry(bytes((3, app.match.state.deal.leader)))(app)
 
 
 def _claim(app, seat):
@@ -141,11 +141,11 @@ def _claim(app, seat):
 
         claim_with_marriage(app, seat)
     else:
-        _entry(bytes((4, seat)))(app)
+        entry(bytes((4, seat)))(app)
 
 
 def _result_points(app, side):
     items = []
     for g in app.match.state.rules.choices():
-        items.append(("+" + str(g), _entry(bytes((5, side, g)))))
+        items.append(("+" + str(g), entry(bytes((5, side, g)))))
     app.push(List(t("game points"), items))

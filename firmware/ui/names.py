@@ -9,7 +9,7 @@ blob on flash, "names": the names separated by commas.
 
 from ui import keymap
 from ui.i18n import t
-from ui.lists import List, _bind
+from ui.lists import List, bind
 from ui.screen import LINE, Screen, W
 
 MAX = 8  # letters in a name
@@ -73,7 +73,7 @@ class Players(List):
 
     def _items(self):
         names = self.owner.names
-        return [(str(i + 1) + ": " + (names[i] or "\u2013"), _bind(self._seat, i))
+        return [(str(i + 1) + ": " + (names[i] or "\u2013"), bind(self._seat, i))
                 for i in range(len(names))]
 
     def _seat(self, app, seat):
@@ -81,9 +81,9 @@ class Players(List):
         items = []  # type: list
         for n in recent(app):
             if not taken(names, seat, n) and n != names[seat]:
-                items.append((n, _bind(self._set, (seat, n))))
+                items.append((n, bind(self._set, (seat, n))))
         items.append((t("new name"), lambda a: a.push(Editor(self, seat, names[seat]))))
-        items.append((t("no name"), _bind(self._set, (seat, ""))))
+        items.append((t("no name"), bind(self._set, (seat, ""))))
         app.push(List(t("player") + " " + str(seat + 1), items))
 
     def _set(self, app, pair):

@@ -1,14 +1,14 @@
 """A new match: the rule set, the first dealer and the match's options."""
 
 from ui.i18n import t
-from ui.lists import List, _bind
+from ui.lists import List, bind
 
 
 def new_match(app):
     """Rule set, then the first dealer (by lot or picked), then start."""
     from sixtysix.rules import RULE_SETS
 
-    items = [(t("rules_" + rid), _bind(_pick_dealer, rid)) for rid in RULE_SETS]
+    items = [(t("rules_" + rid), bind(_pick_dealer, rid)) for rid in RULE_SETS]
     app.push(List(t("new match"), items))
 
 
@@ -40,10 +40,10 @@ class NewMatch(List):
         List.__init__(self, t("first dealer"), self._items())
 
     def _items(self):
-        items = [(t("by lot"), _bind(self._start, -1))]
+        items = [(t("by lot"), bind(self._start, -1))]
         names = [self.names[i] or str(i + 1) for i in range(self.players)]
         for seat in range(self.players):
-            items.append((t("dealer") + " " + names[seat], _bind(self._start, seat)))
+            items.append((t("dealer") + " " + names[seat], bind(self._start, seat)))
         items.append((t("players") + ": " + ",".join(names), self._names))
         o = self.opts
         if "games" in o:

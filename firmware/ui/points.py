@@ -2,7 +2,7 @@
 
 from ui import keymap
 from ui.i18n import t
-from ui.lists import _entry
+from ui.lists import entry
 from ui.screen import LINE, Screen, W, side_name
 
 
@@ -39,7 +39,7 @@ class Points(Screen):
             self.values.append(v)
             self.typed = ""
             if len(self.values) == self.sides:
-                if not _entry(bytes((7,)) + bytes(self.values))(app):
+                if not entry(bytes((7,)) + bytes(self.values))(app):
                     self.values = bytearray()  # refused: the message says why; start again
         elif action == keymap.MENU:
             app.home()

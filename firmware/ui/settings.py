@@ -1,7 +1,7 @@
 """The settings list: language, contrast, power timeouts, sound, the entry mode."""
 
 from ui.i18n import LANGS, NAMES, t
-from ui.lists import List, _bind
+from ui.lists import List, bind
 
 
 def settings_menu(app):
@@ -40,7 +40,7 @@ def _cycle(key, values):
 
 
 def _languages(app):
-    items = [(NAMES[i], _bind(_set_lang, LANGS[i])) for i in range(len(LANGS))]
+    items = [(NAMES[i], bind(_set_lang, LANGS[i])) for i in range(len(LANGS))]
     app.push(List(t("language"), items, LANGS.index(app.lang)))
 
 

@@ -1,6 +1,6 @@
-"""Text in a font_to_py bitmap font (ui/font6x10.py) on any framebuf-like target.
+"""Text in a font_to_py bitmap font on any framebuf-like target.
 
-    from ui import font6x10
+    import font6x10                              # the host's module form (tools/)
     from ui.text import Text
     text = Text(font6x10)
     x = text.draw(fb, "Рахунок: 66", 0, 0)       # returns the x after the text
@@ -9,7 +9,8 @@
 A target is anything with `blit(fbuf, x, y, key)` (a framebuf.FrameBuffer or a display built
 on one) or else `pixel(x, y, c)`; `draw_big` uses `fill_rect(x, y, w, h, c)` or else `pixel`.
 Colours are 0 and 1 (a monochrome panel). Drawing through pixel() and ink_width() are in
-ui/textpixel.py, loaded when used: the host's tools use them, the board never does.
+tools/textpixel.py, on the host's path only: CPython has no framebuf, so its tests and the
+host's tools draw through pixel(); the board never reaches those lines.
 
 Drawing allocates nothing per character: every glyph is copied into one preallocated
 bytearray, wrapped once in a MONO_HLSB FrameBuffer, and blitted with the background as the
@@ -31,7 +32,7 @@ no bit reversal); both its normal and its sparse index layouts are read. On the 
 font is a file (board_font()), its bitmaps read from flash one glyph at a time.
 """
 
-from hw.compat import unload
+from compat import unload
 
 
 class Text:
@@ -168,7 +169,7 @@ class Text:
 
     def ink_width(self, s):
         """Rightmost lit column + 1 of `s` drawn at x=0 (0 if nothing is lit)."""
-        from ui.textpixel import ink_width  # host tools' code, not the board's
+        from textpixel import ink_width  # pyright: ignore[reportMissingImports]
 
         return ink_width(self, s)
 
@@ -210,7 +211,7 @@ class Text:
         inv = key * 0xFF
         gfb = self._fb
         if gfb is None or not hasattr(fb, "blit"):  # CPython, or a pixel()-only target
-            from ui.textpixel import draw_pixels
+            from textpixel import draw_pixels  # pyright: ignore[reportMissingImports]
 
             return draw_pixels(self, fb, s, x, y, 1 - key)
         b = self._utf8(s)
@@ -230,7 +231,7 @@ class Text:
         one fill_rect each. Returns the x after the text (x + big_width(s, scale)).
         """
         if not hasattr(fb, "fill_rect"):  # a pixel()-only target
-            from ui.textpixel import Rects
+            from textpixel import Rects  # pyright: ignore[reportMissingImports]
 
             fb = Rects(fb)
         buf = self._buf

@@ -1,25 +1,26 @@
 """A store's reading: the packed files (summary and blobs), and damaged files kept aside.
 
-Store.load_blob (hw/storage.py, whose docstring has the file formats and the protocol)
+Store.load_blob (store/journal.py, whose docstring has the file formats and the protocol)
 reads the settings and statistics blobs through this module, loading it for the call: on
 the board every imported module's code is heap. The boot's reading of the journal and its
-repair are hw/repair.py's, which imports this module: a blob read does not load them.
+repair are store/repair.py's, which imports this module: a blob read does not load them.
 """
 
-from hw.compat import const
-from hw.fileformat import MAX_BLOB, VERSION, _hex, crc32
+from compat import const
+
+from store.fileformat import MAX_BLOB, VERSION, crc32, crc_hex
 
 _ENOENT = const(2)
 
 
-class _Bad(Exception):
+class BadFile(Exception):
     """Internal: a file's content is unusable; args[0] is the reason."""
 
 
-def _num(field):
+def header_num(field):
     # Strict: int() would also take "+1", " 1" or "1_0".
     if not field or not field.isdigit() or len(field) > 9:
-        raise _Bad("unreadable header")
+        raise BadFile("unreadable header")
     return int(field)
 
 
@@ -50,7 +51,7 @@ def keep_bad(s, name, copy):
 
 def open_header(s, name, magic, count):
     """Open one of our files and read its header line: (file, line, fields), or None
-    if the file does not exist. Raises _Bad, with the file closed, for a bad header."""
+    if the file does not exist. Raises BadFile, with the file closed, for a bad header."""
     try:
         f = s._open(s._p(name), "rb")
     except OSError as e:
@@ -60,17 +61,17 @@ def open_header(s, name, magic, count):
     try:
         line = f.readline(64)
         if not line.endswith(b"\n"):
-            raise _Bad("unreadable header")
+            raise BadFile("unreadable header")
         fields = line[:-1].split(b" ")
         if len(fields) < 2 or fields[0] != magic:
-            raise _Bad("unreadable header")
+            raise BadFile("unreadable header")
         version = fields[1]
         if version != b"%d" % VERSION:
             if version.isdigit() and len(version) < 6:
-                raise _Bad("unknown format version " + version.decode())
-            raise _Bad("unreadable header")
+                raise BadFile("unknown format version " + version.decode())
+            raise BadFile("unreadable header")
         if len(fields) != count:
-            raise _Bad("unreadable header")
+            raise BadFile("unreadable header")
     except Exception:
         f.close()
         raise
@@ -86,19 +87,19 @@ def load_packed(s, name, magic, problems):
             return None, None
         f, line, fields = got
         try:
-            gen = _num(fields[2])
-            size = _num(fields[3])
+            gen = header_num(fields[2])
+            size = header_num(fields[3])
             if size > MAX_BLOB:
-                raise _Bad("unreadable header")
+                raise BadFile("unreadable header")
             body = f.read(size + 1)
         finally:
             f.close()
         if len(body) != size:
-            raise _Bad("length %d, header says %d" % (len(body), size))
-        if _hex(crc32(body, crc32(line[: len(line) - 9]))) != fields[4]:
-            raise _Bad("bad checksum")
+            raise BadFile("length %d, header says %d" % (len(body), size))
+        if crc_hex(crc32(body, crc32(line[: len(line) - 9]))) != fields[4]:
+            raise BadFile("bad checksum")
         return body.decode(), gen
-    except _Bad as e:
+    except BadFile as e:
         reason = e.args[0]
     except UnicodeError:
         reason = "not UTF-8"

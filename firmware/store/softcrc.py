@@ -1,6 +1,6 @@
 """CRC-32 in Python, the same as binascii.crc32, for a MicroPython port built without it.
 
-hw/fileformat.py imports it only there: every port the firmware runs on today (the ESP32's,
+store/fileformat.py imports it only there: every port the firmware runs on today (the ESP32's,
 the unix and WebAssembly ports) has binascii.crc32, so this module is normally never loaded.
 """
 

@@ -1,14 +1,14 @@
 """A store's boot: read the summary and the journal, keep damaged files, repair.
 
-Store.load() (hw/storage.py, whose docstring has the file formats and the protocol) runs
+Store.load() (store/journal.py, whose docstring has the file formats and the protocol) runs
 this once per boot and drops the module again: on the board every imported module's code
 is heap, and none of this is needed between boots, but after a failed append (the next
-append loads again first). The packed files' reading is hw/recover.py's, which a blob read
+append loads again first). The packed files' reading is store/recover.py's, which a blob read
 loads without this module.
 """
 
-from hw.fileformat import _JOURNAL, _MAG_JOURNAL, _MAG_SUMMARY, _SUMMARY, MAX_LINE, _hex, crc32
-from hw.recover import _Bad, _num, keep_bad, load_packed, open_header
+from store.fileformat import JOURNAL, MAG_JOURNAL, MAG_SUMMARY, MAX_LINE, SUMMARY, crc32, crc_hex
+from store.recover import BadFile, header_num, keep_bad, load_packed, open_header
 
 
 class Loaded:
@@ -28,18 +28,18 @@ def _scan_journal(s):
     """Read the journal without side effects.
 
     Returns None if there is none, else (gen, events, crc, damage) where damage is
-    None or (kind, byte offset, records dropped). Raises _Bad for a bad header.
+    None or (kind, byte offset, records dropped). Raises BadFile for a bad header.
     """
-    got = open_header(s, _JOURNAL, _MAG_JOURNAL, 4)
+    got = open_header(s, JOURNAL, MAG_JOURNAL, 4)
     if got is None:
         return None
     f, line, fields = got
     maxrec = MAX_LINE + 10  # line + " " + 8 hex digits + "\n"
     try:
-        gen = _num(fields[2])
+        gen = header_num(fields[2])
         expect, crc = s._journal_header(gen)
         if expect != line:
-            raise _Bad("bad header checksum")
+            raise BadFile("bad header checksum")
         pos = len(line)
         events = []
         damage = None
@@ -57,7 +57,7 @@ def _scan_journal(s):
             c = crc
             if len(line) > 10 and line[-1] == 10 and line[-10] == 32:
                 c = crc32(line[:-9], crc)
-                if _hex(c) == line[-9:-1]:
+                if crc_hex(c) == line[-9:-1]:
                     try:
                         events.append(line[:-10].decode())
                         kind = None
@@ -90,19 +90,19 @@ def load(s):
     s._loaded = True
     s._carry = []
     problems = []
-    for name in (_SUMMARY, _JOURNAL):
+    for name in (SUMMARY, JOURNAL):
         s._remove_quiet(name + ".tmp")
-    summary, sgen = load_packed(s, _SUMMARY, _MAG_SUMMARY, problems)
+    summary, sgen = load_packed(s, SUMMARY, MAG_SUMMARY, problems)
     summary_lost = bool(problems)
     try:
         scan = _scan_journal(s)
-    except _Bad as e:
-        kept = keep_bad(s, _JOURNAL, copy=False)
+    except BadFile as e:
+        kept = keep_bad(s, JOURNAL, copy=False)
         problems.append("journal: %s, kept as %s" % (e.args[0], kept))
         scan = None
     except OSError:
         # Keep the unread events out of the way of the next append's fresh journal.
-        problems.append("journal: read error, kept as " + keep_bad(s, _JOURNAL, copy=False))
+        problems.append("journal: read error, kept as " + keep_bad(s, JOURNAL, copy=False))
         scan = None
     events = []
     gen = sgen or 0
@@ -112,9 +112,9 @@ def load(s):
         jgen, jevents, crc, damage = scan
         if sgen is not None and jgen < sgen:
             # Cut between checkpoint steps 2 and 3: these events are in the summary.
-            s._remove_quiet(_JOURNAL)
+            s._remove_quiet(JOURNAL)
         elif sgen is not None and jgen > sgen:
-            kept = keep_bad(s, _JOURNAL, copy=False)
+            kept = keep_bad(s, JOURNAL, copy=False)
             problems.append(
                 "journal: generation %d but summary is %d, kept as %s" % (jgen, sgen, kept)
             )
@@ -127,7 +127,7 @@ def load(s):
             s._jexists = True
             if damage is not None:
                 kind, pos, dropped = damage
-                kept = keep_bad(s, _JOURNAL, copy=True)
+                kept = keep_bad(s, JOURNAL, copy=True)
                 if kind == "torn":
                     msg = "journal: dropped torn record at byte %d" % pos
                 else:

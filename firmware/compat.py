@@ -32,3 +32,34 @@ def unload(name):
         pkg = sys.modules.get(name[:cut])
         if pkg is not None and hasattr(pkg, name[cut + 1:]):
             delattr(pkg, name[cut + 1:])
+
+
+# time.ticks_ms() on the ESP32 wraps at 2**30. Spelled as a mask so the
+# arithmetic below stays within MicroPython's 31-bit small ints (no heap use).
+_MASK = const(0x3FFFFFFF)
+_HALF = const(0x20000000)
+TICKS_PERIOD = _MASK + 1
+
+
+def ticks_diff(a, b):
+    """Signed a - b for tick values that wrap at TICKS_PERIOD.
+
+    Same result as ((a - b + half) % period) - half, without intermediates
+    that overflow a small int on the ESP32.
+    """
+    d = (a - b) & _MASK
+    if d >= _HALF:
+        d = d - _MASK - 1
+    return d
+
+
+def ticks_add(t, delta):
+    """t + delta on the wrapping tick scale, for t in [0, TICKS_PERIOD) and |delta| below it.
+
+    `t + delta` itself can pass 2**30 - 1, the largest small int on the ESP32, and would
+    then allocate a long int on every call; the sum is taken a period lower instead.
+    """
+    if delta < 0:
+        return (t + delta) & _MASK
+    r = (t - _MASK) + delta - 1  # t + delta - TICKS_PERIOD, every step a small int
+    return r if r >= 0 else r + _MASK + 1

@@ -45,18 +45,19 @@ Runs unmodified on MicroPython (no os.path, no fsync) and CPython: all I/O goes 
 
 import os
 
-from hw.compat import const, unload
-from hw.fileformat import (
-    _JOURNAL,
-    _MAG_BLOB,
-    _MAG_JOURNAL,
-    _MAG_SUMMARY,
-    _SUMMARY,
+from compat import const, unload
+
+from store.fileformat import (
+    JOURNAL,
+    MAG_BLOB,
+    MAG_JOURNAL,
+    MAG_SUMMARY,
     MAX_BLOB,
     MAX_LINE,
+    SUMMARY,
     VERSION,
-    _hex,
     crc32,
+    crc_hex,
 )
 
 # What a blob's name may be made of.
@@ -137,7 +138,7 @@ class Store:
         if f is not None:
             f.close()
 
-    close = _close_journal  # the public name; hw/repair.py calls the other
+    close = _close_journal  # the public name; store/repair.py calls the other
 
     # ---- packed files (summary and blobs) ----
 
@@ -156,26 +157,26 @@ class Store:
         crc = crc32(head)
         for piece in pieces():
             crc = crc32(piece.encode(), crc)
-        return _chunks(head + _hex(crc) + b"\n", pieces)
+        return _chunks(head + crc_hex(crc) + b"\n", pieces)
 
     def save_blob(self, name, text):
         """Atomically replace a small settings/statistics blob (str)."""
         fname = self._blob_name(name)
-        self._write_atomic(fname, self._pack(_MAG_BLOB, 0, lambda: (text,)))
+        self._write_atomic(fname, self._pack(MAG_BLOB, 0, lambda: (text,)))
 
     def load_blob(self, name):
         """Return the blob's text, or None if missing or damaged (see self.problems). The
-        reading is hw/recover.py's, loaded for the call: blobs are read at boot, and after
+        reading is store/recover.py's, loaded for the call: blobs are read at boot, and after
         it only when a match ends or a list needs one."""
         fname = self._blob_name(name)
         self._remove_quiet(fname + ".tmp")
-        from hw import recover
+        from store import recover
 
         try:
-            return recover.load_packed(self, fname, _MAG_BLOB, self.problems)[0]
+            return recover.load_packed(self, fname, MAG_BLOB, self.problems)[0]
         finally:
             del recover
-            unload("hw.recover")
+            unload("store.recover")
 
     def _blob_name(self, name):
         # A name of allowed characters only is left empty by stripping them.
@@ -186,9 +187,9 @@ class Store:
     # ---- journal ----
 
     def _journal_header(self, gen):
-        head = b"%s %d %d" % (_MAG_JOURNAL, VERSION, gen)
+        head = b"%s %d %d" % (MAG_JOURNAL, VERSION, gen)
         crc = crc32(head)
-        return head + b" " + _hex(crc) + b"\n", crc
+        return head + b" " + crc_hex(crc) + b"\n", crc
 
     def _rewrite_journal(self, gen, events):
         """Write a clean journal of events through journal.tmp; return the chain CRC."""
@@ -197,25 +198,25 @@ class Store:
         for ev in events:
             rec = ev.encode() + b" "
             crc = crc32(rec, crc)
-            recs.append(rec + _hex(crc) + b"\n")
-        self._write_atomic(_JOURNAL, recs)
+            recs.append(rec + crc_hex(crc) + b"\n")
+        self._write_atomic(JOURNAL, recs)
         return crc
 
     # ---- the API ----
 
     def load(self):
         """Read summary and journal; repair what is damaged. Never raises on bad data.
-        Returns a hw.repair.Loaded. The code lives in hw/repair.py, loaded for the call
+        Returns a store.repair.Loaded. The code lives in store/repair.py, loaded for the call
         and dropped after it: on the board every module's code is heap, and this runs
         once per boot."""
-        from hw import repair
+        from store import repair
 
         try:
             return repair.load(self)
         finally:
             del repair
-            unload("hw.repair")
-            unload("hw.recover")  # which hw/repair.py imports
+            unload("store.repair")
+            unload("store.recover")  # which store/repair.py imports
 
     def append(self, line):
         """Durably append one event line (str, no newline). Durable when this returns."""
@@ -229,8 +230,8 @@ class Store:
                 crc = crc32(body, self._crc)
                 jf = self._jf
                 if jf is None:
-                    jf = self._jf = self._open(self._p(_JOURNAL), "ab")
-                self._write(jf, body + _hex(crc) + b"\n")
+                    jf = self._jf = self._open(self._p(JOURNAL), "ab")
+                self._write(jf, body + crc_hex(crc) + b"\n")
                 jf.flush()
             else:
                 # First event of this generation: the header comes with it, atomically.
@@ -265,11 +266,11 @@ class Store:
             def pieces():
                 return body
 
-        self._write_atomic(_SUMMARY, self._pack(_MAG_SUMMARY, gen, pieces))
+        self._write_atomic(SUMMARY, self._pack(MAG_SUMMARY, gen, pieces))
         # Committed: from here on the old journal is stale by generation.
         self.gen = gen
         self._jexists = False
         self._carry = []
         # Housekeeping only: a journal left behind is stale by generation, and the next
         # append replaces it through a rename.
-        self._remove_quiet(_JOURNAL)
+        self._remove_quiet(JOURNAL)

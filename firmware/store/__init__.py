@@ -1,0 +1,1 @@
+"""The match on flash: an append-only, checksummed journal, its summaries and blobs."""
