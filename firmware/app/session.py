@@ -61,6 +61,9 @@ class Session:
         # journal line boot could not replay, a deal end whose checkpoint was cut):
         # the next action is written as a checkpoint instead of a journal line.
         self._dirty = False
+        # Counts the changes to the match written so far (entries, undo, redo, a new match):
+        # a reader (the club link) compares it with the count it last saw.
+        self.changes = 0
         self._settings = None
         self._stats = None
 
@@ -95,6 +98,7 @@ class Session:
         self.match = m
         self.match_id = mid
         self._dirty = False
+        self.changes += 1
 
     def enter(self, rec):
         """Enter one event record (bytes). Refused: nothing written."""
@@ -128,6 +132,7 @@ class Session:
                 try:
                     self.store.checkpoint(self._summary(m, self.match_id))
                     self._dirty = False
+                    self.changes += 1
                     return
                 except ValueError:
                     # The summary outgrew a blob (some 600 deals): the journal goes on,
@@ -136,6 +141,7 @@ class Session:
                 finally:
                     _drop_saved()
             self.store.append(line)
+            self.changes += 1
         except BaseException:
             revert()
             m.prev = prev
