@@ -818,6 +818,12 @@ def main(argv):
             print("unknown worker", what)
             return 2
         return 0
+    # Anything else would run the whole bench and overwrite bench.json.
+    opts = [a for a in argv[1:] if a.startswith("-")]
+    if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--heap"}:
+        asked = "-h" in opts or "--help" in opts
+        print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
     import json
     import os
     import time
