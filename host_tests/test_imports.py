@@ -1,27 +1,31 @@
-"""The import graph of firmware/: no module imports itself back, even lazily.
+"""The import graphs of firmware/ and of the whole repository: no module imports itself
+back, even lazily.
 
 The graph is read from the source (every import statement, also those inside functions,
 which MicroPython code uses to load a module only when it is needed), so an import circle
 fails here with its path spelled out, before it fails on a board halfway through an import.
+Outside firmware/ a module name is resolved as the folder's code finds it when it runs
+(PATHS), and a circle is named by its files.
 """
 
 import ast
 import os
 
 import pytest
-from conftest import FIRMWARE
+from conftest import FIRMWARE, ROOT
 
 
 def module_files(root):
     """{module name: path} of every .py under root ("ui.app", "sixtysix", "main")."""
     found = {}
-    for top, _dirs, names in os.walk(root):
+    for top, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
         for name in names:
             if not name.endswith(".py"):
                 continue
             rel = os.path.relpath(os.path.join(top, name), root)[:-3].replace(os.sep, ".")
-            if rel.endswith(".__init__"):
-                rel = rel[: -len(".__init__")]
+            if rel == "__init__" or rel.endswith(".__init__"):
+                rel = rel[: -len("__init__")].rstrip(".")
             found[rel] = os.path.join(top, name)
     return found
 
@@ -159,3 +163,129 @@ def test_ui_screens_depend_one_way(graph):
     for screen in ("ui.board", "ui.menus"):
         assert graph[screen] & {"ui.app", "ui.board", "ui.menus"} == set(), screen
         assert "ui.screen" in graph[screen]
+
+
+# ---- the whole repository ------------------------------------------------------------------
+
+# Each folder's code and the folders on its import path, first first, as it runs: the
+# firmware on the host has the tools beside it (ui/text.py's drawing without framebuf is
+# tools/textpixel.py); the tools with the firmware (fuzz and the club figures load the tests'
+# helpers too); the browser's glue beside the firmware it ships with; the club's programs
+# from the root (club.db), with the firmware; the tests with the firmware, the tools and
+# the fake machine module.
+PATHS = {
+    "firmware": ("firmware", "tools"),
+    "tools": ("tools", "firmware", "host_tests"),
+    "web": ("web", "firmware"),
+    "club": ("", "firmware"),
+    "host_tests": ("host_tests", "firmware", "tools", os.path.join("host_tests", "fake_machine")),
+}
+
+
+def _modules_on(root, entry):
+    """{module name: path} importable from one folder of a path. From the root only its
+    packages (folders with __init__.py): the rest of it is no module anyone imports."""
+    folder = os.path.join(root, entry)
+    if entry:
+        return module_files(folder)
+    found = {}
+    for name in sorted(os.listdir(folder)):
+        if os.path.isfile(os.path.join(folder, name, "__init__.py")):
+            found.update({(name + "." + m).rstrip("."): p
+                          for m, p in module_files(os.path.join(folder, name)).items()})
+    return found
+
+
+def repo_graph(root=ROOT, paths=PATHS):
+    """{file: the files it imports}, files relative to root, for every .py under the
+    folders of `paths`, each resolved on its own folder's path."""
+    graph = {}
+    for folder, path in paths.items():
+        known = {}
+        for entry in reversed(path):  # the first folder on the path wins
+            known.update(_modules_on(root, entry))
+        names = {p: m for m, p in known.items()}
+        for module, src in module_files(os.path.join(root, folder)).items():
+            # A file's name is the one its nearest folder on the path gives it
+            # (host_tests/fake_machine/machine.py is `machine`).
+            module = names.get(src, module)
+            with open(src, encoding="utf-8") as f:
+                found = imports_of(module, f.read(), known, src)
+            graph[_rel(src, root)] = {_rel(known[m], root) for m in found}
+    return graph
+
+
+def _rel(path, root):
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+@pytest.fixture(scope="module")
+def repo():
+    return repo_graph()
+
+
+def test_the_repository_has_no_import_circle(repo):
+    cycle = find_cycle(repo)
+    assert cycle is None, "import circle: " + " -> ".join(cycle)
+
+
+def test_the_repository_graph_resolves_each_folders_names(repo):
+    # Names resolve across folders as each runs: a resolver that found nothing would find
+    # no circle either.
+    assert "tools/targets.py" in repo["tools/bench.py"]
+    assert "tools/targets.py" in repo["tools/web_figures.py"]
+    assert "firmware/ui/keyboard.py" in repo["tools/sim.py"]
+    assert {"web/export.py", "firmware/ui/keyboard.py"} <= repo["web/webmain.py"]
+    assert {"club/db.py", "club/standings.py"} <= repo["club/service.py"]
+    assert "host_tests/faultfs.py" in repo["tools/fuzz.py"]
+    assert "tools/web.py" in repo["host_tests/conftest.py"]
+    assert "firmware/sixtysix/cards.py" in repo["firmware/sixtysix/events.py"]  # relative
+
+
+def test_a_circle_across_folders_is_named_by_its_files(tmp_path):
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "__init__.py").write_text("")
+    (tmp_path / "club" / "a.py").write_text("def f():\n    from club.b import g\n")
+    (tmp_path / "club" / "b.py").write_text("import ui.thing\n")
+    (tmp_path / "firmware" / "ui").mkdir(parents=True)
+    (tmp_path / "firmware" / "ui" / "thing.py").write_text("")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "t.py").write_text("import thing\n")  # not on the tools' path
+    paths = {"club": ("", "firmware"), "firmware": ("firmware",), "tools": ("tools",)}
+    graph = repo_graph(str(tmp_path), paths)
+    assert graph["club/b.py"] == {"firmware/ui/thing.py"}
+    assert graph["tools/t.py"] == set()
+    assert find_cycle(graph) is None
+    (tmp_path / "club" / "b.py").write_text("import ui.thing\nfrom club import a\n")
+    assert find_cycle(repo_graph(str(tmp_path), paths)) == ["club/a.py", "club/b.py", "club/a.py"]
+
+
+def _top_level(source):
+    """Only the imports a module runs as it loads (not those inside functions)."""
+    body = ast.parse(source).body
+    return "\n".join(ast.unparse(n) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)))
+
+
+def test_the_page_imports_only_what_its_build_holds():
+    # tools/web.py bundles the firmware (less NOT_IMPORTED) and the glue in web/: every file
+    # the page's modules reach, as the page finds them, must be one of those, and none may
+    # load a tool as it loads (the page has no tools; a host-only branch may, in a function).
+    import web
+
+    glue = {"web/" + name for name in web.GLUE}
+    page = repo_graph(paths={"web": PATHS["web"], "firmware": PATHS["web"]})
+    shipped = glue | ({f for f in page if f.startswith("firmware/")} - {
+        "firmware/" + rel for rel in web.NOT_IMPORTED})
+    reached, todo = set(), sorted(glue)
+    while todo:
+        f = todo.pop()
+        if f not in reached:
+            reached.add(f)
+            todo.extend(page[f])
+    assert reached - shipped == set()
+    assert {"firmware/ui/keyboard.py", "firmware/ui/app.py"} <= reached
+    tools = module_files(os.path.join(ROOT, "tools"))
+    for f in sorted(reached):
+        with open(os.path.join(ROOT, f), encoding="utf-8") as src:
+            loads = imports_of("", _top_level(src.read()), tools)
+        assert loads == set(), "%s loads %s from tools/, which the page lacks" % (f, loads)

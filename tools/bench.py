@@ -46,22 +46,12 @@ Runs the worker parts of itself under MicroPython (`micropython tools/bench.py W
 
 import sys
 
+from targets import TARGETS  # the limits, shared with web_figures.py
+
 MICRO = sys.implementation.name == "micropython"
 
 HUNDRED = "new schnapsen target=99 dealer=1"  # a long match: 100+ deals
 GROWTH_RULES = "mariage"
-# Every target in one place (the table below only formats): the design's limits.
-TARGETS = {
-    "trick2_keypad": 3,  # presses per two-player trick
-    "trick2_buttons": 6,
-    "quick_deal": 3,  # presses per deal in results entry
-    "panel_share": 0.25,  # median bytes per press, as a share of a full frame
-    "heap_k": 56,  # KiB: MicroPython's initial heap on an ESP32
-    "heap_stretch_k": 48,
-    "flash_event": 64,  # bytes of flash per journal line
-    "web_first_load": 1500000,  # bytes a first visit of the browser build transfers
-    "web_key_p95_ms": 16.0,  # one frame of a 60 Hz screen
-}
 HEAP_START = TARGETS["heap_k"]
 
 # ---- helpers for both runtimes ---------------------------------------------------------
@@ -828,6 +818,12 @@ def main(argv):
             print("unknown worker", what)
             return 2
         return 0
+    # Anything else would run the whole bench and overwrite bench.json.
+    opts = [a for a in argv[1:] if a.startswith("-")]
+    if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--heap"}:
+        asked = "-h" in opts or "--help" in opts
+        print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
     import json
     import os
     import time

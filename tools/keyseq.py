@@ -6,7 +6,8 @@
 The translation mirrors the documented key layouts (ui/keymap.py, ui/board.py,
 ui/menus.py) and always takes the fewest presses the UI offers, so the tests
 can check that the UI really enters what the keys say, and ui_figures.py can
-count presses. Keys are the simulator's characters (tools/sim.py):
+count presses. Keys are a keyboard's characters, as the simulator (tools/sim.py) and the
+browser page read them (ui/keyboard.py):
 
   keypad   a b c d players, 1-6 ranks A 10 K Q J 9, 7 8 9 0 suits S H D C,
            * undo, # OK/menu, z long * (redo), m long # (menu)

@@ -10,7 +10,7 @@ import sys
 
 import termpanel
 from fakebus import CountingBus
-from keytable import key_of
+from ui.keyboard import key_of
 
 SIM_ROOT = "sim_flash"
 

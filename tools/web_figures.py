@@ -26,8 +26,8 @@ for _p in (HERE, os.path.join(ROOT, "firmware")):
         sys.path.insert(0, _p)
 
 import browser  # noqa: E402
-from bench import TARGETS  # noqa: E402
 from keyseq import KEYPAD, match_keys, random_match  # noqa: E402
+from targets import TARGETS  # noqa: E402
 
 import web  # noqa: E402
 

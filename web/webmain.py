@@ -7,7 +7,7 @@ What the page supplies, as start.py does on the board:
   display   Panel, a 128x64 MONO_VLSB frame buffer; app.js paints its bytes onto the canvas
             straight from the WebAssembly memory (frame_address()), so a frame costs no copy
   keys      key names from the on-screen keys, or keyboard characters mapped by the
-            terminal simulator's own table (tools/keytable.py)
+            table the terminal simulator reads too (ui/keyboard.py)
   storage   localStorage through webstore.WebFS
   club      the club night's link (webclub.py), only when the page has club settings:
             app.js calls tick() after each key and when mqtt.js has news, never waiting
@@ -21,10 +21,10 @@ import uctypes
 import export
 from app.session import Session
 from hw.keys import LONG_MS  # noqa: F401  (app.js reads it: a long press, as on the board)
-from keytable import key_of
 from sixtysix.snapshot import snapshot
 from store.journal import Store
 from ui.app import App
+from ui.keyboard import key_of
 from ui.text import board_font
 from webstore import WebFS
 

@@ -96,25 +96,3 @@ def parse(line):
             out.append(choices.index(word))
     return bytes(out)
 
-
-def format_event(rec):
-    """Record bytes -> text line (the inverse of parse)."""
-    code = rec[0]
-    shape = _SHAPES[code]
-    words = [VERBS[code]]
-    for i in range(1, len(rec)):
-        b = rec[i]
-        kind = shape[min(i, len(shape)) - 1]  # the last repeats
-        if kind == "p":
-            words.append(str(b + 1))
-        elif kind == "s":
-            words.append(SUITS[b])
-        elif kind == "c":
-            words.append(card_text(b))
-        elif kind == "d":
-            words.append(str(b))
-        elif kind == "v":
-            words.append("n" if b == NO_TRICK else str(b))
-        else:
-            words.append(_WORDS[code][b])
-    return " ".join(words)

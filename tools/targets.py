@@ -1,0 +1,18 @@
+"""The design's limits for the figures the bench measures, in one place.
+
+tools/bench.py checks every figure against them and tools/web_figures.py prints its goals;
+both read this module, so neither imports the other. Runs under CPython and MicroPython
+(the bench's workers import bench.py there).
+"""
+
+TARGETS = {
+    "trick2_keypad": 3,  # presses per two-player trick
+    "trick2_buttons": 6,
+    "quick_deal": 3,  # presses per deal in results entry
+    "panel_share": 0.25,  # median bytes per press, as a share of a full frame
+    "heap_k": 56,  # KiB: MicroPython's initial heap on an ESP32
+    "heap_stretch_k": 48,
+    "flash_event": 64,  # bytes of flash per journal line
+    "web_first_load": 1500000,  # bytes a first visit of the browser build transfers
+    "web_key_p95_ms": 16.0,  # one frame of a 60 Hz screen
+}
