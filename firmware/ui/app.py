@@ -22,10 +22,10 @@ from ui.i18n import t, use
 from ui.screen import LINE, H, W
 from ui.text import Text
 
-# The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
-# dropped by home().
+# The lists' modules (ui/lists.py, ui/menus.py and what that opens, the name editor's
+# sixtysix/names.py too): loaded on demand, dropped by home().
 _LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
-                "ui.names", "ui.lists"))
+                "ui.names", "sixtysix.names", "ui.lists"))
 
 
 class App:
