@@ -159,3 +159,33 @@ def test_ui_screens_depend_one_way(graph):
     for screen in ("ui.board", "ui.menus"):
         assert graph[screen] & {"ui.app", "ui.board", "ui.menus"} == set(), screen
         assert "ui.screen" in graph[screen]
+
+
+def test_the_club_link_knows_no_screen(graph):
+    # net/club.py reports codes to on_event; the App (ui/app.py) has the words.
+    for module in ("net.club", "net.outbox", "net.wire", "net.mqtt"):
+        assert [m for m in graph[module] if m.startswith("ui")] == [], module
+
+
+def test_the_core_imports_nothing_above_it(graph):
+    for module, deps in graph.items():
+        if module.startswith("sixtysix"):
+            assert {m.partition(".")[0] for m in deps} <= {"sixtysix"}, module
+
+
+# ---- club/ (the host side) ---------------------------------------------------------------
+
+
+def test_club_has_no_import_circle():
+    from conftest import ROOT
+
+    root = os.path.join(ROOT, "club")
+    files = {"club." + m: p for m, p in module_files(root).items()}
+    files["club"] = files.pop("club.__init__")
+    graph = {}
+    for module, path in files.items():
+        with open(path, encoding="utf-8") as f:
+            graph[module] = imports_of(module, f.read(), files, path)
+    assert "club.broker" in graph["club.view"] and "club.view" in graph["club.director"]
+    cycle = find_cycle(graph)
+    assert cycle is None, "import circle: " + " -> ".join(cycle)
