@@ -22,27 +22,15 @@ import json
 import sys
 import threading
 
-import paho.mqtt.client as mqtt
+from sixtysix.names import MAX, valid
 
-
-def connect(a, client_id="director"):
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                    protocol=mqtt.MQTTv311)
-    if a.user:
-        password = None
-        if a.password_file:
-            with open(a.password_file) as f:
-                password = f.read().strip()
-        c.username_pw_set(a.user, password)
-    host, _, port = a.broker.rpartition(":")
-    c.connect(host or "127.0.0.1", int(port or 1883))
-    c.loop_start()
-    return c
+from club.broker import connect
+from club.view import render
 
 
 def publish(a, messages):
     """Send [(topic, payload, retain)] at QoS 1 and wait for the broker to have each."""
-    c = connect(a)
+    c = connect(a, "director")
     try:
         for topic, payload, retain in messages:
             info = c.publish(topic, payload, qos=1, retain=retain)
@@ -85,8 +73,9 @@ def seat_messages(rnd, rules, seats):
         if not eq or not table or len(names) < 2 or not all(names):
             raise SystemExit("director: a seat is TABLE=NAME,NAME[,NAME[,NAME]]: " + seat)
         for n in names:
-            if " " in n or "=" in n:
-                raise SystemExit("director: a name has no spaces or '=': " + n)
+            if not valid(n):
+                raise SystemExit("director: a name is 1 to %d letters, no spaces, ',' or '=': %s"
+                                 % (MAX, n))
         body = {"round": rnd, "names": names, "rules": rules}
         out.append(("club/%s/seat" % table, json.dumps(body), True))
     return out
@@ -139,8 +128,6 @@ def main(argv=None):
         publish(a, [("club/director/correct", json.dumps(fix), False)])
         print("sent: %s %s match %d deal %d" % (a.cmd, a.table, a.match, a.deal))
     elif a.cmd == "show":
-        from club.view import render
-
         sys.stdout.write(render(standings(a)))
     elif a.cmd == "close":
         publish(a, [("club/director/close", "1", False)])

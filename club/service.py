@@ -25,6 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as mqtt
 
+from club.broker import hostport, password
 from club.db import Db
 from club.standings import Invalid, check
 
@@ -235,11 +236,6 @@ class Service:
         return server
 
 
-def _hostport(text, default):
-    host, _, port = text.rpartition(":")
-    return host or "127.0.0.1", int(port or default)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description="The club night's standings service.")
     ap.add_argument("--db", required=True, help="the event's SQLite file")
@@ -249,13 +245,9 @@ def main(argv=None):
     ap.add_argument("--http", default="127.0.0.1:8080", help="the live page, host:port")
     ap.add_argument("--every", type=float, default=0.25, help="seconds between standings")
     a = ap.parse_args(argv)
-    password = None
-    if a.password_file:
-        with open(a.password_file) as f:
-            password = f.read().strip()
-    host, port = _hostport(a.broker, 1883)
-    svc = Service(a.db, host, port, a.user, password, every=a.every)
-    hh, hp = _hostport(a.http, 8080)
+    host, port = hostport(a.broker)
+    svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every)
+    hh, hp = hostport(a.http, 8080)
     svc.serve(hh, hp)
     print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"
           % (hh, hp, host, port, svc.event.applied, a.db), flush=True)

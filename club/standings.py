@@ -1,6 +1,6 @@
 """The club night's results and standings: apply-once, order-free, restartable.
 
-A result is keyed by (table, inc, seq) (net/outbox.py has the wire schema): a key seen
+A result is keyed by (table, inc, seq) (net/wire.py has the schema and its check): a key seen
 before is a duplicate and changes nothing. What counts for a deal is the result with the
 highest seq for its (table, inc, match, deal): a later "deal" supersedes, a later "void"
 takes it back; so the standings are a function of the set of results, whatever order
@@ -11,54 +11,8 @@ Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the servi
 messages come; standings() is what the page, the terminal view and the retained topic show.
 """
 
-KINDS = ("match", "deal", "void")
-
-
-class Invalid(ValueError):
-    """A message that is not a result: args[0] says why."""
-
-
-def _int(msg, key, low=0, high=1 << 30):
-    v = msg.get(key)
-    if type(v) is not int or not low <= v <= high:
-        raise Invalid("%s: not an integer in %d..%d" % (key, low, high))
-    return v
-
-
-def check(msg):
-    """Validate one decoded result message; raises Invalid. Returns (inc, seq)."""
-    if not isinstance(msg, dict):
-        raise Invalid("not an object")
-    if msg.get("v") != 1:
-        raise Invalid("v: unknown version")
-    inc = msg.get("inc")
-    if not isinstance(inc, str) or not 1 <= len(inc) <= 16 or not inc.isalnum():
-        raise Invalid("inc: not an id")
-    seq = _int(msg, "seq", 1)
-    kind = msg.get("kind")
-    if kind not in KINDS:
-        raise Invalid("kind: unknown")
-    _int(msg, "match", 1)
-    if kind == "match":
-        _int(msg, "round", 0, 999)
-        names = msg.get("names")
-        if (not isinstance(names, list) or not 2 <= len(names) <= 4
-                or not all(isinstance(n, str) and 0 < len(n) <= 24 for n in names)):
-            raise Invalid("names: 2 to 4 names")
-        if not isinstance(msg.get("rules"), str):
-            raise Invalid("rules: not a string")
-    else:
-        _int(msg, "deal", 1, 9999)
-    if kind == "deal":
-        gp = msg.get("gp")
-        if (not isinstance(gp, list) or not 2 <= len(gp) <= 4
-                or not all(type(g) is int and 0 <= g <= 99 for g in gp)):
-            raise Invalid("gp: 2 to 4 small integers")
-        _int(msg, "winner", -1, len(gp) - 1)
-        _int(msg, "over", -1, len(gp) - 1)
-        if not isinstance(msg.get("reason"), str):
-            raise Invalid("reason: not a string")
-    return inc, seq
+# The checks are the wire's (club/__init__.py puts firmware/ on the path); the service's.
+from net.wire import Invalid, check  # noqa: F401
 
 
 class Match:

@@ -10,6 +10,8 @@ import json
 import sys
 import threading
 
+from club.broker import connect
+
 
 def render(data, width=78):
     """The standings as text: players ranked, then each round's matches."""
@@ -35,8 +37,6 @@ def render(data, width=78):
 
 
 def main(argv=None):
-    from club.director import connect
-
     ap = argparse.ArgumentParser(description="The club standings in a terminal.")
     ap.add_argument("--broker", default="127.0.0.1:1883")
     ap.add_argument("--user", default="viewer")

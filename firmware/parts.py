@@ -127,6 +127,7 @@ def make_club(cfg, session, app, club_file):
     from time import ticks_ms
 
     from net.club import Club
+    from net.mqtt import MQTT
     from store.journal import Store
 
     try:
@@ -138,7 +139,10 @@ def make_club(cfg, session, app, club_file):
 
             wlan = network.WLAN(network.STA_IF)
         gc.collect()
-        return Club(club, session, app, Store("outbox", os), socket, wlan, ticks_ms())
+        table = club["table"]
+        link = MQTT("table-" + table, table, club.get("password"), club.get("keepalive", 30))
+        return Club(link, app.club_event, session, Store("outbox", os), club, ticks_ms(),
+                    socket, wlan)
     except (ValueError, KeyError, TypeError, OSError) as e:
         print("%s: %r; no club results" % (club_file, e))  # the table still keeps score
         app.say(club_file + ": bad")

@@ -26,18 +26,22 @@ import time
 from app.session import Session
 from clubtruth import write as truth
 from net.club import Club
+from net.mqtt import MQTT
 from sixtysix.errors import Refused
 from store.journal import Store
+from ui.app import App
 
 
-class Table:
-    """The parts of the App the club uses."""
+class Table(App):
+    """The App's part of the club (club_event: the mark and the words), with no panel:
+    what it says is kept in a list."""
 
     def __init__(self, session):
         self.session = session
         self.club_mark = 0
         self.dirty = False
         self.said = []
+        self.buzzer = None
 
     def say(self, text):
         self.said.append(text)
@@ -75,7 +79,10 @@ def main():
     session = Session(Store(root + "/data", os))
     session.boot()
     table = Table(session)
-    club = Club(cfg, session, table, Store(root + "/outbox", os), socket, None, time.ticks_ms())
+    name = cfg["table"]
+    link = MQTT("table-" + name, name, cfg.get("password"), cfg.get("keepalive", 30))
+    club = Club(link, table.club_event, session, Store(root + "/outbox", os), cfg,
+                time.ticks_ms(), socket)
 
     slowest = [0]  # the longest club.poll() call, in microseconds: the keys wait that long
 
@@ -135,7 +142,7 @@ def main():
     print(json.dumps({"pending": len(ob.pending), "acked": ob.acked, "next": ob.next,
                       "inc": ob.inc, "status": club.status, "said": table.said,
                       "mark": table.club_mark, "seated": ob.seated,
-                      "bytes_out": club.mqtt.bytes_out, "bytes_in": club.mqtt.bytes_in,
+                      "bytes_out": link.bytes_out, "bytes_in": link.bytes_in,
                       "slowest_poll_us": slowest[0]}))
 
 

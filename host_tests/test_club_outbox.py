@@ -262,3 +262,43 @@ def test_a_power_cut_anywhere_in_a_compaction_leaves_a_state_the_outbox_was_in(m
         assert got in durable, "cut %d: %s" % (cut, got)
         compactions += any(p.startswith("outbox/summary") for p in fs.files)
     assert compactions > 0
+
+
+def test_one_definition_of_a_name_from_the_new_line_to_the_wire(tmp_path):
+    from net import wire
+    from sixtysix.errors import Refused
+    from sixtysix.names import MAX, valid
+
+    assert valid("Ярослава") and valid("2") and len("Ярослава") == MAX
+    for bad in ("", "Ярославаа", "Ann Lee", "A,B", "A=B", "A\tB", None, 7):
+        assert not valid(bad), bad
+    s, ob = table(tmp_path)
+    for line in ("new classic66 names=Ann,Wolfgangs", "new classic66 names=Ann,B=b"):
+        try:
+            s.new_match(line)
+            raise AssertionError("accepted: " + line)
+        except Refused as e:
+            assert e.code == "bad_option"
+    assert s.match.state is None and ob.sync(s) == 0
+    # A seating is the `new` line it makes, or why not.
+    assert wire.seat_line({"round": 1, "names": ["Ann", "Bob"], "rules": "classic66"}) == (
+        "new classic66 names=Ann,Bob")
+    for seat, why in (({"names": "Ann,Bob", "rules": "classic66"}, "seating"),
+                      ({"names": ["Ann", "Bob"]}, "seating"),
+                      ({"names": ["Ann", "Bob Lee"], "rules": "classic66"}, "name"),
+                      ({"names": ["Ann", "Wolfgangs"], "rules": "classic66"}, "name")):
+        try:
+            wire.seat_line(seat)
+            raise AssertionError("accepted: %r" % seat)
+        except wire.Invalid as e:
+            assert e.args[0] == why
+    # The service refuses on the wire what the table cannot send.
+    msg = {"v": 1, "inc": "ab12", "seq": 1, "kind": "match", "match": 1, "round": 0,
+           "names": ["Ann", "Wolfgangs"], "rules": "classic66"}
+    try:
+        check(msg)
+        raise AssertionError("accepted a 9-letter name")
+    except wire.Invalid:
+        pass
+    msg["names"] = ["Ann", "Wolfgang"]
+    assert check(msg) == ("ab12", 1)

@@ -237,6 +237,7 @@ def test_the_repository_graph_resolves_each_folders_names(repo):
     assert "firmware/ui/keyboard.py" in repo["tools/sim.py"]
     assert {"web/export.py", "firmware/ui/keyboard.py"} <= repo["web/webmain.py"]
     assert {"club/db.py", "club/standings.py"} <= repo["club/service.py"]
+    assert "club/broker.py" in repo["club/view.py"] and "club/view.py" in repo["club/director.py"]
     assert "host_tests/faultfs.py" in repo["tools/fuzz.py"]
     assert "tools/web.py" in repo["host_tests/conftest.py"]
     assert "firmware/sixtysix/cards.py" in repo["firmware/sixtysix/events.py"]  # relative
@@ -289,3 +290,15 @@ def test_the_page_imports_only_what_its_build_holds():
         with open(os.path.join(ROOT, f), encoding="utf-8") as src:
             loads = imports_of("", _top_level(src.read()), tools)
         assert loads == set(), "%s loads %s from tools/, which the page lacks" % (f, loads)
+
+
+def test_the_club_link_knows_no_screen(graph):
+    # net/club.py reports codes to on_event; the App (ui/app.py) has the words.
+    for module in ("net.club", "net.outbox", "net.wire", "net.mqtt"):
+        assert [m for m in graph[module] if m.startswith("ui")] == [], module
+
+
+def test_the_core_imports_nothing_above_it(graph):
+    for module, deps in graph.items():
+        if module.startswith("sixtysix"):
+            assert {m.partition(".")[0] for m in deps} <= {"sixtysix"}, module

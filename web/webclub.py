@@ -98,20 +98,22 @@ class JsLink:
 
 class WebClub(Club):
     """net/club.py's Club with the page's link: cfg has "url" (ws:// or wss://) instead of
-    "broker" and "port", and no WiFi."""
+    "broker" and "port", and no WiFi. It reports to the App as the board's does."""
 
     def __init__(self, cfg, session, app, fs, now):
-        super().__init__(cfg, session, app, Store("outbox", fs, fs.open), None, None, now)
         table = cfg["table"]
-        self.mqtt = JsLink(cfg["url"], "table-" + table, table, cfg.get("password"),
-                           cfg.get("keepalive", 30))
+        link = JsLink(cfg["url"], "table-" + table, table, cfg.get("password"),
+                      cfg.get("keepalive", 30))
+        super().__init__(link, app.club_event, session, Store("outbox", fs, fs.open), cfg, now,
+                         None)
+        self.app = app  # info() shows its bottom line
 
     def _connect(self, now):
         self.status = "connecting"
-        self.mqtt.open(self, now)
+        self.link.open(self, now)
 
     def close(self):
-        self.mqtt.close()
+        self.link.close()
         self.outbox.store.close()
 
     def info(self):
@@ -119,5 +121,5 @@ class WebClub(Club):
         ob = self.outbox
         return json.dumps({"status": self.status, "table": self.cfg["table"],
                            "pending": len(ob.pending), "acked": ob.acked, "next": ob.next,
-                           "inc": ob.inc, "mark": self.app.club_mark,
+                           "inc": ob.inc, "mark": self.mark,
                            "refused": self.refused, "said": self.app.message})

@@ -33,13 +33,14 @@ from sixtysix.match import Match
 
 def _drop_saved():
     """Drop sixtysix/saved.py (the summary's code), sixtysix/setup.py (a match's start and
-    rebuild) and sixtysix/rulesets.py (the rule sets' table) once a checkpoint, a new match
-    or the boot is done with them. On the board only:
+    rebuild, with sixtysix/names.py) and sixtysix/rulesets.py (the rule sets' table) once a
+    checkpoint, a new match or the boot is done with them. On the board only:
     on CPython (the host tests) their heap is no concern, and importing them again at every
     checkpoint made the power-cut sweeps much slower."""
     if sys.implementation.name == "micropython":
         unload("sixtysix.saved")
         unload("sixtysix.setup")
+        unload("sixtysix.names")
         unload("sixtysix.rulesets")
 
 
@@ -81,6 +82,17 @@ class Session:
             del restore
             unload("app.restore")
             _drop_saved()
+
+    def stage(self):
+        """0: no match, or nothing entered in it yet; 1: a match under way; 2: a match over.
+        (The club link starts a seating's match only at 0, or at 2 once all is sent.)"""
+        m = self.match
+        st = m.state
+        if st is None:
+            return 0
+        if st.over:
+            return 2
+        return 1 if st.deals() or m.log else 0
 
     # ---- actions ----
 

@@ -18,34 +18,48 @@ Results are resent from the last acknowledged one whenever the link comes up, an
 when no ack has come for resend_s seconds (the service may be down: the broker keeps them
 for it, and a resend is harmless, the service applies each (table, inc, seq) once).
 
-app.club_mark tells the scoreboard: 1 results wait for the ack, 2 all acknowledged.
+Club is the policy (when to connect, what to send, resend, seatings); the link is the
+protocol, built by the caller and handed in: net/mqtt.py's MQTT on a board, web/webclub.py's
+JsLink in the browser. The Club knows no screen: it reports to on_event(code, arg), and
+the App (ui/app.py, club_event) turns the codes into the scoreboard's mark and the bottom
+line's words:
+  "mark"     1 results wait for the ack, 2 all acknowledged (sent when it changes)
+  "seated"   (round, names): a seating started its match (the App goes home)
+  "seat"     a seating's match refused by the rules (arg: the Refused code) or, arg
+             None, not written (flash)
+  "refused"  the broker's CONNACK code
+  "flash"    the outbox's write failed       "topic"    a subscription refused
+  "seating"  a seating that is not one       "name"     a seating with a bad name
 """
 
 import json
 
 from compat import ticks_add, ticks_diff
-from ui.i18n import t
+from sixtysix.errors import Refused
 
-from net import mqtt
+from net import mqtt, wire
 from net.outbox import Outbox
 
 _WINDOW = 4  # results published and not yet PUBACKed
-_NAME_BAD = " ,="  # a name cannot hold these (the `new` line's separators)
 
 
 class Club:
-    def __init__(self, cfg, session, app, store, socket, wlan, now):
-        self.cfg = cfg
+    """link: the MQTT client (state, open(sock, handler, now) or a subclass's _connect,
+    publish, subscribe, poll, due, close); on_event(code, arg): see above; session: the
+    match (app/session.py); store: the outbox's (store/journal.py); cfg: club.json; socket:
+    the socket module (None when a subclass connects its own link); wlan: the board's WiFi
+    (None: the host's network)."""
+
+    def __init__(self, link, on_event, session, store, cfg, now, socket, wlan=None):
+        self.link = link
+        self.on_event = on_event
         self.session = session
-        self.app = app
+        self.cfg = cfg
         self.socket = socket
         self.wlan = wlan
-        table = cfg["table"]
         self.outbox = Outbox(store)
         self.outbox.load()
-        self.mqtt = mqtt.MQTT("table-" + table, table, cfg.get("password"),
-                              cfg.get("keepalive", 30))
-        base = "club/" + table
+        base = "club/" + cfg["table"]
         self.t_result = base + "/result"
         self.t_ack = (base + "/ack").encode()
         self.t_seat = (base + "/seat").encode()
@@ -58,8 +72,9 @@ class Club:
         self._sent = 0  # the highest seq published on this connection
         self._heard = now  # when the service last acked (or the link came up)
         self._now = now
-        self._seen = -1  # the match store's bytes_written at the last sync
+        self._seen = -1  # the session's change count at the last sync
         self._seating = None  # a seating waiting for the match in progress to end
+        self.mark = 0  # as last reported ("mark")
         self.status = "offline"
         self.refused = ""  # why the broker refused us (shown once)
 
@@ -67,16 +82,16 @@ class Club:
 
     def poll(self, now):
         self._now = now
-        store = self.session.store
-        if store.bytes_written != self._seen:
-            self._seen = store.bytes_written
+        s = self.session
+        if s.changes != self._seen:
+            self._seen = s.changes
             try:
-                self.outbox.sync(self.session)
+                self.outbox.sync(s)
             except OSError:
-                self.app.say(t("club flash"))
+                self.on_event("flash", None)
         if self._seating is not None:
             self._take_seating()
-        m = self.mqtt
+        m = self.link
         if m.state == mqtt.CLOSED:
             if not self._wifi_up() or ticks_diff(now, self._retry_at) < 0:
                 self._mark()
@@ -89,7 +104,7 @@ class Club:
 
     def wait_ms(self):
         """How long the loop may sleep without keeping the link waiting."""
-        m = self.mqtt
+        m = self.link
         if m.state == mqtt.UP and not m.due():
             return 500
         return 20
@@ -117,7 +132,7 @@ class Club:
             self.down("no broker (%s)" % (e.args[0],))
             return
         self.status = "connecting"
-        self.mqtt.open(sock, self, now)
+        self.link.open(sock, self, now)
 
     def _send(self, now):
         ob = self.outbox
@@ -132,16 +147,15 @@ class Club:
             if len(self._inflight) >= _WINDOW:
                 break
             if seq > self._sent:
-                pid = self.mqtt.publish(self.t_result, payload, qos=1)
+                pid = self.link.publish(self.t_result, payload, qos=1)
                 self._inflight.append([pid, seq])
                 self._sent = seq
 
     def _mark(self):
         mark = 1 if self.outbox.pending else 2
-        app = self.app
-        if app.club_mark != mark:
-            app.club_mark = mark
-            app.dirty = True
+        if self.mark != mark:
+            self.mark = mark
+            self.on_event("mark", mark)
 
     # ---- events from the MQTT client ----
 
@@ -151,7 +165,7 @@ class Club:
             self.refused = why
             self.status = "refused: " + why
             # The bottom line speaks the table's language; status stays English (logs).
-            self.app.say(t("club %d" % code) if code < len(mqtt.REFUSALS) else "club: " + why)
+            self.on_event("refused", code)
             self._later(60000)
             return
         self.status = "online"
@@ -160,13 +174,13 @@ class Club:
         self._inflight = []
         self._sent = self.outbox.acked
         self._heard = self._now
-        self.mqtt.subscribe(self.t_ack)
-        self.mqtt.subscribe(self.t_seat)
+        self.link.subscribe(self.t_ack)
+        self.link.subscribe(self.t_seat)
 
     def suback(self, pid, granted):
         if granted == 0x80:
             self.status = "refused: not authorised"
-            self.app.say(t("club topic"))
+            self.on_event("topic", None)
 
     def puback(self, pid):
         f = self._inflight
@@ -188,10 +202,10 @@ class Club:
                     self._seating = seat
                     self._take_seating()
             except (ValueError, KeyError, TypeError):
-                self.app.say(t("club seating"))
+                self.on_event("seating", None)
 
     def down(self, why):
-        self.mqtt.close()
+        self.link.close()
         self.status = "offline: " + why
         self._inflight = []
         self._later(self._backoff)
@@ -206,25 +220,21 @@ class Club:
         """Start the round's match when the table is free: no match, a match with nothing
         entered yet, or a finished one whose results the service has all."""
         s = self.session
-        state = s.match.state
-        busy = state is not None and (
-            (state.over and self.outbox.pending)
-            or (not state.over and (state.deals() or s.match.log)))
+        stage = s.stage()
         seat = self._seating
-        if busy or seat is None:
+        if stage == 1 or (stage == 2 and self.outbox.pending) or seat is None:
             return
         self._seating = None
-        names = seat.get("names")
-        rules = seat.get("rules")
-        if type(names) is not list or type(rules) is not str:
-            self.app.say(t("club seating"))
+        try:
+            s.new_match(wire.seat_line(seat))
+        except wire.Invalid as e:
+            self.on_event(e.args[0], None)  # "seating" or "name"
             return
-        for n in names:
-            if type(n) is not str or not n or [c for c in n if c in _NAME_BAD]:
-                self.app.say(t("club name"))
-                return
-        app = self.app
-        if app.attempt(s.new_match, "new %s names=%s" % (rules, ",".join(names))):
-            self.outbox.take_seating(seat["round"])
-            app.home()
-            app.say("%s %d: %s" % (t("round"), seat["round"], " - ".join(names)))
+        except Refused as e:
+            self.on_event("seat", e.code)
+            return
+        except OSError:
+            self.on_event("seat", None)
+            return
+        self.outbox.take_seating(seat["round"])
+        self.on_event("seated", (seat["round"], seat["names"]))

@@ -22,28 +22,15 @@ the same match and deal (a deal undone is a "void", a deal entered again is sent
 and the service keeps, per (table, inc, match, deal), the result with the highest seq.
 The incarnation keeps sequence numbers unique when a table's flash is wiped mid-event.
 
-The wire format (JSON, the same from the browser build), one of three kinds:
-  {"v":1,"inc":"..","seq":N,"kind":"match","match":M,"round":R,"names":[..],"rules":".."}
-  {"v":1,"inc":"..","seq":N,"kind":"deal","match":M,"deal":D,"gp":[..],"reason":"..",
-   "winner":W,"over":X}    gp: game points per side, W: the deal's winner side (-1: none),
-                           X: the match winner side after this deal (-1: not over)
-  {"v":1,"inc":"..","seq":N,"kind":"void","match":M,"deal":D}
+The messages are net/wire.py's (the same from the browser build).
 
 sync(session) diffs the match against what was last sent; the caller runs it only when
-the store has written something, so a key press that changes nothing costs nothing here.
+the session's change count has moved, so a key press that changes nothing costs nothing here.
 """
 
-import json
+from net import wire
 
-NAME_MAX = 12  # characters of a player's name on the wire (a journal line is 200 bytes)
 COMPACT_LINES = 64  # journal lines that make an ack compact the outbox
-
-
-def _dumps(obj):
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except TypeError:  # an older MicroPython json
-        return json.dumps(obj)
 
 
 def new_inc():
@@ -157,8 +144,7 @@ class Outbox:
 
     def _add(self, mid, n, key, body):
         seq = self.next
-        payload = _dumps(body)
-        payload = '{"v":1,"inc":"%s","seq":%d,%s' % (self.inc, seq, payload[1:])
+        payload = wire.result(self.inc, seq, body)
         self._append("p %d %d %d %s %s" % (seq, mid, n, key, payload))
         self.next = seq + 1
         self.pending.append((seq, payload))
@@ -174,19 +160,17 @@ class Outbox:
         added = 0
         if mid != self._mid:
             self.round = self.seated
-            names = []
-            for name in state.names:
-                names.append(name[:NAME_MAX])
-            setup = session.match.setup or ""
-            words = setup.split()
-            self._add(mid, 0, "-", {"kind": "match", "match": mid, "round": self.round,
-                                    "names": names, "rules": words[1] if len(words) > 1 else ""})
+            words = (session.match.setup or "").split()
+            # The names as the `new` line has them: sixtysix/names.py's, short enough
+            # for a journal line of 200 bytes.
+            self._add(mid, 0, "-", wire.match(mid, self.round, list(state.names),
+                                              words[1] if len(words) > 1 else ""))
             added += 1
         n = state.deals()
         while self._n > n:  # deals taken back (undo): void them, newest first
             d = self._n
             key = self._row_key(state, d - 2) if d > 1 else "-"
-            self._add(mid, d - 1, key, {"kind": "void", "match": mid, "deal": d})
+            self._add(mid, d - 1, key, wire.void(mid, d))
             added += 1
         if n and self._n == n and self._key != self._row_key(state, n - 1):
             self._n = n - 1  # the last deal changed since it was sent: send it again
@@ -207,5 +191,4 @@ class Outbox:
         for side, points, _markers in awards:
             gp[side] += points
         over = state.winner if state.over and i == state.deals() - 1 else -1
-        return {"kind": "deal", "match": mid, "deal": i + 1, "gp": gp, "reason": reason,
-                "winner": winner, "over": over}
+        return wire.deal(mid, i + 1, gp, reason, winner, over)

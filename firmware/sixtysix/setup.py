@@ -13,6 +13,7 @@ except ImportError:  # CPython
 
 from .deal import Deal
 from .errors import Refused
+from .names import valid
 from .rules import Rules
 
 
@@ -20,8 +21,8 @@ def new_match(m, line, state):
     """Match.enter_line for a `new RULES key=value ...` line: start match `m` afresh on
     `state`, an empty MatchState.
 
-    Refuses bad options, before anything is set. `dealer` and `names` are the match's; the
-    other keys are rule options (rulesets.fill)."""
+    Refuses bad options, before anything is set. `dealer` and `names` are the match's (a
+    name as sixtysix/names.py has it); the other keys are rule options (rulesets.fill)."""
     words = line.split()
     if len(words) < 2 or words[0] != "new":
         raise Refused("syntax")
@@ -46,8 +47,11 @@ def new_match(m, line, state):
         raise Refused("bad_option")
     if names is None:
         names = ("1", "2", "3", "4")[:n]
-    if len(names) != n or "" in names:
+    if len(names) != n:
         raise Refused("bad_option")
+    for name in names:
+        if not valid(name):
+            raise Refused("bad_option")
     n = rules.sides
     state.rules = rules  # the attributes are MatchState's: see its class body
     state.names = names

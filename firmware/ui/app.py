@@ -22,10 +22,10 @@ from ui.i18n import t, use
 from ui.screen import LINE, H, W
 from ui.text import Text
 
-# The lists' modules (ui/lists.py, ui/menus.py and what that opens): loaded on demand,
-# dropped by home().
+# The lists' modules (ui/lists.py, ui/menus.py and what that opens, the name editor's
+# sixtysix/names.py too): loaded on demand, dropped by home().
 _LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
-                "ui.names", "ui.lists"))
+                "ui.names", "sixtysix.names", "ui.lists"))
 
 
 class App:
@@ -58,7 +58,7 @@ class App:
         # What start.run()'s loop holds (keys, power, club link), handed back with the app
         # when a run returns, so a heap measured after it counts them as a board's does.
         self.held = None  # type: tuple | None
-        self.club_mark = 0  # club night (net/club.py): 1 results await the ack, 2 all acked
+        self.club_mark = 0  # club night (club_event): 1 results await the ack, 2 all acked
 
     # --- lifecycle --------------------------------------------------------
 
@@ -199,6 +199,24 @@ class App:
     def say(self, text):
         self.message = text
         self.dirty = True
+
+    def club_event(self, code, arg):
+        """What the club link reports (net/club.py lists the codes): the scoreboard's mark,
+        or words on the bottom line."""
+        if code == "mark":
+            self.club_mark = arg
+            self.dirty = True
+        elif code == "seated":
+            self.home()
+            self.say("%s %d: %s" % (t("round"), arg[0], " - ".join(arg[1])))
+        elif code == "seat" and arg:  # the seating's match refused (arg: why)
+            self.refuse(arg)
+        elif code == "seat":  # ...or not written
+            self.say(t("flash error"))
+        elif code == "refused":  # the broker's answer: texts "club 1" to "club 5"
+            self.say(t("club %d" % arg) if arg < 6 else "club: %d" % arg)
+        else:  # "flash" (the outbox's write), "topic", "seating", "name"
+            self.say(t("club " + code))
 
     def beep(self, kind):
         """0 refused, 1 deal over, 3 match over; silent unless a buzzer and sound are on."""

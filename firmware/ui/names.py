@@ -1,18 +1,19 @@
 """Player names for a new match: the players' list, a name picked from the recent ones,
 and the name editor. Loaded when the new-match list opens it, dropped on the way home.
 
-A name is up to 8 letters (Latin with ä ö ü ß, Cyrillic with the Ukrainian letters) and
+A name is up to MAX letters (sixtysix/names.py: a player's name, one definition for the
+table and the club) of Latin with ä ö ü ß, Cyrillic with the Ukrainian letters, and
 digits; it goes into the match's `new` line (names=Ann,Олег), so it is part of the match,
 in the journal and its summary. The recent names (newest first, at most RECENT) are one
 blob on flash, "names": the names separated by commas.
 """
 
+from sixtysix.names import MAX
 from ui import keymap
 from ui.i18n import t
 from ui.lists import List, bind
 from ui.screen import LINE, Screen, W
 
-MAX = 8  # letters in a name
 RECENT = 8  # names kept in the recent list
 # Keypad multi-tap, as on a phone: key 2-9 (and 0, 1) cycles through its letters, then its
 # digit. Latin, then Cyrillic (key A switches).

@@ -1,0 +1,119 @@
+"""The club's messages on the wire: built here by the table (net/outbox.py), checked here by
+the standings service (club/standings.py), the same code on MicroPython and CPython.
+
+A result (topic club/<table>/result, QoS 1) is JSON, one of three kinds:
+  {"v":1,"inc":"..","seq":N,"kind":"match","match":M,"round":R,"names":[..],"rules":".."}
+  {"v":1,"inc":"..","seq":N,"kind":"deal","match":M,"deal":D,"gp":[..],"reason":"..",
+   "winner":W,"over":X}    gp: game points per side, W: the deal's winner side (-1: none),
+                           X: the match winner side after this deal (-1: not over)
+  {"v":1,"inc":"..","seq":N,"kind":"void","match":M,"deal":D}
+inc is the table's outbox incarnation, seq its number for the result (net/outbox.py); the
+names are players' names as sixtysix/names.py has them.
+
+A seating (club/<table>/seat, retained, from the director) is
+  {"round": R, "names": [..], "rules": "classic66 target=7"}
+and seat_line() turns it into the `new` line that starts its match.
+"""
+
+import json
+
+KINDS = ("match", "deal", "void")
+
+
+class Invalid(ValueError):
+    """A message that is not one: args[0] says why ("name" for a seating's bad name)."""
+
+
+def _dumps(obj):
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except TypeError:  # an older MicroPython json
+        return json.dumps(obj)
+
+
+# ---- building (the table) ----
+
+
+def result(inc, seq, body):
+    """The payload of result `seq`: one of the bodies below, after v, inc and seq."""
+    return '{"v":1,"inc":"%s","seq":%d,%s' % (inc, seq, _dumps(body)[1:])
+
+
+def match(mid, rnd, names, rules):
+    return {"kind": "match", "match": mid, "round": rnd, "names": names, "rules": rules}
+
+
+def deal(mid, d, gp, reason, winner, over):
+    return {"kind": "deal", "match": mid, "deal": d, "gp": gp, "reason": reason,
+            "winner": winner, "over": over}
+
+
+def void(mid, d):
+    return {"kind": "void", "match": mid, "deal": d}
+
+
+def seat_line(seat):
+    """The `new` line of a seating (decoded JSON). Raises Invalid: "seating" for what is
+    not one, "name" for a name that is not a player's name."""
+    from sixtysix.names import valid
+
+    names = seat.get("names")
+    rules = seat.get("rules")
+    if type(names) is not list or type(rules) is not str:
+        raise Invalid("seating")
+    for n in names:
+        if not valid(n):
+            raise Invalid("name")
+    return "new %s names=%s" % (rules, ",".join(names))
+
+
+# ---- checking (the service) ----
+
+
+def _int(msg, key, low=0, high=1 << 30):
+    v = msg.get(key)
+    if type(v) is not int or not low <= v <= high:
+        raise Invalid("%s: not an integer in %d..%d" % (key, low, high))
+    return v
+
+
+def check(msg):
+    """Validate one decoded result message; raises Invalid. Returns (inc, seq)."""
+    from sixtysix.names import valid
+
+    if not isinstance(msg, dict):
+        raise Invalid("not an object")
+    if msg.get("v") != 1:
+        raise Invalid("v: unknown version")
+    inc = msg.get("inc")
+    if not isinstance(inc, str) or not 1 <= len(inc) <= 16 or not inc.isalnum():
+        raise Invalid("inc: not an id")
+    seq = _int(msg, "seq", 1)
+    kind = msg.get("kind")
+    if kind not in KINDS:
+        raise Invalid("kind: unknown")
+    _int(msg, "match", 1)
+    if kind == "match":
+        _int(msg, "round", 0, 999)
+        names = msg.get("names")
+        if not isinstance(names, list) or not 2 <= len(names) <= 4:
+            raise Invalid("names: 2 to 4 names")
+        for n in names:
+            if not valid(n):
+                raise Invalid("names: not a player's name")
+        if not isinstance(msg.get("rules"), str):
+            raise Invalid("rules: not a string")
+    else:
+        _int(msg, "deal", 1, 9999)
+    if kind == "deal":
+        gp = msg.get("gp")
+        if not isinstance(gp, list) or not 2 <= len(gp) <= 4:
+            raise Invalid("gp: 2 to 4 small integers")
+        for g in gp:
+            if type(g) is not int or not 0 <= g <= 99:
+                raise Invalid("gp: 2 to 4 small integers")
+        _int(msg, "winner", -1, len(gp) - 1)
+        _int(msg, "over", -1, len(gp) - 1)
+        if not isinstance(msg.get("reason"), str):
+            raise Invalid("reason: not a string")
+    return inc, seq
