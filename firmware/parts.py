@@ -48,25 +48,26 @@ def make_keys(cfg):
     """(key source, layout name, the Power `wake` argument). wake: None unless the board file
     asks for waking on a key and it works."""
     from compat import unload
-    from hw import keys_build
 
     k = cfg["keys"]
     pin = machine.Pin
-    try:
-        if k["type"] == "keypad":
-            rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
-            pins = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]  # the columns wake
-            keys = keys_build.make_keypad(rows, pins, k.get("layout", keys_build.DEFAULT_LAYOUT))
-            layout = "keypad"
-            wake = keys.arm_wake  # Power drives the rows low with it before a sleep
-        else:
-            names = ("UP", "DOWN", "OK", "BACK")
-            pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
-            keys = keys_build.make_buttons(pins, names)
-            layout = "buttons"
-            wake = True
-    finally:
-        unload("hw.keys_build")  # boot-only code, like this module
+    if k["type"] == "keypad":  # only the board's own scanner is imported
+        from hw.keypad import DEFAULT_LAYOUT, Keypad
+
+        rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
+        pins = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]  # the columns wake
+        keys = Keypad(rows, pins, k.get("layout", DEFAULT_LAYOUT))
+        unload("hw.keys_build")  # the layout's reading: boot-only code, like this module
+        layout = "keypad"
+        wake = keys.arm_wake  # Power drives the rows low with it before a sleep
+    else:
+        from hw.buttons import Buttons
+
+        names = ("UP", "DOWN", "OK", "BACK")
+        pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
+        keys = Buttons(pins, names)
+        layout = "buttons"
+        wake = True
     if not cfg.get("wake"):
         return keys, layout, None
     from hw.wake import wake_on_keys

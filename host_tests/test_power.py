@@ -3,7 +3,7 @@
 import pytest
 from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from hw import power as power_mod
-from hw.keys_build import make_keypad
+from hw.keypad import Keypad
 from hw.power import AWAKE, DEEP, DIM, OFF, Power
 from hw.wake import EXT0, EXT1, GPIO, wake_on_keys
 
@@ -468,7 +468,7 @@ def test_keypad_arm_wake_as_the_wake_function(slept):
 
         return drive
 
-    kp = make_keypad([row(i) for i in range(4)], [lambda: 1] * 4)
+    kp = Keypad([row(i) for i in range(4)], [lambda: 1] * 4)
     seen = []
     machine = FakeMachine()
     machine.lightsleep = lambda ms: seen.append(list(levels))
