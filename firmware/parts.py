@@ -11,20 +11,22 @@ import machine
 
 def make_display(cfg):
     from compat import unload
-    from hw import display_build
 
     d = cfg["display"]
     reset = d.get("reset")
     reset = machine.Pin(reset, machine.Pin.OUT, value=1) if reset is not None else None
     try:
         if d.get("bus") == "spi":  # the 7-pin module: SPI(2) routed to the board file's pins
+            from hw.display_spi import SPIDisplay
+
             pin = machine.Pin
             spi = machine.SPI(2, baudrate=d.get("freq", 4000000), sck=pin(d["sck"]),
                               mosi=pin(d["mosi"]), miso=None)  # None: no pin taken for MISO
             gc.collect()
-            return display_build.make_spi_display(
-                spi, pin(d["dc"], pin.OUT, value=0), pin(d["cs"], pin.OUT, value=1),
-                d["chip"], reset, d.get("rotate", False))
+            return SPIDisplay(spi, pin(d["dc"], pin.OUT, value=0), pin(d["cs"], pin.OUT, value=1),
+                              d["chip"], reset, d.get("rotate", False))
+        from hw.display import Display
+
         i2c = machine.I2C(0, sda=machine.Pin(d["sda"]), scl=machine.Pin(d["scl"]),
                           freq=d.get("freq", 400000))
         addr = d.get("addr", 0x3C)
@@ -32,8 +34,7 @@ def make_display(cfg):
             addr = int(addr, 16)
         gc.collect()  # the frame buffers want one contiguous block each
         try:
-            return display_build.make_i2c_display(i2c, addr, d["chip"], reset,
-                                                  d.get("rotate", False))
+            return Display(i2c, addr, d["chip"], reset, d.get("rotate", False))
         except OSError:
             found = i2c.scan()
             print("display: no answer at 0x%02X on SDA %d / SCL %d; the bus has %s"
@@ -41,32 +42,33 @@ def make_display(cfg):
                      ", ".join("0x%02X" % a for a in found) if found else "no device"))
             raise
     finally:
-        unload("hw.display_build")  # boot-only code, like this module
+        unload("hw.display_build")  # the panel's bring-up: boot-only code, like this module
 
 
 def make_keys(cfg):
     """(key source, layout name, the Power `wake` argument). wake: None unless the board file
     asks for waking on a key and it works."""
     from compat import unload
-    from hw import keys_build
 
     k = cfg["keys"]
     pin = machine.Pin
-    try:
-        if k["type"] == "keypad":
-            rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
-            pins = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]  # the columns wake
-            keys = keys_build.make_keypad(rows, pins, k.get("layout", keys_build.DEFAULT_LAYOUT))
-            layout = "keypad"
-            wake = keys.arm_wake  # Power drives the rows low with it before a sleep
-        else:
-            names = ("UP", "DOWN", "OK", "BACK")
-            pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
-            keys = keys_build.make_buttons(pins, names)
-            layout = "buttons"
-            wake = True
-    finally:
-        unload("hw.keys_build")  # boot-only code, like this module
+    if k["type"] == "keypad":  # only the board's own scanner is imported
+        from hw.keypad import DEFAULT_LAYOUT, Keypad
+
+        rows = [pin(p, pin.OPEN_DRAIN, value=1) for p in k["rows"]]
+        pins = [pin(p, pin.IN, pin.PULL_UP) for p in k["cols"]]  # the columns wake
+        keys = Keypad(rows, pins, k.get("layout", DEFAULT_LAYOUT))
+        unload("hw.keys_build")  # the layout's reading: boot-only code, like this module
+        layout = "keypad"
+        wake = keys.arm_wake  # Power drives the rows low with it before a sleep
+    else:
+        from hw.buttons import Buttons
+
+        names = ("UP", "DOWN", "OK", "BACK")
+        pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
+        keys = Buttons(pins, names)
+        layout = "buttons"
+        wake = True
     if not cfg.get("wake"):
         return keys, layout, None
     from hw.wake import wake_on_keys

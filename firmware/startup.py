@@ -46,17 +46,14 @@ def boot(board, data, club_file, make_buzzer):
     session.load_settings()
     gc.collect()
 
-    from compat import unload
-    from hw.power_build import make_power
+    from hw.power import Power
     from ui.app import App
     from ui.text import board_font
 
     app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
     app.boot(problems)
     display.contrast(app.settings["contrast"])
-    power = make_power(display, app.settings, machine, wake)
-    del make_power
-    unload("hw.power_build")  # boot-only code, like parts.py
+    power = Power(display, app.settings, machine, wake)
     import parts  # again, for the club link: dropped again straight after
 
     club = parts.make_club(cfg, session, app, club_file)

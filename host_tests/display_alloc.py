@@ -10,7 +10,8 @@ import json
 import sys
 
 from fakebus import CountingBus, NoVectorBus
-from hw.display_build import make_i2c_display, make_spi_display
+from hw.display import Display
+from hw.display_spi import SPIDisplay
 
 
 class NullSPI:
@@ -36,9 +37,9 @@ def run_alloc(chip):
     out = {}
     for name in ("vector", "novector", "spi"):
         if name == "spi":
-            d = make_spi_display(NullSPI(), null_pin, null_pin, chip=chip)
+            d = SPIDisplay(NullSPI(), null_pin, null_pin, chip=chip)
         else:
-            d = make_i2c_display(CountingBus() if name == "vector" else NoVectorBus(), chip=chip)
+            d = Display(CountingBus() if name == "vector" else NoVectorBus(), chip=chip)
         d.text("Round 3", 0, 0, 1)
         d.show()
         d.show()
@@ -56,7 +57,7 @@ def run_alloc(chip):
         out[name] = res
         d = None  # one frame buffer pair at a time: the 56k heap holds little more
     holder = []
-    out["construct"] = allocated(lambda: holder.append(make_i2c_display(CountingBus(), chip=chip)))
+    out["construct"] = allocated(lambda: holder.append(Display(CountingBus(), chip=chip)))
     # a pointer-sized word tells 64-bit hosts from the ESP32's 32 bits
     out["word"] = 8 if sys.maxsize > 2**32 else 4
     return out

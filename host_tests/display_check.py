@@ -9,7 +9,8 @@ SPI panel, hw/display_spi.py, on its fake bus). Allocation checks: display_alloc
 import json
 import sys
 
-from hw.display_build import init_display, make_i2c_display
+from hw.display import Display
+from hw.display_build import init_display
 
 
 class Rand:
@@ -30,17 +31,16 @@ def make(chip, rotate=False, bus="i2c", events=None, reset=False):
     """
     if bus == "spi":
         from fake_oled_spi import FakeSPIPanel
-        from hw.display_build import make_spi_display
+        from hw.display_spi import SPIDisplay
 
         panel = FakeSPIPanel(chip, events=events)
-        d = make_spi_display(panel, panel.dc_pin, panel.cs_pin, chip=chip, rotate=rotate,
-                             reset=panel.reset_pin if reset else None)
+        d = SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip=chip, rotate=rotate,
+                       reset=panel.reset_pin if reset else None)
         return panel, d
     from fake_oled import FakePanel, FakePanelNoVector
 
     panel = (FakePanel if bus == "i2c" else FakePanelNoVector)(chip, events=events)
-    d = make_i2c_display(panel, chip=chip, rotate=rotate,
-                         reset=panel.reset_pin if reset else None)
+    d = Display(panel, chip=chip, rotate=rotate, reset=panel.reset_pin if reset else None)
     return panel, d
 
 
@@ -193,11 +193,11 @@ def run_commands(chip, bus):
     out["unknown"] = panel.unknown
     try:
         if bus == "spi":
-            from hw.display_build import make_spi_display
+            from hw.display_spi import SPIDisplay
 
-            make_spi_display(panel, panel.dc_pin, panel.cs_pin, chip="ssd1309")
+            SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip="ssd1309")
         else:
-            make_i2c_display(panel, chip="ssd1309")
+            Display(panel, chip="ssd1309")
         out["bad_chip"] = "accepted"
     except ValueError:
         out["bad_chip"] = "ValueError"

@@ -17,7 +17,7 @@ T = i18n.t
 SETUP = """
 import json, os, sys
 from app.session import Session
-from hw.display_build import make_i2c_display
+from hw.display import Display
 from store.journal import Store
 from sixtysix.cards import suit_of
 from sixtysix.errors import Refused
@@ -54,7 +54,7 @@ def make(root):
     session = FailingSession(Store(root, os))
     session.boot()
     session.new_match("new mariage dealer=1")
-    app = App(make_i2c_display(CountingBus()), session, font6x10, "keypad", buzzer=beeps.append)
+    app = App(Display(CountingBus()), session, font6x10, "keypad", buzzer=beeps.append)
     app.boot()
     return app, session, beeps
 

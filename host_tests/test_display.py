@@ -224,20 +224,21 @@ def cpython_display(monkeypatch):
 @pytest.mark.parametrize("bus", ["i2c", "spi"])
 def test_driver_runs_on_cpython(cpython_display, chip, bus):
     import fake_oled
-    from hw.display_build import make_i2c_display, make_spi_display  # imports hw.display late
 
     if bus == "spi":
         sys.modules.pop("hw.display_spi", None)
         import fake_oled_spi
+        from hw.display_spi import SPIDisplay  # on the stand-in-based hw.display
 
         panel = fake_oled_spi.FakeSPIPanel(chip)
-        d = make_spi_display(panel, panel.dc_pin, panel.cs_pin, chip=chip,
-                             reset=panel.reset_pin)
+        d = SPIDisplay(panel, panel.dc_pin, panel.cs_pin, chip=chip, reset=panel.reset_pin)
         sys.modules.pop("hw.display_spi", None)
         cost = PAGE_COST["spi"]
     else:
+        from hw.display import Display  # the stand-in-based module's
+
         panel = fake_oled.FakePanel(chip)
-        d = make_i2c_display(panel, chip=chip, reset=panel.reset_pin)
+        d = Display(panel, chip=chip, reset=panel.reset_pin)
         assert isinstance(d, cpython_display.Display)  # the stand-in-based module's
         cost = PAGE_COST["plain"]
     assert panel.on and panel.visible() == bytearray(1024)

@@ -127,7 +127,7 @@ FAILING_BLOBS = """
 import os
 from app.session import Session
 from fakebus import CountingBus
-from hw.display_build import make_i2c_display
+from hw.display import Display
 from store.journal import Store
 from fuzz import FlakyFS, ROOT
 import font6x10
@@ -142,7 +142,7 @@ class FullStore(Store):
 session = Session(FullStore(ROOT, FlakyFS(dirs=[ROOT])))
 session.boot()
 session.new_match("new mariage target=1")
-app = App(make_i2c_display(CountingBus()), session, font6x10, "keypad")
+app = App(Display(CountingBus()), session, font6x10, "keypad")
 app.boot()
 """
 

@@ -7,9 +7,9 @@ import sys
 import pytest
 from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from conftest import FIRMWARE
-from hw.buttons import Key
+from hw.buttons import Buttons, Key
+from hw.keypad import Keypad
 from hw.keys import LONG, PRESS
-from hw.keys_build import make_buttons, make_keypad
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -129,7 +129,7 @@ def run(source, until, start=0, step=1, before=None):
 
 def one_button(signal, start=0, step=1, until=None, pressed=0):
     pins = FakeClockPins([signal], pressed)
-    b = make_buttons([pins.pin(0)], ["OK"], pressed=pressed)
+    b = Buttons([pins.pin(0)], ["OK"], pressed=pressed)
 
     def before(e):
         pins.elapsed = e
@@ -194,7 +194,7 @@ def test_timing_is_a_class_attribute_and_per_instance():
     k.update(1, DEB)
     assert k.update(1, 1999) == 0
     assert k.update(1, 2000) == LONG
-    b = make_buttons([lambda: 0], ["A"], long_ms=100, debounce_ms=5)
+    b = Buttons([lambda: 0], ["A"], long_ms=100, debounce_ms=5)
     assert b.keys[0].LONG_MS == 100 and b.keys[0].DEBOUNCE_MS == 5
     assert Key.LONG_MS == HOLD
 
@@ -267,7 +267,7 @@ def test_active_high_polarity():
 def test_several_buttons_at_once_are_all_queued_in_order():
     sigs = [press_signal(100, 100), Signal([]), press_signal(100, 100), press_signal(100, 900)]
     pins = FakeClockPins(sigs)
-    b = make_buttons([pins.pin(i) for i in range(4)], ["UP", "DOWN", "OK", "BACK"])
+    b = Buttons([pins.pin(i) for i in range(4)], ["UP", "DOWN", "OK", "BACK"])
 
     def before(e):
         pins.elapsed = e
@@ -282,7 +282,7 @@ def test_several_buttons_at_once_are_all_queued_in_order():
 
 def test_same_event_object_every_time():
     pins = FakeClockPins([Signal([(0, 1), (50, 0), (100, 1), (150, 0)])])
-    b = make_buttons([pins.pin(0)], ["OK"])
+    b = Buttons([pins.pin(0)], ["OK"])
 
     def before(e):
         pins.elapsed = e
@@ -300,7 +300,7 @@ def test_same_event_object_every_time():
 
 def test_idle_and_any_down():
     level = [1]
-    b = make_buttons([lambda: level[0]], ["OK"])
+    b = Buttons([lambda: level[0]], ["OK"])
     assert b.poll(0) is None and b.idle() and not b.any_down()
     level[0] = 0
     b.poll(10)
@@ -316,7 +316,7 @@ def test_idle_and_any_down():
 def test_idle_is_false_while_an_event_is_queued():
     sigs = [press_signal(0, 50), press_signal(0, 50)]
     pins = FakeClockPins(sigs)
-    b = make_buttons([pins.pin(0), pins.pin(1)], ["A", "B"])
+    b = Buttons([pins.pin(0), pins.pin(1)], ["A", "B"])
     for e in range(0, 50 + DEB):
         pins.elapsed = e
         assert b.poll(e) is None
@@ -329,7 +329,7 @@ def test_idle_is_false_while_an_event_is_queued():
 
 def test_buttons_reject_mismatched_names():
     with pytest.raises(ValueError):
-        make_buttons([lambda: 1], ["A", "B"])
+        Buttons([lambda: 1], ["A", "B"])
 
 
 # ---------------------------------------------------------------- matrix keypad
@@ -360,14 +360,14 @@ def tap(rc, at, length=100):
 @pytest.mark.parametrize("col", range(4))
 def test_matrix_finds_each_key_by_name(row, col):
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     events = matrix_run(m, kp, tap((row, col), 10), 400)
     assert events == [(110 + DEB, LAYOUT_ROWS[row][col], PRESS)]
 
 
 def test_matrix_scan_drives_one_row_low_at_a_time_and_rests_high():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     for t in range(50):
         kp.poll(t)
         assert m.levels == [1, 1, 1, 1]
@@ -376,7 +376,7 @@ def test_matrix_scan_drives_one_row_low_at_a_time_and_rests_high():
 
 def test_matrix_long_press_and_custom_layout():
     m = FakeMatrix(2, 3)
-    kp = make_keypad(m.rows, m.cols, layout=[["UNDO", "OK", "MENU"], ["P1", "P2", "P3"]])
+    kp = Keypad(m.rows, m.cols, layout=[["UNDO", "OK", "MENU"], ["P1", "P2", "P3"]])
     script = tap((0, 0), 10, 1000) + tap((1, 2), 1200, 50)
     events = matrix_run(m, kp, script, 2000)
     assert events == [(10 + HOLD, "UNDO", LONG), (1250 + DEB, "P3", PRESS)]
@@ -384,7 +384,7 @@ def test_matrix_long_press_and_custom_layout():
 
 def test_matrix_string_layout_other_shape():
     m = FakeMatrix(3, 4)
-    kp = make_keypad(m.rows, m.cols, layout="123A/456B/789C")
+    kp = Keypad(m.rows, m.cols, layout="123A/456B/789C")
     assert kp.names == list("123A456B789C")
 
 
@@ -395,12 +395,12 @@ def test_matrix_string_layout_other_shape():
 def test_matrix_rejects_layout_that_does_not_fit(layout):
     m = FakeMatrix()
     with pytest.raises(ValueError):
-        make_keypad(m.rows, m.cols, layout=layout)
+        Keypad(m.rows, m.cols, layout=layout)
 
 
 def test_matrix_bouncy_key_gives_one_press():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = []
     for i, t in enumerate([10, 13, 15, 22, 24]):
         script.append((t, "down" if i % 2 == 0 else "up", (1, 1)))
@@ -411,18 +411,18 @@ def test_matrix_bouncy_key_gives_one_press():
 
 def test_matrix_press_across_the_wrap():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     events = matrix_run(m, kp, tap((3, 1), 100, 150), 800, start=TICKS_PERIOD - 200)
     assert events == [(250 + DEB, "0", PRESS)]
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     events = matrix_run(m, kp, tap((3, 1), 100, 1000), 1500, start=TICKS_PERIOD - 200)
     assert events == [(100 + HOLD, "0", LONG)]
 
 
 def test_matrix_rollover_second_key_reported_after_first():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = [
         (10, "down", (0, 0)),
         (60, "down", (2, 3)),
@@ -435,7 +435,7 @@ def test_matrix_rollover_second_key_reported_after_first():
 
 def test_matrix_second_key_released_first_is_ignored():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = [
         (10, "down", (0, 0)),
         (60, "down", (0, 1)),
@@ -447,7 +447,7 @@ def test_matrix_second_key_released_first_is_ignored():
 
 def test_matrix_two_keys_together_report_the_earlier_one_first():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = [(10, "down", (2, 2)), (12, "down", (1, 0)), (100, "up", (1, 0)), (200, "up", (2, 2))]
     events = matrix_run(m, kp, script, 500)
     assert [n for _e, n, _k in events] == ["9"]  # "4" was released while "9" was reported
@@ -464,7 +464,7 @@ def test_matrix_two_keys_together_report_the_earlier_one_first():
 )
 def test_matrix_chords_of_three_or_more_are_ignored(corners):
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = []
     for i, rc in enumerate(corners):
         script += [(10 + i, "down", rc), (300 + 7 * i, "up", rc)]
@@ -475,14 +475,14 @@ def test_matrix_chords_of_three_or_more_are_ignored(corners):
 
 def test_matrix_ghost_really_appears_in_the_fake():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     m.closed |= {(0, 0), (0, 1), (1, 0)}
     assert kp._read() == 0b0011_0011  # keys 1, 2, 4 and the phantom 5
 
 
 def test_matrix_chord_cancels_a_key_already_held():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = [(10, "down", (0, 0)), (200, "down", (1, 1)), (210, "down", (2, 2))]
     script += [(300, "up", (1, 1)), (310, "up", (2, 2)), (800, "up", (0, 0))]
     assert matrix_run(m, kp, script, 1500) == []
@@ -490,7 +490,7 @@ def test_matrix_chord_cancels_a_key_already_held():
 
 def test_matrix_long_press_survives_a_second_key():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = [(10, "down", (3, 0)), (100, "down", (0, 0)), (150, "up", (0, 0))]
     script += [(1000, "up", (3, 0))]
     assert matrix_run(m, kp, script, 1500) == [(10 + HOLD, "*", LONG)]
@@ -498,7 +498,7 @@ def test_matrix_long_press_survives_a_second_key():
 
 def test_matrix_idle_and_arm_wake():
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     assert kp.poll(0) is None and kp.idle()
     kp.arm_wake()
     assert m.levels == [0, 0, 0, 0]
@@ -586,7 +586,7 @@ def test_property_buttons_one_event_per_clean_press(presses, step, before_wrap, 
 )
 def test_property_keypad_one_event_per_clean_press(presses, keys, step, before_wrap):
     m = FakeMatrix()
-    kp = make_keypad(m.rows, m.cols)
+    kp = Keypad(m.rows, m.cols)
     script = []
     expected = []
     t = 0
@@ -605,11 +605,12 @@ def test_property_keypad_one_event_per_clean_press(presses, keys, step, before_w
 
 SCENARIO = """
 from compat import ticks_add, TICKS_PERIOD
+from hw.buttons import Buttons
+from hw.keypad import Keypad
 from hw.keys import PRESS
-from hw.keys_build import make_buttons, make_keypad
 
 level = [1, 1]
-b = make_buttons([lambda: level[0], lambda: level[1]], ["OK", "BACK"])
+b = Buttons([lambda: level[0], lambda: level[1]], ["OK", "BACK"])
 rows_v = [1, 1, 1, 1]
 closed = []
 
@@ -626,7 +627,7 @@ def col(c):
         return 1
     return read
 
-kp = make_keypad([row(r) for r in range(4)], [col(c) for c in range(4)])
+kp = Keypad([row(r) for r in range(4)], [col(c) for c in range(4)])
 start = TICKS_PERIOD - 700
 plan = {100: (0, 0), 103: (0, 1), 105: (0, 0), 250: (0, 1), 400: (1, 0), 1300: (1, 1),
         1500: (0, 0), 1530: (0, 1), 1560: (1, 0), 1590: (1, 1)}
@@ -671,11 +672,12 @@ def test_same_output_under_micropython_and_cpython(micropython):
 
 ALLOC = """
 import gc
-from hw.keys_build import make_buttons, make_keypad
+from hw.buttons import Buttons
+from hw.keypad import Keypad
 
 level = [1, 1, 1, 1]
-b = make_buttons([lambda: level[0], lambda: level[1], lambda: level[2], lambda: level[3]],
-            ["UP", "DOWN", "OK", "BACK"])
+b = Buttons([lambda: level[0], lambda: level[1], lambda: level[2], lambda: level[3]],
+        ["UP", "DOWN", "OK", "BACK"])
 rows_v = [1, 1, 1, 1]
 key = [-1, -1]
 
@@ -691,7 +693,7 @@ def col(c):
         return 1
     return read
 
-kp = make_keypad([row(r) for r in range(4)], [col(c) for c in range(4)])
+kp = Keypad([row(r) for r in range(4)], [col(c) for c in range(4)])
 sources = (b, kp)
 count = [0]
 
@@ -739,11 +741,11 @@ def test_poll_does_not_allocate_under_micropython(unix_port):
 TICK_WRAP = """
 import gc
 from compat import ticks_add, ticks_diff
-from hw.keys_build import make_buttons
+from hw.buttons import Buttons
 
 MASK = 0x3FFFFFFF
 level = [1]
-b = make_buttons([lambda: level[0]], ["OK"])
+b = Buttons([lambda: level[0]], ["OK"])
 start = MASK - 3000  # the loop crosses the wrap 3000 ms in
 seen = [0, 0]
 

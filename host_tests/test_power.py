@@ -3,9 +3,8 @@
 import pytest
 from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from hw import power as power_mod
-from hw.keys_build import make_keypad
-from hw.power import AWAKE, DEEP, DIM, OFF
-from hw.power_build import make_power
+from hw.keypad import Keypad
+from hw.power import AWAKE, DEEP, DIM, OFF, Power
 from hw.wake import EXT0, EXT1, GPIO, wake_on_keys
 
 NEAR_WRAP = TICKS_PERIOD - 5000  # ticks wrap 5 s after the start
@@ -88,7 +87,7 @@ def make(start=NEAR_WRAP, settings=SETTINGS, machine="full", wake=True):
     disp = FakeDisplay(clock)
     if machine == "full":
         machine = FakeMachine()
-    p = make_power(disp, settings, machine, wake)
+    p = Power(disp, settings, machine, wake)
     p.start(clock.now)
     return p, clock, disp, machine
 
@@ -453,7 +452,7 @@ def test_sleep_with_the_panel_on_or_a_key_busy_is_a_plain_blocking_sleep(slept):
 def test_real_time_sleep_ms_blocks():
     import time
 
-    p = make_power(FakeDisplay(), SETTINGS)
+    p = Power(FakeDisplay(), SETTINGS)
     t0 = time.monotonic()
     p.sleep(30)
     assert time.monotonic() - t0 >= 0.025
@@ -469,7 +468,7 @@ def test_keypad_arm_wake_as_the_wake_function(slept):
 
         return drive
 
-    kp = make_keypad([row(i) for i in range(4)], [lambda: 1] * 4)
+    kp = Keypad([row(i) for i in range(4)], [lambda: 1] * 4)
     seen = []
     machine = FakeMachine()
     machine.lightsleep = lambda ms: seen.append(list(levels))
@@ -491,12 +490,12 @@ def test_settings_from_an_object_with_defaults_for_the_rest():
         off_s = None  # unset: default
         contrast = 0x7F
 
-    p = make_power(FakeDisplay(), Cfg(), FakeMachine(), True)
+    p = Power(FakeDisplay(), Cfg(), FakeMachine(), True)
     assert (p.dim_ms, p.off_ms, p.deep_ms) == (10 * S, 120 * S, 1800 * S)
     assert (p.scan_ms, p.cap_ms, p.contrast, p.dim_contrast) == (20, 3600000, 0x7F, 0x08)
     p.configure({"dim_s": 0, "sleep_s": -1})
     assert (p.dim_ms, p.deep_ms) == (0, 0)
-    assert make_power(FakeDisplay(), None).off_ms == 120 * S
+    assert Power(FakeDisplay(), None).off_ms == 120 * S
 
 
 def test_ten_days_idle_with_ticks_wrapping():
@@ -593,7 +592,7 @@ import gc
 import machine
 import hw.power
 from compat import ticks_add
-from hw.power_build import make_power
+from hw.power import Power
 
 slept = [0]
 
@@ -611,7 +610,7 @@ class Disp:
         self.log.append(on)
 
 d = Disp()
-p = make_power(d, {"dim_s": 30, "off_s": 120, "sleep_s": 1800, "cap_ms": 1000}, machine, True)
+p = Power(d, {"dim_s": 30, "off_s": 120, "sleep_s": 1800, "cap_ms": 1000}, machine, True)
 start = (1 << 30) - 5000
 p.start(start)
 t = 0

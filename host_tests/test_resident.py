@@ -22,7 +22,7 @@ print(json.dumps(sorted(sys.modules)))
 
 # Loaded for the boot and dropped after it.
 BOOT_ONLY = ("startup", "boardcheck", "parts", "hw.keys_build", "hw.display_build",
-             "hw.power_build", "hw.wake", "store.recover", "store.repair")
+             "hw.wake", "store.recover", "store.repair")
 
 
 def resident(tmp_path, board):

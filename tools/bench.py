@@ -191,14 +191,14 @@ def worker_misc():
         def power(self, on):
             pass
 
-    from hw.keys_build import make_buttons
-    from hw.power_build import make_power
+    from hw.buttons import Buttons
+    from hw.power import Power
 
     def idle(machine, wake, seconds):
         """The main loop of main.py, no key ever pressed; wake-ups per stage."""
         clock[0] = 0
-        keys = make_buttons([lambda: 1] * 4, ("UP", "DOWN", "OK", "BACK"))
-        power = make_power(Panel(), None, machine, wake)
+        keys = Buttons([lambda: 1] * 4, ("UP", "DOWN", "OK", "BACK"))
+        power = Power(Panel(), None, machine, wake)
         power.start(0)
         counts = {}
         spans = {}

@@ -54,7 +54,7 @@ except ImportError:  # run from the project root under CPython
 from app.session import Session
 from fakebus import CountingBus
 from faultfs import FaultFS
-from hw.display_build import make_i2c_display
+from hw.display import Display
 from sixtysix.cards import PACK
 from sixtysix.errors import Refused
 from sixtysix.quick import MARRIAGE_MAX
@@ -193,7 +193,7 @@ class Device:
         self.store = Store(ROOT, fs)
         self.session = Session(self.store)
         self._wrap(self.session)
-        self.display = make_i2c_display(CountingBus())
+        self.display = Display(CountingBus())
         self.app = App(self.display, self.session, board_font(), layout)
         self.app.boot()
         self.app.render()

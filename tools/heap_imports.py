@@ -23,7 +23,7 @@ PACKAGES = (
     ("ui menus", ("ui.lists", "ui.menus")),
     ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs", "ui.names")),
     ("start + boot-only modules", ("startup", "boardcheck", "parts", "hw.keys_build",
-                                   "hw.display_build", "hw.power_build", "hw.wake", "start")),
+                                   "hw.display_build", "hw.wake", "start")),
 )
 
 import machine  # noqa: E402,F401  (start imports it: the board has it built in, not counted)

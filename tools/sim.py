@@ -86,13 +86,13 @@ class Sim:
         import os
 
         from app.session import Session
-        from hw.display_build import make_i2c_display
+        from hw.display import Display
         from store.journal import Store
         from ui.app import App
         from ui.text import board_font
 
         self.bus = CountingBus()
-        self.display = make_i2c_display(self.bus)
+        self.display = Display(self.bus)
         self.store = Store(root, os)
         self.session = Session(self.store)
         self.app = App(self.display, self.session, board_font(), layout)

@@ -1,6 +1,6 @@
 """Direct push buttons as a key source (hw/keys.py): the scanner a button board keeps
-resident, and Key, the logic of one key. They are built by hw/keys_build.py at boot; a
-keypad board never loads this (hw/keypad.py keeps the same logic for all its keys at once).
+resident, and Key, the logic of one key. A keypad board never loads this (hw/keypad.py
+keeps the same logic for all its keys at once).
 """
 
 from compat import ticks_diff
@@ -61,13 +61,24 @@ class Key:
 class Buttons(Source):
     """Direct buttons, each an independent key (several may be held at once).
 
-    Built by hw.keys_build.make_buttons(pins, names, pressed): pins, zero-argument callables
-    returning 0/1; names, the key names; pressed, the pin level that means pressed (0 for a
-    button to GND with pull-up).
+    pins: zero-argument callables returning 0/1. names: the key names, one per pin.
+    pressed: the pin level that means pressed (0 for a button to GND with pull-up).
+    debounce_ms / long_ms: the keys' timing, None for hw/keys.py's.
     """
 
-    _pins: list
-    _pressed: int
+    def __init__(self, pins, names, pressed=0, debounce_ms=None, long_ms=None):
+        if len(pins) != len(names):
+            raise ValueError("pins and names differ in length")
+        keys = [Key(n) for n in names]
+        for k in keys:
+            if debounce_ms is not None:
+                k.DEBOUNCE_MS = debounce_ms
+            if long_ms is not None:
+                k.LONG_MS = long_ms
+        self.keys = keys
+        self._pins = list(pins)
+        self._pressed = pressed
+        super().__init__(len(keys))  # every button's event in one scan at most
 
     def _scan(self, now):
         pins = self._pins

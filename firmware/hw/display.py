@@ -11,9 +11,12 @@ subclass's send(dc, buf) puts one stream on the bus, command bytes (dc 0) or dis
 bytes (dc 1), and returns how many bytes that took. `Display` is the panel on I2C (below);
 `SPIDisplay` (hw/display_spi.py) the 7-pin SPI module, imported only by boards wired so.
 
-What runs once, at boot, is hw/display_build.py's: building a display on its bus (the
-buffers, the reset pulse, the chip's init sequence); it is loaded for that and dropped, so
-this module holds only what runs while the app does: show(), power, contrast, invert.
+Each class builds itself: Display(i2c, addr, chip, reset, rotate) and SPIDisplay(spi, dc,
+cs, chip, reset, rotate) set up their bus, then Panel.__init__ allocates what show() needs
+and brings the panel up. What runs only then (the page views, the reset pulse, the chip's
+init sequence) lives in hw/display_build.py: __init__ imports it, and the boot drops it
+again (on the board every module's code is heap), leaving here only what runs while the app
+does: show(), power, contrast, invert.
 """
 
 import framebuf
@@ -42,33 +45,39 @@ _SET_COL_HI = const(0x10)
 class Panel(framebuf.FrameBuffer):
     """A 128x64 framebuffer whose show() sends the changed columns of each page.
 
-    buffer: the frame, 1024 bytes. Built by hw.display_build (make_i2c_display,
-    make_spi_display) for a chip ("ssd1306" or "sh1106"), an optional reset pin and a
-    rotation; a subclass brings the bus: send(dc, buf) (see above).
+    chip: "ssd1306" or "sh1106". reset: optional callable pin, reset(0)/reset(1).
+    rotate: True turns the picture by 180 degrees (panel mounted upside down). A subclass
+    brings the bus: send(dc, buf) (see above), ready before it calls Panel.__init__, which
+    sends the init sequence.
 
     bytes_sent counts every byte given to the bus (control, command and data bytes, not the
     I2C address byte); last_sent holds what the last show() or show_full() sent.
     """
 
-    # Set by hw/display_build.py. Everything show() needs is allocated there, once.
-    _shadow: bytearray  # what the panel RAM holds
-    _fb_pages: list  # a view per page of each
-    _sh_pages: list
-    _cmd: bytearray  # up to 3 command bytes: sent whole, or as _cmd1 / _cmd2
-    _cmd1: memoryview
-    _cmd2: memoryview
-    _col0: int  # the first visible column of the panel RAM
-    _reset: "Pin | None"  # the reset pin and the rotation: for a re-init
-    _rotate: bool
-    _full: bool  # the next show() sends the whole frame
-    bytes_sent: int
-    last_sent: int
     # The bus, a subclass's method (see above); only declared here, as no Panel is built bare.
     send: "Callable[[int, bytearray | memoryview], int]"
 
-    def __init__(self, buffer):
-        self.buffer = buffer  # the frame drawn on
-        super().__init__(buffer, _WIDTH, _HEIGHT, framebuf.MONO_VLSB)
+    def __init__(self, chip="ssd1306", reset=None, rotate=False):
+        from hw.display_build import first_column, init_display, pages  # boot-only: see above
+
+        self._col0 = first_column(chip)  # the first visible column of the panel RAM
+        buf = bytearray(_WIDTH * _PAGES)
+        super().__init__(buf, _WIDTH, _HEIGHT, framebuf.MONO_VLSB)
+        self.buffer = buf  # the frame drawn on
+        self._reset: "Pin | None" = reset  # the reset pin and the rotation: for a re-init
+        self._rotate = bool(rotate)
+        # Everything show() needs is allocated here, once.
+        self._shadow = bytearray(_WIDTH * _PAGES)  # what the panel RAM holds
+        self._fb_pages = pages(buf)  # a view per page of each
+        self._sh_pages = pages(self._shadow)
+        self._cmd = bytearray(3)  # up to 3 command bytes: sent whole, or as _cmd1 / _cmd2
+        cmd = memoryview(self._cmd)
+        self._cmd1 = cmd[:1]
+        self._cmd2 = cmd[:2]
+        self._full = True  # the next show() sends the whole frame
+        self.bytes_sent = 0
+        self.last_sent = 0
+        init_display(self)
 
     # -- commands -------------------------------------------------------------------------
 
@@ -154,15 +163,22 @@ class Display(Panel):
     each stream.
 
     i2c: anything with writeto(addr, buf); writevto(addr, bufs) is used when present, so the
-    control byte needs no copy of the data behind it. Built by
-    hw.display_build.make_i2c_display(i2c, addr, chip, reset, rotate).
+    control byte needs no copy of the data behind it. addr: the panel's I2C address. chip,
+    reset, rotate: as Panel's.
     """
 
-    _i2c: "I2C"
-    _addr: int
-    _lists: "tuple | None"  # [control byte, stream] per D/C#, for writevto
-    _tx: memoryview  # without writevto: the control byte and a copy of the stream
-    _heads: tuple  # views of _tx for streams of 1, 2 and 3 bytes
+    def __init__(self, i2c, addr=0x3C, chip="ssd1306", reset=None, rotate=False):
+        self._i2c: "I2C" = i2c
+        self._addr = addr
+        # [control byte, stream] per D/C# (Co=0), for writevto.
+        self._lists = ([b"\x00", None], [b"\x40", None]) if hasattr(i2c, "writevto") else None
+        if self._lists is None:
+            # The control byte must sit right before the bytes: they are copied into _tx,
+            # and a command stream of 1-3 bytes goes out through a view made here.
+            tx = memoryview(bytearray(_WIDTH + 1))
+            self._tx = tx
+            self._heads = (tx[:2], tx[:3], tx[:4])
+        super().__init__(chip, reset, rotate)
 
     def send(self, dc, buf):
         n = len(buf)

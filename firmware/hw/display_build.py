@@ -1,16 +1,11 @@
-"""Building the panel on its bus and bringing it up: boot-only code, apart from the driver.
+"""Bringing the panel up: boot-only code, apart from the driver.
 
-hw/display.py keeps what runs while the app does (show(), power, contrast, invert); this
-module holds what runs once: the frame buffers and their views, the reset pulse and the
-controller's init sequence. parts.py builds the board's display with it at boot, and both
-are dropped from RAM after the boot. The simulator, the fuzz and the tests build theirs
-here too.
-
-    make_i2c_display(i2c, addr=0x3C, chip="ssd1306", reset=None, rotate=False)
-    make_spi_display(spi, dc, cs, chip="ssd1306", reset=None, rotate=False)
-
-chip: "ssd1306" or "sh1106". reset: optional callable pin, reset(0)/reset(1).
-rotate: True turns the picture by 180 degrees (panel mounted upside down).
+A display builds itself (hw/display.py's Display, hw/display_spi.py's SPIDisplay), and those
+modules keep what runs while the app does: show(), power, contrast, invert. What runs once
+is here, imported by Panel.__init__: the chip's first column, the frame's page views, the
+reset pulse and the controller's init sequence. The boot drops this module from RAM
+afterwards (parts.py), as its code is heap on the board; init_display() also re-inits a
+built display.
 """
 
 from compat import const, sleep_ms
@@ -57,48 +52,7 @@ _INIT_SH1106 = const(
 )
 
 
-def make_i2c_display(i2c, addr=0x3C, chip="ssd1306", reset=None, rotate=False):
-    """The panel on I2C (hw.display.Display), initialised and on.
-
-    i2c: anything with writeto(addr, buf); writevto(addr, bufs) is used when present, so the
-    control byte needs no copy of the data behind it.
-    """
-    from hw.display import Display  # looked up now: a test may have put a subclass there
-
-    col0 = _first_column(chip)
-    d = Display(bytearray(_WIDTH * _PAGES))
-    d._i2c = i2c
-    d._addr = addr
-    # I2C control bytes: Co=0, D/C# selects a command stream or a data stream.
-    d._lists = ([b"\x00", None], [b"\x40", None]) if hasattr(i2c, "writevto") else None
-    if d._lists is None:
-        # The control byte must sit right before the bytes: they are copied into _tx,
-        # and a command stream of 1-3 bytes goes out through a view made here.
-        tx = memoryview(bytearray(_WIDTH + 1))
-        d._tx = tx
-        d._heads = (tx[:2], tx[:3], tx[:4])
-    return _panel(d, col0, reset, rotate)
-
-
-def make_spi_display(spi, dc, cs, chip="ssd1306", reset=None, rotate=False):
-    """The panel on SPI (hw.display_spi.SPIDisplay), initialised and on.
-
-    spi: has write(buf) (machine.SPI, polarity 0, phase 0). dc, cs: output pins, called
-    with 0 or 1 (machine.Pin). reset: the RES pin the same way, or None when RES is tied
-    high.
-    """
-    from hw.display_spi import SPIDisplay
-
-    col0 = _first_column(chip)
-    d = SPIDisplay(bytearray(_WIDTH * _PAGES))
-    d._spi = spi
-    d._dc = dc
-    d._cs = cs
-    cs(1)  # not selected until a stream starts
-    return _panel(d, col0, reset, rotate)
-
-
-def _first_column(chip):
+def first_column(chip):
     """The panel RAM's first visible column: the SH1106 has 132 columns, the SSD1306 128."""
     if chip == "ssd1306":
         return 0
@@ -107,26 +61,10 @@ def _first_column(chip):
     raise ValueError("chip must be ssd1306 or sh1106")
 
 
-def _panel(d, col0, reset, rotate):
-    """Give the display on its bus what every Panel has, then init_display() it."""
-    d._col0 = col0
-    d._reset = reset
-    d._rotate = bool(rotate)
-    # Everything show() needs is allocated here, once.
-    d._shadow = bytearray(_WIDTH * _PAGES)
-    fb = memoryview(d.buffer)
-    sh = memoryview(d._shadow)
-    d._fb_pages = [fb[p * _WIDTH : (p + 1) * _WIDTH] for p in range(_PAGES)]
-    d._sh_pages = [sh[p * _WIDTH : (p + 1) * _WIDTH] for p in range(_PAGES)]
-    d._cmd = bytearray(3)  # up to 3 command bytes: sent whole, or as _cmd1 / _cmd2
-    cmd = memoryview(d._cmd)
-    d._cmd1 = cmd[:1]
-    d._cmd2 = cmd[:2]
-    d._full = True
-    d.bytes_sent = 0
-    d.last_sent = 0
-    init_display(d)
-    return d
+def pages(buf):
+    """A view per page of a frame: what show() compares and sends, page by page."""
+    m = memoryview(buf)
+    return [m[p * _WIDTH : (p + 1) * _WIDTH] for p in range(_PAGES)]
 
 
 def reset_pulse(d):

@@ -2,7 +2,7 @@
 
 D0 is the clock (SCK), D1 the data in (MOSI); the module sends nothing back, so no MISO.
 DC tells commands (low) from display RAM bytes (high); CS low selects the panel for one
-stream; RES is the reset line, pulsed by hw/display_build.py at init. Everything else, the
+stream; RES is the reset line, pulsed at init (hw/display_build.py). Everything else, the
 changed columns included, is hw/display.py's Panel.
 """
 
@@ -17,12 +17,15 @@ if TYPE_CHECKING:
 
 class SPIDisplay(Panel):
     """spi: has write(buf) (machine.SPI, polarity 0, phase 0). dc, cs: output pins, called
-    with 0 or 1 (machine.Pin). Built by hw.display_build.make_spi_display(spi, dc, cs, chip,
-    reset, rotate)."""
+    with 0 or 1 (machine.Pin). reset: the RES pin the same way, or None when RES is tied
+    high. chip, rotate: as Panel's."""
 
-    _spi: "SPI"
-    _dc: "Pin"
-    _cs: "Pin"
+    def __init__(self, spi, dc, cs, chip="ssd1306", reset=None, rotate=False):
+        self._spi: "SPI" = spi
+        self._dc: "Pin" = dc
+        self._cs: "Pin" = cs
+        cs(1)  # not selected until a stream starts
+        super().__init__(chip, reset, rotate)
 
     def send(self, dc, buf):
         self._dc(dc)

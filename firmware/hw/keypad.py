@@ -1,5 +1,5 @@
 """A row/column matrix keypad as a key source (hw/keys.py): the scanner a keypad board keeps
-resident. It is built by hw/keys_build.py at boot; a board with buttons never loads it.
+resident; a board with buttons never loads it.
 
 The keys' states are kept as bits and two lists of ticks, not as a Key object per key (see
 hw/buttons.py): the same logic as Key's (debounce, LONG once while held, PRESS on release),
@@ -9,7 +9,10 @@ about 2.5 KB of heap.
 
 from compat import ticks_diff
 
-from hw.keys import Source
+from hw import keys
+from hw.keys import LONG, PRESS, Source
+
+DEFAULT_LAYOUT = "123A/456B/789C/*0#D"
 
 
 class Keypad(Source):
@@ -19,7 +22,9 @@ class Keypad(Source):
       best (machine.Pin.OPEN_DRAIN): two keys in one column then cannot
       short a high row to a low one.
     cols: zero-argument callables, pulled up, reading 0 when connected.
-    (hw.keys_build.make_keypad() also takes the layout: the key names.)
+    layout: the key names, "123A/456B/789C/*0#D" style (one character per key, rows split
+      by "/") or a sequence of rows, each a sequence of names.
+    debounce_ms / long_ms: the keys' timing, None for hw/keys.py's.
 
     Several keys at once:
     - Two keys: the first one pressed is reported; the second is reported
@@ -32,21 +37,28 @@ class Keypad(Source):
       is released.
     """
 
-    names: list  # key names in scan order (row-major)
-    DEBOUNCE_MS: int  # hw/keys.py's timing, or the board's own
-    LONG_MS: int
-    _events: list  # per key i: [2 * i] its (name, PRESS), [2 * i + 1] its (name, LONG)
-    _rows: list
-    _cols: list
-    # A bit per key (bit i = key i): as Key's raw, down, fired and muted.
-    _raw: int  # closed at the last scan
-    _down: int  # debounced down
-    _fired: int  # LONG already emitted for this press
-    _muted: int  # no events until this press ends
-    _changed: list  # per key: tick of the last raw change
-    _since: list  # per key: tick the debounced press started
-    _active: int  # index of the key being reported, or -1
-    _armed: bool  # rows driven low by arm_wake()
+    def __init__(self, rows, cols, layout=DEFAULT_LAYOUT, debounce_ms=None, long_ms=None):
+        from hw.keys_build import key_names  # boot-only: parts.py drops it after the boot
+
+        names = key_names(layout, len(rows), len(cols))  # in scan order (row-major)
+        events = []  # per key i: [2 * i] its (name, PRESS), [2 * i + 1] its (name, LONG)
+        for name in names:
+            events.append((name, PRESS))
+            events.append((name, LONG))
+        self.names = names
+        self._events = events
+        self.DEBOUNCE_MS = keys.DEBOUNCE_MS if debounce_ms is None else debounce_ms
+        self.LONG_MS = keys.LONG_MS if long_ms is None else long_ms
+        self._rows = list(rows)
+        self._cols = list(cols)
+        # A bit per key (bit i = key i), as Key's raw (closed at the last scan), down
+        # (debounced), fired (LONG already emitted) and muted (no events until it ends).
+        self._raw = self._down = self._fired = self._muted = 0
+        self._changed = [0] * len(names)  # per key: tick of the last raw change
+        self._since = [0] * len(names)  # per key: tick the debounced press started
+        self._active = -1  # index of the key being reported, or -1
+        self._rest()  # sets _armed: rows driven low by arm_wake()
+        super().__init__(2)  # one release PRESS plus one LONG from the next key at most
 
     def _rest(self):
         for r in self._rows:

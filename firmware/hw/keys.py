@@ -1,6 +1,6 @@
 """Key input: what every key source shares. The sources are apart, one per wiring, so a
 board loads only its own: hw/keypad.py (a row/column matrix keypad) and hw/buttons.py
-(direct push buttons); hw/keys_build.py builds either from its pins at boot.
+(direct push buttons); each builds itself from its pins.
 
 Both sources give the same logical events through the same interface:
 
@@ -39,17 +39,19 @@ LONG_MS = 600
 
 
 class Source:
-    """Fixed-size event queue and the common poll()/idle() interface. A subclass scans its
-    wiring in _scan(now). Built (the keys, the queue, the wiring) by hw/keys_build.py at
-    boot: construction is boot-only code, so it stays out of the resident modules."""
+    """Fixed-size event queue and the common poll()/idle() interface. A subclass sets up its
+    wiring, then calls Source.__init__ with the queue's depth: the most events one scan of
+    its wiring can make. It scans the wiring in _scan(now)."""
 
     keys: list  # Key per key, in scan order (a Keypad keeps its keys' states as bits)
-    _q: list  # the event queue: a ring of fixed size
-    _head: int
-    _len: int
     # A subclass's method: scan the wiring, _push() what it finds. Only declared here, as no
     # Source is built bare.
     _scan: "Callable[[int], None]"
+
+    def __init__(self, depth):
+        self._q = [None] * depth  # the event queue: a ring of fixed size
+        self._head = 0
+        self._len = 0
 
     def _push(self, ev):
         # depth covers the most events one scan can make, and poll() drains

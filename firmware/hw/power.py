@@ -79,8 +79,7 @@ def _setting(settings, name, default, stage=False):
 
 
 class Power:
-    """Dim / panel off / sleep policy for one display. Built by
-    hw.power_build.make_power(display, settings, machine, wake) at boot:
+    """Dim / panel off / sleep policy for one display: Power(display, settings, machine, wake).
 
     display: has contrast(v) and power(on) (hw.display.Display).
     settings: dict or object with any of the names configure() reads (missing ones take the
@@ -99,24 +98,27 @@ class Power:
     sleep()), lightsleeps, deepsleeps.
     """
 
-    # Set by hw/power_build.py's make_power(), which builds the policy at boot.
-    _display: "Panel"
-    _lightsleep: "Callable | None"  # machine.lightsleep / deepsleep, or None
-    _deepsleep: "Callable | None"
-    _can_wake: bool  # a key can end a lightsleep
-    _deep_ok: bool  # deep sleep is there and a key can end it
-    _arm: "Callable | None"  # the wake argument when it is a function
-    state: int
-    _low: bool  # contrast lowered
-    _off: bool  # panel switched off
-    _last: int  # tick of the last key activity
-    _held: bool  # a key was down at the last watch()
-    _woke: bool  # the press in progress started by waking the device
-    _nap: bool  # last wait_ms(): panel off and keys idle
-    wakeups: int
-    lightsleeps: int
-    deepsleeps: int
-    deep_failed: bool
+    def __init__(self, display, settings=None, machine=None, wake=None):
+        self._display: "Panel" = display
+        # machine.lightsleep / deepsleep, or None (so too without a machine)
+        self._lightsleep: "Callable | None" = getattr(machine, "lightsleep", None)
+        self._deepsleep: "Callable | None" = getattr(machine, "deepsleep", None)
+        # A wake source only helps when sleep() can use lightsleep (which it ends early).
+        self._can_wake = bool(wake) and self._lightsleep is not None
+        self._deep_ok = bool(wake) and self._deepsleep is not None  # deep sleep a key can end
+        self._arm = wake if callable(wake) else None  # the wake argument when it is a function
+        self.state = AWAKE
+        self._low = False  # contrast lowered
+        self._off = False  # panel switched off
+        self._last = 0  # tick of the last key activity
+        self._held = False  # a key was down at the last watch()
+        self._woke = False  # the press in progress started by waking the device
+        self._nap = False  # last wait_ms(): panel off and keys idle
+        self.wakeups = 0
+        self.lightsleeps = 0
+        self.deepsleeps = 0
+        self.deep_failed = False
+        self.configure(settings)
 
     def configure(self, settings):
         """(Re)read the settings; stages already reached stay as they are.
