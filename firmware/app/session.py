@@ -94,7 +94,7 @@ class Session:
             raise Refused("syntax")
         try:
             m.enter_line(setup_line)
-            mid = max(self.match_id, self._blobs("last_match")) + 1
+            mid = max(self.match_id, self._stats_blob().get("last", 0)) + 1
             self.store.checkpoint(self._summary(m, mid))
         finally:
             _drop_saved()
@@ -182,28 +182,40 @@ class Session:
 
     # ---- settings and statistics (app/blobs.py, app/stats.py) ----
 
-    def _blobs(self, name, *args):
-        """Call app/blobs.py's function `name` on this session, then drop the module."""
+    def _blob(self, name):
+        """The blob `name` as a dict (app/blobs.py, dropped again after the read)."""
         from app import blobs
 
         try:
-            return getattr(blobs, name)(self, *args)
+            return blobs.load(self.store, name)
         finally:
             del blobs
             unload("app.blobs")
 
     def load_settings(self):
         """The settings as a dict ({} if none or damaged)."""
-        return self._blobs("load_settings")
+        if self._settings is None:
+            self._settings = self._blob("settings")
+        return dict(self._settings)
 
     def save_settings(self, settings):
         """Store the settings if they changed; returns True if written."""
-        return self._blobs("save_settings", settings, _dumps)
+        if settings == self.load_settings():
+            return False
+        self.store.save_blob("settings", _dumps(settings))
+        self._settings = dict(settings)
+        return True
+
+    def _stats_blob(self):
+        """The stats blob as a dict, read once per session."""
+        if self._stats is None:
+            self._stats = self._blob("stats")
+        return self._stats
 
     def load_stats(self):
         """Lifetime statistics per player name: {name: {"played", "won" (matches), "deals"
         (deals won), "won2", "won3" (deals won with 2, with 3 or more game points)}}."""
-        return self._blobs("load_stats")
+        return self._stats_blob().get("players") or {}
 
     def record_match_end(self):
         """Add a finished match to the lifetime statistics, once per match (app/stats.py).
@@ -212,8 +224,12 @@ class Session:
         from app import stats
 
         try:
-            return stats.record_match_end(self, _dumps)
+            new = stats.record(self.store, self.match.state, self.match_id, self._stats_blob,
+                               _dumps)
         finally:
             del stats
             unload("app.stats")
-            unload("app.blobs")  # which app/stats.py imports
+        if new is None:
+            return False
+        self._stats = new
+        return True
