@@ -218,6 +218,7 @@ class Device:
     def press(self, name, long):
         del self.actions[:]
         self.app.key(name, long)
+        self.app.settle()
         self.app.render()
 
 
