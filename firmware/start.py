@@ -72,7 +72,6 @@ def run(loops=None, board="board.json", seconds=None):
         if ev is not None and not power.key(now):
             app.key(ev[0], ev[1] == LONG)
             app.settle()  # after the key has returned: see App.settle
-            power.configure(app.settings)
         if club is not None:
             club.poll(now)
         power.update(now)

@@ -48,15 +48,18 @@ def boot(board, data, club_file, make_buzzer):
 
     from compat import unload
     from hw.power_build import make_power
+
+    # The idle policy hears the settings from the app: once at its boot, then at each change.
+    power = make_power(display, None, machine, wake)
+    del make_power
+    unload("hw.power_build")  # boot-only code, like parts.py
     from ui.app import App
     from ui.text import board_font
 
-    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
+    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg),
+              on_settings=power.configure)
     app.boot(problems)
     display.contrast(app.settings["contrast"])
-    power = make_power(display, app.settings, machine, wake)
-    del make_power
-    unload("hw.power_build")  # boot-only code, like parts.py
     import parts  # again, for the club link: dropped again straight after
 
     club = parts.make_club(cfg, session, app, club_file)

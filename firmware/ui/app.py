@@ -31,11 +31,14 @@ _LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch"
 
 class App:
     def __init__(self, display, session, font, layout=keymap.KEYPAD, settings=None,
-                 buzzer=None):
+                 buzzer=None, on_settings=None):
         self.fb = display
         self.session = session
         self.layout = layout
         self.buzzer = buzzer
+        # Called with the settings once at boot and after each change (the board's idle
+        # policy reads its timeouts from them).
+        self.on_settings = on_settings
         self.text = Text(font)
         # The defaults, written out here rather than copied from a module-level dict: on
         # the board that second dict would stay in the heap for nothing.
@@ -73,6 +76,8 @@ class App:
         if saved:
             self.settings.update(saved)
             self.lang = use(self.settings["lang"])
+        if self.on_settings is not None:
+            self.on_settings(self.settings)
         self.stack = [None]  # type: list
         self.screen  # noqa: B018  (the property loads the scoreboard now, shown first)
         if self.session.match.state is None:
@@ -214,6 +219,8 @@ class App:
     def save_settings(self):
         """Keep the settings on flash; a failed write is shown, the setting still applies."""
         self.attempt(self.session.save_settings, self.settings)
+        if self.on_settings is not None:
+            self.on_settings(self.settings)
 
     def settle(self):
         """What a key left to do, called by the loop after the key and before render(). A
