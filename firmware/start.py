@@ -71,7 +71,7 @@ def run(loops=None, board="board.json", seconds=None):
         power.watch(now, keys.any_down())
         if ev is not None and not power.key(now):
             app.key(ev[0], ev[1] == LONG)
-            power.configure(app.settings)
+            app.settle()  # after the key has returned: see App.settle
         if club is not None:
             club.poll(now)
         power.update(now)

@@ -47,13 +47,16 @@ def boot(board, data, club_file, make_buzzer):
     gc.collect()
 
     from hw.power import Power
+
+    # The idle policy hears the settings from the app: once at its boot, then at each change.
+    power = Power(display, None, machine, wake)
     from ui.app import App
     from ui.text import board_font
 
-    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg))
+    app = App(display, session, board_font(), layout, buzzer=make_buzzer(cfg),
+              on_settings=power.configure)
     app.boot(problems)
     display.contrast(app.settings["contrast"])
-    power = Power(display, app.settings, machine, wake)
     import parts  # again, for the club link: dropped again straight after
 
     club = parts.make_club(cfg, session, app, club_file)

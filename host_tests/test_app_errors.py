@@ -48,10 +48,25 @@ class FailingSession(Session):
         self._maybe("redo")
         return Session.redo(self)
 
+    def replace_last(self, rec):
+        # The amend's take-back and entry are one call: an "undo" fault strikes before it,
+        # an "enter" write fault in its write (FailingStore), after RAM has the new trick.
+        self._maybe("undo")
+        return Session.replace_last(self, rec)
+
+
+class FailingStore(Store):
+    session = None
+
+    def append(self, line):
+        self.session._maybe("enter")
+        Store.append(self, line)
+
 
 def make(root):
     beeps = []
-    session = FailingSession(Store(root, os))
+    store = FailingStore(root, os)
+    session = store.session = FailingSession(store)
     session.boot()
     session.new_match("new mariage dealer=1")
     app = App(Display(CountingBus()), session, font6x10, "keypad", buzzer=beeps.append)
@@ -67,7 +82,7 @@ def tricks(app):
 # completes that card (Board._amend). With spades trump and the seat after the leader named
 # as the winner: A of spades led, the 10 of hearts makes the named winner lose (refused
 # before anything changes); K of hearts led, the 10 of hearts wins, so the amend goes on to
-# take the trick back and enter it again, where the faults below strike.
+# replace the trick (Session.replace_last), where the faults below strike.
 AMEND = SETUP + """
 app, session, beeps = make(sys.argv[1])
 fault = json.loads(sys.argv[2])
@@ -143,3 +158,37 @@ def test_attempt_turns_each_outcome_into_its_message(micropython, tmp_path):
         ["failed", False, T("flash error"), []],
         [[1, "x"]],
     ]
+
+
+# Drawing writes nothing: a match's end goes into the statistics in settle(), the step the
+# loop takes after a key. The settings are reported once at boot and at each change.
+SETTLE = SETUP + """
+heard = []
+store = FailingStore(sys.argv[1], os)
+session = store.session = FailingSession(store)
+session.boot()
+session.new_match("new mariage target=1 dealer=1 names=Ann,Bob")
+app = App(make_i2c_display(CountingBus()), session, font6x10, "keypad",
+          on_settings=lambda s: heard.append(s["lang"]))
+app.boot()
+print(json.dumps(["boot", heard]))
+app.enter(bytes((5, 0, 1)))  # a result worth the one point the match needs: it is over
+written = store.bytes_written
+print(json.dumps(["render", app.render(), store.bytes_written == written]))
+app.settle()
+print(json.dumps(["settle", store.bytes_written > written,
+                  sorted(session.load_stats()), heard]))
+app.key("*")  # undo: the match goes on, no settings changed
+app.settle()
+app.set_lang("de")
+print(json.dumps(["lang", heard]))
+"""
+
+
+def test_render_writes_nothing_settle_records_the_match_and_settings_are_reported(
+        micropython, tmp_path):
+    proc = micropython(["-c", SETTLE, str(tmp_path / "flash")], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr.decode()
+    lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert lines == [["boot", ["en"]], ["render", True, True],
+                     ["settle", True, ["Ann", "Bob"], ["en"]], ["lang", ["en", "de"]]]

@@ -29,3 +29,28 @@ def test_the_idle_main_loop_blocks_between_scans(tmp_path):
     print("idle main loop: %.1f turns per second" % per_second)
     # 20 ms per scan: 50 a second; allow for a slow shared machine, never a spin.
     assert 10 <= per_second <= 60
+
+
+def test_the_idle_policy_hears_the_settings_at_boot_and_when_they_change(tmp_path):
+    """The power timeouts come from the app: the saved ones at boot, a changed one at once
+    (App's on_settings, wired by startup.py), not from the loop after every key."""
+    with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+        (tmp_path / "board.json").write_text(f.read())
+    code = """
+import os
+from app.session import Session
+from store.journal import Store
+Session(Store("data", os)).save_settings({"off_s": 300})
+import main
+app = main.run(loops=1)
+power = app.held[1]
+print("BOOT", power.off_ms, power.dim_ms)
+app.settings["dim_s"] = 60
+app.save_settings()
+print("CHANGED", power.off_ms, power.dim_ms)
+"""
+    proc = run_micropython(["-c", code], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],
+                           heapsize="256k")
+    assert proc.returncode == 0, proc.stderr.decode()
+    lines = [line for line in proc.stdout.decode().splitlines() if line[:1] in "BC"]
+    assert lines == ["BOOT 300000 30000", "CHANGED 300000 60000"]

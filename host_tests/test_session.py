@@ -11,6 +11,7 @@ import pytest
 from app.session import Session
 from dealgen import Player
 from faultfs import FaultFS
+from sixtysix.cards import suit_of
 from sixtysix.errors import Refused
 from sixtysix.events import parse
 from sixtysix.match import Match
@@ -81,6 +82,9 @@ def _apply_match(m, action):
         m.enter(action[1])
     elif kind == "u":
         m.undo()
+    elif kind == "a":  # the last entry replaced (Session.replace_last)
+        m.undo()
+        m.enter(action[1])
     else:
         m.redo()
 
@@ -93,17 +97,19 @@ def apply(session, action):
         session.enter(action[1])
     elif kind == "u":
         session.undo()
+    elif kind == "a":
+        session.replace_last(action[1])
     else:
         session.redo()
 
 
-def reference_snapshots(actions):
+def reference_snapshots(actions, snap=snapshot):
     """snaps[k]: the match after the first k actions."""
     m = Match()
-    snaps = [snapshot(m)]
+    snaps = [snap(m)]
     for a in actions:
         _apply_match(m, a)
-        snaps.append(snapshot(m))
+        snaps.append(snap(m))
     return snaps
 
 
@@ -142,8 +148,10 @@ def _boot(fs):
     return s, s.boot()
 
 
-def sweep(actions, snaps, torn="prefix", stride=1, follow=7, cls=Session):
-    """Cut the power at every step (every stride-th) of the scripted session.
+def sweep(actions, snaps, torn="prefix", stride=1, follow=7, cls=Session, only=None,
+          snap=snapshot):
+    """Cut the power at every step (every stride-th) of the scripted session (of its
+    actions of the kinds `only`, when given). snap: what is compared of the match.
 
     The session's state (file system, store, match) is pickled before each action, so a
     cut inside action i only replays action i. Returns a dict of counts and failures."""
@@ -155,13 +163,15 @@ def sweep(actions, snaps, torn="prefix", stride=1, follow=7, cls=Session):
         saved.append((fs.step, pickle.dumps((fs, session))))
         apply(session, a)
     saved.append((fs.step, None))
-    assert snapshot(session.match) == snaps[-1]
+    assert snap(session.match) == snaps[-1]
     out = {"steps": fs.step, "cuts": 0, "torn": 0, "in": 0, "out": 0, "lost": 0, "failures": [],
            "bytes": session.store.bytes_written}
     allowed = faultfs.TORN_OR_JUNK if torn == "garbage" else faultfs.TORN
     n = 0
     for i, a in enumerate(actions):
         start, state = saved[i]
+        if only is not None and a[0] not in only:
+            continue
         for cut in range(start, saved[i + 1][0]):
             n += 1
             if n % stride:
@@ -183,7 +193,7 @@ def sweep(actions, snaps, torn="prefix", stride=1, follow=7, cls=Session):
             except Exception as e:  # a failed boot
                 out["failures"].append("cut %d (action %d): boot raised %r" % (cut, i, e))
                 continue
-            got = snapshot(booted.match)
+            got = snap(booted.match)
             if got == snaps[i + 1]:
                 done = i + 1
                 out["in"] += not returned
@@ -205,7 +215,7 @@ def sweep(actions, snaps, torn="prefix", stride=1, follow=7, cls=Session):
                 try:
                     apply(booted, actions[done])
                     again, msgs2 = _boot(rfs.reboot())
-                    assert msgs2 == [] and snapshot(again.match) == snaps[done + 1]
+                    assert msgs2 == [] and snap(again.match) == snaps[done + 1]
                 except Exception as e:
                     out["failures"].append("cut %d: going on after boot: %r" % (cut, e))
     return out
@@ -252,8 +262,8 @@ class _SummaryWithoutRedo(Session):
 class _CheckpointBeforeTheEntry(Session):
     """Checkpoints a deal's end, then journals the entry too."""
 
-    def _commit(self, line, prev, redo, revert):
-        Session._commit(self, line, prev, redo, revert)
+    def _commit(self, line, rolled, token):
+        Session._commit(self, line, rolled, token)
         if not self.match.log and line not in ("u", "r"):
             self.store.append(line)
 
@@ -269,7 +279,7 @@ def test_the_sweep_catches_a_broken_session(script, broken):
 class _NoRollCheckpoint(Session):
     """Journals the deal-ending entry but never checkpoints."""
 
-    def _commit(self, line, prev, redo, revert):
+    def _commit(self, line, rolled, token):
         self.store.append(line)
 
 
@@ -447,16 +457,16 @@ def test_a_failed_write_takes_the_action_back_and_the_next_one_puts_it_right(scr
 class _NoRevert(Session):
     """Keeps an action in RAM when its write failed."""
 
-    def _commit(self, line, prev, redo, revert):
-        Session._commit(self, line, prev, redo, lambda: None)
+    def _commit(self, line, rolled, token):
+        Session._commit(self, line, rolled, self.match.mark())  # "back" to after the action
 
 
 class _NoResync(Session):
     """Appends after a failed write as if nothing happened."""
 
-    def _commit(self, line, prev, redo, revert):
+    def _commit(self, line, rolled, token):
         self._dirty = False
-        Session._commit(self, line, prev, redo, revert)
+        Session._commit(self, line, rolled, token)
 
 
 @pytest.mark.parametrize("broken", [_NoRevert, _NoResync])
@@ -476,6 +486,173 @@ def test_a_summary_too_long_for_a_blob_lets_the_journal_go_on(script, monkeypatc
     again = Session(Store(ROOT, fs.reboot()))
     assert again.boot() == [] and snapshot(again.match) == snaps[150]
     assert len(again.store.load().events) > 50
+
+
+# ---- the last entry replaced (a suit given to the trick just entered) ----
+
+
+def build_amend_script(setups, seed=4):
+    """Matches where every trick whose last card has a suit is entered first without that
+    suit (when the match takes it so), then replaced by the whole trick: ("a", rec). Some
+    of those tricks end their deal, so the replacement crosses back into the deal before."""
+    actions = []
+    ref = Match()
+
+    def do(action):
+        _apply_match(ref, action)
+        actions.append(action)
+
+    for setup in setups:
+        do(("n", setup))
+        for rec in _records(setup, seed):
+            bare = rec[:-1] + bytes((rec[-1] & 7,))
+            if rec[0] == 1 and suit_of(rec[-1]) >= 0:
+                try:
+                    ref.state.check(bare)
+                except Refused:
+                    bare = None
+                if bare is not None:
+                    do(("e", bare))
+                    if ref.state.over:
+                        actions.pop()
+                        ref.undo()
+                    else:
+                        do(("a", rec))
+                        continue
+            do(("e", rec))
+            if ref.state.over:
+                break
+    return actions
+
+
+def _full(m):
+    """Everything of a Match that enter, undo and redo change: snapshot() shows no suit
+    and counts the entries to undo and redo, this holds them."""
+    return (snapshot(m), m.base, bytes(m.log), m.prev, list(m.redo_stack))
+
+
+@pytest.fixture(scope="module")
+def amend_script():
+    """The actions, and the match after each in full (_full)."""
+    actions = build_amend_script(("new mariage target=24", "new mariage4 target=10"))
+    return actions, reference_snapshots(actions, _full)
+
+
+@pytest.mark.parametrize("which", ["script", "amend_script"])
+def test_enter_says_when_a_deal_rolled_over_and_rollback_undoes_any_action(which, request):
+    actions, snaps = request.getfixturevalue(which)
+    full = which == "amend_script"  # its snaps are _full's
+    m = Match()
+    rolls = crossed = 0
+    for k, a in enumerate(actions):
+        if a[0] == "n":
+            _apply_match(m, a)
+            continue
+        before = _full(m)
+        token = m.mark()
+        prev = m.prev
+        if a[0] == "e":
+            rolled = m.enter(a[1])
+        elif a[0] == "r":
+            rolled = m.redo()
+        elif a[0] == "u":
+            m.undo()
+            rolled = False
+        else:
+            m.undo()
+            rolled = m.enter(a[1])
+        assert rolled == _ended_deal(m, prev), k
+        rolls += rolled
+        after = _full(m)
+        assert (after if full else after[0]) == snaps[k + 1], k
+        # a take-back into the deal before (its row leaves the history, then comes back)
+        crossed += a[0] in ("u", "a") and not before[2] and before[3] is not None
+        m.rollback(token)
+        assert _full(m) == before, k
+        _apply_match(m, a)
+        assert _full(m) == after, k
+    assert rolls > 10 and crossed > 3
+
+
+def test_an_amend_is_one_journal_write(amend_script):
+    actions, snaps = amend_script
+    kinds = [a[0] for a in actions]
+    assert kinds.count("a") > 40
+    fs = FaultFS(dirs=[ROOT])
+    store = _CountingStore(ROOT, fs)
+    s = Session(store)
+    s.boot()
+    lines = rolled = 0
+    for i, a in enumerate(actions):
+        before = (store.appends, store.checkpoints, s.changes)
+        prev = s.match.prev
+        apply(s, a)
+        assert _full(s.match) == snaps[i + 1], i
+        if a[0] != "a":
+            continue
+        ended = _ended_deal(s.match, prev)
+        rolled += ended
+        assert (store.appends - before[0], store.checkpoints - before[1]) == (
+            (0, 1) if ended else (1, 0)), i
+        assert s.changes == before[2] + 1
+        if not ended:
+            lines += 1
+            assert Store(ROOT, FaultFS(fs.files, fs.dirs)).load().events[-1] == (
+                "u " + a[1].hex())
+        again, msgs = _boot(FaultFS(fs.files, fs.dirs))
+        assert msgs == [] and _full(again.match) == snaps[i + 1], i
+        assert snaps[i + 1] != snaps[i], i  # the new trick is not the old one
+    assert lines > 30 and rolled > 3
+
+
+def test_a_power_cut_during_an_amend_keeps_the_old_or_the_new_trick(amend_script):
+    actions, snaps = amend_script
+    stats = sweep(actions, snaps, follow=5, only="a", snap=_full)
+    assert stats["failures"] == [] and stats["lost"] == 0
+    assert stats["cuts"] > 1000 and stats["in"] > 50 and stats["out"] > 500
+
+
+class _AmendAsUndoAndEntry(Session):
+    """Replaces the last entry in two writes, as the suit key once did."""
+
+    def replace_last(self, rec):
+        self.undo()
+        self.enter(rec)
+
+
+def test_the_amend_sweep_catches_two_writes(amend_script):
+    actions, snaps = amend_script
+    stats = sweep(actions[:120], snaps[:121], stride=3, follow=1000, only="a", snap=_full,
+                  cls=_AmendAsUndoAndEntry)
+    assert stats["failures"]
+
+
+def test_a_failed_amend_write_takes_it_back(amend_script):
+    actions, snaps = amend_script
+    assert _fail_every_ninth_write(actions, [f[0] for f in snaps]) > 10
+
+
+def test_a_refused_amend_changes_and_writes_nothing():
+    fs = FaultFS(dirs=[ROOT])
+    s = Session(Store(ROOT, fs))
+    s.boot()
+    s.new_match("new mariage dealer=1")
+    with pytest.raises(Refused):
+        s.replace_last(parse("trump H"))  # nothing to replace yet
+    s.enter(parse("trump H"))
+    s.enter(parse("trick 2 AS T"))
+    s.enter(parse("trick 2 K Q"))
+    s.undo()  # a redo stack, which a refusal keeps
+    before, steps, changes = _full(s.match), fs.step, s.changes
+    for bad in (parse("trick 2 AS TH"),  # the trump ten: player 2 cannot have taken it
+                b"\x01\x07\x00\x00"):
+        with pytest.raises(Refused):
+            s.replace_last(bad)
+        assert _full(s.match) == before and fs.step == steps and s.changes == changes
+    s.replace_last(parse("trick 2 AS TC"))
+    assert s.match.records()[-1] == parse("trick 2 AS TC") and not s.match.redo_stack
+    again, msgs = _boot(fs.reboot())
+    assert msgs == [] and _full(again.match)[:3] == _full(s.match)[:3]
 
 
 # ---- damaged files at the session level ----

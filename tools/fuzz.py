@@ -200,7 +200,7 @@ class Device:
 
     def _wrap(self, session):
         actions = self.actions
-        for name in ("enter", "undo", "redo", "new_match"):
+        for name in ("enter", "undo", "redo", "replace_last", "new_match"):
             actions_fn = getattr(session, name)
 
             def make(fn, name):
@@ -218,6 +218,7 @@ class Device:
     def press(self, name, long):
         del self.actions[:]
         self.app.key(name, long)
+        self.app.settle()
         self.app.render()
 
 
@@ -406,8 +407,8 @@ class Fuzz:
                 self.rules_seen[rid] = self.rules_seen.get(rid, 0) + 1
                 if state.deals() > deals:
                     self.deals += state.deals() - deals
-                if state.over and dev.actions and dev.actions[-1][0] == "enter" and \
-                        dev.actions[-1][2]:
+                if state.over and dev.actions and dev.actions[-1][0] in (
+                        "enter", "replace_last") and dev.actions[-1][2]:
                     self.matches += 1
             if fs.dead:
                 dev = self.power_cut(fs, dev, before)

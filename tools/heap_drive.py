@@ -66,6 +66,7 @@ def press(ch):
         app.key("#", True)
     else:
         app.key(ch.upper())
+    app.settle()
     app.render()
 
 

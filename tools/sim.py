@@ -149,6 +149,7 @@ class Sim:
             return False
         before = self.bus.sent
         self.app.key(name, long)
+        self.app.settle()
         self.app.render()
         self.presses += 1
         self.sent.append(self.bus.sent - before)

@@ -98,6 +98,7 @@ def frame_address():
 def key(name, long=False):
     """One key event; True if the panel changed."""
     _app.key(name, bool(long))
+    _app.settle()
     return _app.render()
 
 

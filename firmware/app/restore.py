@@ -66,24 +66,26 @@ def _replay(session, lines):
     m = session.match
     for i in range(len(lines)):
         line = lines[i]
-        prev = m.prev
+        rolled = False
         try:
             if line == "u":
                 m.undo()
             elif line == "r":
-                m.redo()
+                rolled = m.redo()
             elif line.startswith("n "):
                 m = Match()
                 m.enter_line(line[2:])
                 session.match = m
                 session.match_id += 1
-                prev = None
             else:
-                m.enter(bytes.fromhex(line))
+                if line.startswith("u "):  # the last entry replaced by this one
+                    m.undo()
+                    line = line[2:]
+                rolled = m.enter(bytes.fromhex(line))
         except MemoryError:  # the heap's fault, not the line's: dropping it would lose it
             raise
         except Exception:  # Refused, or a line that is no record
             return i
-        if m.prev is not prev and m.prev is not None and not m.log:
+        if rolled:
             session._dirty = True  # a deal ended after the summary: checkpoint next time
     return len(lines)

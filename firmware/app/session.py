@@ -3,15 +3,18 @@
 Session(store) sits between the keys and the scoring core. Each action is done in RAM
 first (a refusal writes nothing), then written:
 
-  enter(rec)    one journal line, the record in hex          e.g. "0100a1"
-  undo()        one journal line "u"
-  redo()        one journal line "r"
-  new_match()   a checkpoint (summary of the new match, empty journal)
+  enter(rec)         one journal line, the record in hex          e.g. "0100a1"
+  undo()             one journal line "u"
+  redo()             one journal line "r"
+  replace_last(rec)  one journal line "u " and the record in hex  e.g. "u 0100a1"
+                     (undo, then enter: one line, so a power cut keeps the old or the new)
+  new_match()        a checkpoint (summary of the new match, empty journal)
 
-An entry (or redo) that ends a deal is written as a checkpoint instead of a journal line:
-the summary holds the match at the new deal's start, so a boot replays at most the
-current deal. If the write fails (OSError), the action is taken back in RAM and the error
-re-raised: what the screen shows is what the flash holds.
+An entry (or redo, or replacement) that ends a deal is written as a checkpoint instead of a
+journal line: the summary holds the match at the new deal's start, so a boot replays at most
+the current deal. If the write fails (OSError), the action is taken back in RAM (to its
+Match.mark()) and the error re-raised: what the screen shows is what the flash holds.
+Journals written before "u <record>" existed read as they always did.
 
 The summary is JSON: Match.summary() (setup line, totals at the deal's start, finished deals,
 the deal before, the redo stack) plus "log" (the current deal's records in hex, empty at a
@@ -103,7 +106,7 @@ class Session:
             raise Refused("syntax")
         try:
             m.enter_line(setup_line)
-            mid = max(self.match_id, self._blobs("last_match")) + 1
+            mid = max(self.match_id, self._stats_blob().get("last", 0)) + 1
             self.store.checkpoint(self._summary(m, mid))
         finally:
             _drop_saved()
@@ -115,30 +118,40 @@ class Session:
     def enter(self, rec):
         """Enter one event record (bytes). Refused: nothing written."""
         m = self.match
-        prev, redo = m.prev, m.redo_stack
-        m.enter(rec)
-        self._commit(rec.hex(), prev, redo, m.undo)
+        token = m.mark()
+        self._commit(rec.hex(), m.enter(rec), token)
 
     def undo(self):
         """Take back the last entry; returns its record."""
         m = self.match
-        prev, redo = m.prev, m.redo_stack[:]
+        token = m.mark()
         rec = m.undo()
-        self._commit("u", prev, redo, m.redo)
+        self._commit("u", False, token)
         return rec
 
     def redo(self):
-        """Enter again the last entry taken back; returns its record."""
+        """Enter again the last entry taken back."""
         m = self.match
-        prev, redo = m.prev, m.redo_stack[:]
-        rec = m.redo()
-        self._commit("r", prev, redo, m.undo)
-        return rec
+        token = m.mark()
+        self._commit("r", m.redo(), token)
 
-    def _commit(self, line, prev, redo, revert):
-        """Write an action done in RAM; if that fails, take it back and re-raise."""
+    def replace_last(self, rec):
+        """Put rec (bytes) in place of the last entry, as one write: a suit given to the
+        trick just entered. Checked in its place first: Refused, nothing has changed."""
         m = self.match
-        rolled = m.prev is not prev and m.prev is not None and not m.log
+        token = m.mark()
+        m.undo()
+        try:
+            rolled = m.enter(rec)
+        except BaseException:
+            m.rollback(token)
+            raise
+        self._commit("u " + rec.hex(), rolled, token)
+
+    def _commit(self, line, rolled, token):
+        """Write an action done in RAM (rolled: it ended a deal); if that fails, take it
+        back to Match.mark()'s token and re-raise."""
+        m = self.match
         try:
             if rolled or self._dirty:
                 try:
@@ -155,9 +168,7 @@ class Session:
             self.store.append(line)
             self.changes += 1
         except BaseException:
-            revert()
-            m.prev = prev
-            m.redo_stack = redo
+            m.rollback(token)
             self._dirty = True  # the failed write may or may not be on flash
             raise
 
@@ -183,28 +194,40 @@ class Session:
 
     # ---- settings and statistics (app/blobs.py, app/stats.py) ----
 
-    def _blobs(self, name, *args):
-        """Call app/blobs.py's function `name` on this session, then drop the module."""
+    def _blob(self, name):
+        """The blob `name` as a dict (app/blobs.py, dropped again after the read)."""
         from app import blobs
 
         try:
-            return getattr(blobs, name)(self, *args)
+            return blobs.load(self.store, name)
         finally:
             del blobs
             unload("app.blobs")
 
     def load_settings(self):
         """The settings as a dict ({} if none or damaged)."""
-        return self._blobs("load_settings")
+        if self._settings is None:
+            self._settings = self._blob("settings")
+        return dict(self._settings)
 
     def save_settings(self, settings):
         """Store the settings if they changed; returns True if written."""
-        return self._blobs("save_settings", settings, _dumps)
+        if settings == self.load_settings():
+            return False
+        self.store.save_blob("settings", _dumps(settings))
+        self._settings = dict(settings)
+        return True
+
+    def _stats_blob(self):
+        """The stats blob as a dict, read once per session."""
+        if self._stats is None:
+            self._stats = self._blob("stats")
+        return self._stats
 
     def load_stats(self):
         """Lifetime statistics per player name: {name: {"played", "won" (matches), "deals"
         (deals won), "won2", "won3" (deals won with 2, with 3 or more game points)}}."""
-        return self._blobs("load_stats")
+        return self._stats_blob().get("players") or {}
 
     def record_match_end(self):
         """Add a finished match to the lifetime statistics, once per match (app/stats.py).
@@ -213,8 +236,12 @@ class Session:
         from app import stats
 
         try:
-            return stats.record_match_end(self, _dumps)
+            new = stats.record(self.store, self.match.state, self.match_id, self._stats_blob,
+                               _dumps)
         finally:
             del stats
             unload("app.stats")
-            unload("app.blobs")  # which app/stats.py imports
+        if new is None:
+            return False
+        self._stats = new
+        return True

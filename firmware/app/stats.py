@@ -1,21 +1,19 @@
 """Lifetime statistics per player name, kept in the "stats" blob: read for the statistics
-screen, added to once at each match's end. Loaded only for those moments (Session's
-record_match_end imports it and drops it after; reading them is app/blobs.py's).
+screen, added to once at each match's end. Loaded only for that addition (Session's
+record_match_end imports it and drops it after; the reading is app/blobs.py's).
 """
 
-from app.blobs import stats as load
 
+def record(store, s, match_id, read, dumps):
+    """Add a finished match to the stats blob, once per match: `s` its MatchState, `match_id`
+    its number (the blob's "last"), read() the blob as a dict (not changed here).
 
-def record_match_end(session, dumps):
-    """Add a finished match to the lifetime statistics, once per match.
-
-    Returns True if the stats blob was written (False: match not over, or counted)."""
-    s = session.match.state
+    Returns the blob's new dict once written, None if not (match not over, or counted)."""
     if s is None or not s.over:
-        return False
-    stats = load(session)
-    if session.match_id and stats.get("last") == session.match_id:
-        return False
+        return None
+    stats = read()
+    if match_id and stats.get("last") == match_id:
+        return None
     players = {}
     players.update(stats.get("players") or {})
     pairs = s.rules.pairs
@@ -30,7 +28,6 @@ def record_match_end(session, dumps):
                          ("won3", s.won3[side])):
             row[key] = old.get(key, 0) + add
         players[s.names[i]] = row
-    new = {"last": session.match_id, "players": players}
-    session.store.save_blob("stats", dumps(new))
-    session._stats = new
-    return True
+    new = {"last": match_id, "players": players}
+    store.save_blob("stats", dumps(new))
+    return new

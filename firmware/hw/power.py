@@ -8,6 +8,7 @@ The policy is separate from the main loop and never reads a clock: every call ta
     power.watch(now, keys.any_down())      # optional: light the panel on key down
     if ev is not None and not power.key(now):
         app.key(ev[0], ev[1] == LONG)      # a press that only woke the device does nothing
+        app.settle()
     power.update(now)                      # dim / panel off / deep sleep when due
     app.render()
     power.sleep(power.wait_ms(now, keys.idle()))

@@ -235,7 +235,8 @@ class Match:
         self.enter(parse(line))
 
     def enter(self, rec):
-        """Validate then append one event record. Raises Refused and changes nothing."""
+        """Validate then append one event record. Raises Refused and changes nothing.
+        Returns True when the entry ended the deal and the next one began."""
         state = self.state
         if state is None:
             raise Refused("no_match")
@@ -247,11 +248,13 @@ class Match:
         log.extend(rec)
         log.append(n)
         self.redo_stack = []
-        if state.rolled:
-            state.rolled = False
-            self.prev = (self.base, bytes(log))
-            self.base = state.freeze()
-            self.log = bytearray()
+        if not state.rolled:
+            return False
+        state.rolled = False
+        self.prev = (self.base, bytes(log))
+        self.base = state.freeze()
+        self.log = bytearray()
+        return True
 
     def undo_count(self):
         """How many entries undo can still take back."""
@@ -274,22 +277,44 @@ class Match:
             self.prev = None
         n = log[-1]
         rec = bytes(log[-1 - n:-1])
-        log = self.log = log[:-2 - n]
-        self.redo_stack.append(rec)
-        # The state is the fold of the log: again from the deal's start.
-        state.thaw(self.base)
-        for r in _records(log):
-            state.apply(r)
+        self.log = log[:-2 - n]
+        # A new list, not the old one changed: a mark() may hold the old one.
+        self.redo_stack = self.redo_stack + [rec]
+        self._fold(self.base, self.log)
         return rec
 
     def redo(self):
+        """Enter again the last entry taken back; returns what enter() does."""
         stack = self.redo_stack
         if not stack:
             raise Refused("nothing_to_redo")
-        rec = stack.pop()
-        self.enter(rec)
-        self.redo_stack = stack  # enter() began a new one: the rest can still be redone
-        return rec
+        rolled = self.enter(stack[-1])
+        self.redo_stack = stack[:-1]  # enter() began a new one: the rest can still be redone
+        return rolled
+
+    def _fold(self, base, log):
+        """The state is the fold of the log: again from the deal's start."""
+        state = self.state
+        if state is not None:  # a match begun (undo and mark need one)
+            state.thaw(base)
+            for r in _records(log):
+                state.apply(r)
+
+    def mark(self):
+        """A token of what enter, undo and redo change, for rollback(). No copy: enter only
+        appends to the log (its length is kept), undo and redo replace the rest."""
+        return (self.base, self.log, len(self.log), self.prev, self.redo_stack)
+
+    def rollback(self, token):
+        """Put the match back as it was at mark() (after a write that failed)."""
+        self.base, log, n, prev, self.redo_stack = token
+        self.prev = prev
+        if prev:
+            # An undo into the deal before took its row from the history: folding that
+            # deal again puts the row back.
+            self._fold(prev[0], prev[1])
+        self.log = log = log[:n]
+        self._fold(self.base, log)
 
     # --- persistence hooks -------------------------------------------------
 

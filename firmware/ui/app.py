@@ -2,7 +2,8 @@
 
 The App knows no hardware. It gets a display (framebuf drawing calls plus
 show()), a Session (the match as saved on flash), a key layout name and the
-settings; main.py and the simulator feed it key events and call render().
+settings; main.py and the simulator feed it key events, and after each key call settle()
+(what the key left to do: a match's statistics) and render() (drawing, which writes nothing).
 Screens (ui/screen.py) are small objects with draw(app, fb) and act(app, action, arg);
 the scoreboard is always at the bottom of the stack. The App imports the scoreboard
 (ui/board.py) at boot and the lists (ui/menus.py) through menus() when one is wanted;
@@ -30,11 +31,14 @@ _LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch"
 
 class App:
     def __init__(self, display, session, font, layout=keymap.KEYPAD, settings=None,
-                 buzzer=None):
+                 buzzer=None, on_settings=None):
         self.fb = display
         self.session = session
         self.layout = layout
         self.buzzer = buzzer
+        # Called with the settings once at boot and after each change (the board's idle
+        # policy reads its timeouts from them).
+        self.on_settings = on_settings
         self.text = Text(font)
         # The defaults, written out here rather than copied from a module-level dict: on
         # the board that second dict would stay in the heap for nothing.
@@ -53,7 +57,7 @@ class App:
         self.stack = []
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
-        self.stats_due = False  # a match ended: render() adds it to the statistics
+        self.stats_due = False  # a match ended: settle() adds it to the statistics
         self.loops = 0  # turns of the main loop (start.py counts them for its test)
         # What start.run()'s loop holds (keys, power, club link), handed back with the app
         # when a run returns, so a heap measured after it counts them as a board's does.
@@ -72,6 +76,8 @@ class App:
         if saved:
             self.settings.update(saved)
             self.lang = use(self.settings["lang"])
+        if self.on_settings is not None:
+            self.on_settings(self.settings)
         self.stack = [None]  # type: list
         self.screen  # noqa: B018  (the property loads the scoreboard now, shown first)
         if self.session.match.state is None:
@@ -187,7 +193,7 @@ class App:
         """The sounds and statistics that follow an entry that counted."""
         state = self.match.state
         if state.over:
-            self.stats_due = True  # written by the next render(), see there
+            self.stats_due = True  # written by the next settle(), see there
             self.beep(3)
         elif state.deal.played == 0 and not state.deal.opened and state.deals():
             self.beep(1)  # a deal just ended (66 or the last trick)
@@ -231,19 +237,24 @@ class App:
     def save_settings(self):
         """Keep the settings on flash; a failed write is shown, the setting still applies."""
         self.attempt(self.session.save_settings, self.settings)
+        if self.on_settings is not None:
+            self.on_settings(self.settings)
+
+    def settle(self):
+        """What a key left to do, called by the loop after the key and before render(). A
+        match has just ended: its statistics are added now, once the code of the key that
+        ended it (a list's, perhaps) has left the call stack, and before the scoreboard's
+        code comes back after a list; app/stats.py is loaded for it (and app/blobs.py with
+        store/recover.py when the statistics were not read yet).
+        A failed write is shown: the match itself is saved, only the statistics not."""
+        if self.stats_due:
+            self.stats_due = False
+            self.attempt(self.session.record_match_end)
 
     # --- drawing --------------------------------------------------------------
 
     def render(self):
-        """Redraw if anything changed; the display sends only what changed."""
-        if self.stats_due:
-            # A match has just ended: its statistics are added now, once the code of the
-            # key that ended it (a list's, perhaps) has left the call stack, and before the
-            # scoreboard's code comes back after a list; app/stats.py, app/blobs.py and
-            # store/recover.py are loaded for it. A failed write is shown: the match itself is
-            # saved, only the statistics not.
-            self.stats_due = False
-            self.attempt(self.session.record_match_end)
+        """Redraw if anything changed; the display sends only what changed. Writes nothing."""
         if not self.dirty:
             return False
         fb = self.fb

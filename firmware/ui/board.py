@@ -132,20 +132,11 @@ class Board(Screen):
         """A suit key: it gives the last card of the trick just entered (amend), or of the
         trick being typed, its suit; with no trick under way it enters trump or a marriage."""
         if amend is not None:
-            # The entry is replaced, or if the new one is refused, the trick stays as it was.
+            # The entry is replaced in one write; refused (checked in its place first), the
+            # trick stays as it was and nothing has changed.
             new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
-            m = app.match
-            # Checked first, in RAM alone: the trick taken back, the new one checked in its
-            # place, the trick put back. A refusal is shown and nothing has changed.
-            m.undo()
-            ok = app.attempt(m.state.check, new)
-            m.redo()
-            session = app.session
-            if ok and app.attempt(session.undo):
-                if app.attempt(session.enter, new):
-                    app.after_entry()
-                else:
-                    app.attempt(session.redo)  # a failed write: the trick as it was
+            if app.attempt(app.session.replace_last, new):
+                app.after_entry()
             return
         if self.win >= 0:
             if not self.cards or suit_of(self.cards[-1]) >= 0:
