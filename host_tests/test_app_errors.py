@@ -168,7 +168,7 @@ store = FailingStore(sys.argv[1], os)
 session = store.session = FailingSession(store)
 session.boot()
 session.new_match("new mariage target=1 dealer=1 names=Ann,Bob")
-app = App(make_i2c_display(CountingBus()), session, font6x10, "keypad",
+app = App(Display(CountingBus()), session, font6x10, "keypad",
           on_settings=lambda s: heard.append(s["lang"]))
 app.boot()
 print(json.dumps(["boot", heard]))
