@@ -21,19 +21,6 @@ except ImportError:  # CPython
         _sleep(__ms / 1000)
 
 
-def unload(name):
-    """Drop module `name` from RAM once nothing else holds it: on the board a module's code
-    lives in the heap. The package keeps a submodule as an attribute too: drop both."""
-    import sys
-
-    sys.modules.pop(name, None)
-    cut = name.rfind(".")
-    if cut > 0:
-        pkg = sys.modules.get(name[:cut])
-        if pkg is not None and hasattr(pkg, name[cut + 1:]):
-            delattr(pkg, name[cut + 1:])
-
-
 # time.ticks_ms() on the ESP32 wraps at 2**30. Spelled as a mask so the
 # arithmetic below stays within MicroPython's 31-bit small ints (no heap use).
 _MASK = const(0x3FFFFFFF)

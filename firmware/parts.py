@@ -10,7 +10,7 @@ import machine
 
 
 def make_display(cfg):
-    from compat import unload
+    from loader import unload
 
     d = cfg["display"]
     reset = d.get("reset")
@@ -48,7 +48,7 @@ def make_display(cfg):
 def make_keys(cfg):
     """(key source, layout name, the Power `wake` argument). wake: None unless the board file
     asks for waking on a key and it works."""
-    from compat import unload
+    from loader import unload
 
     k = cfg["keys"]
     pin = machine.Pin
@@ -113,9 +113,10 @@ def report(cfg, errors, name):
     d.show()
 
 
-def make_club(cfg, session, app, club_file):
-    """The club-night link, or None. Its code (net/) is imported only on a board with WiFi
-    and a club file: on every other board it costs no heap at all."""
+def make_club(cfg, app, club_file, link_club):
+    """The club-night link, or None; link_club: app/compose.py's. Its code (net/) is
+    imported only on a board with WiFi and a club file: on every other board it costs no
+    heap at all."""
     import os
 
     if not cfg.get("wifi"):
@@ -128,7 +129,6 @@ def make_club(cfg, session, app, club_file):
     import socket
     from time import ticks_ms
 
-    from net.club import Club
     from net.mqtt import MQTT
     from store.journal import Store
 
@@ -143,8 +143,7 @@ def make_club(cfg, session, app, club_file):
         gc.collect()
         table = club["table"]
         link = MQTT("table-" + table, table, club.get("password"), club.get("keepalive", 30))
-        return Club(link, app.club_event, session, Store("outbox", os), club, ticks_ms(),
-                    socket, wlan)
+        return link_club(app, club, Store("outbox", os), link, ticks_ms(), socket, wlan)
     except (ValueError, KeyError, TypeError, OSError) as e:
         print("%s: %r; no club results" % (club_file, e))  # the table still keeps score
         app.say(club_file + ": bad")

@@ -45,14 +45,14 @@ def make_buzzer(cfg):
 def run(loops=None, board="board.json", seconds=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
     the app, with app.loops the turns made, or None when the board file is bad."""
-    import sys
-
     import startup  # the boot: its code is heap, given back once the boot is done
 
     # The data folder is relative to the working directory: "/" on the board.
     booted = startup.boot(board, "data", CLUB_FILE, make_buzzer)
     del startup
-    sys.modules.pop("startup")
+    from loader import drop
+
+    drop("boot")
     if booted is None:
         return None
     cfg, keys, power, app, club = booted
@@ -70,8 +70,7 @@ def run(loops=None, board="board.json", seconds=None):
         ev = keys.poll(now)
         power.watch(now, keys.any_down())
         if ev is not None and not power.key(now):
-            app.key(ev[0], ev[1] == LONG)
-            app.settle()  # after the key has returned: see App.settle
+            app.press(ev[0], ev[1] == LONG)
         if club is not None:
             club.poll(now)
         power.update(now)

@@ -37,10 +37,14 @@ print("start", gc.mem_alloc())
 os.rename(sys.argv[1], start.CLUB_FILE)
 cfg = {"wifi": True}
 import parts  # noqa: E402  (as the boot, startup.py, does: loaded for this and dropped)
+from app import compose  # noqa: E402
 
-club = parts.make_club(cfg, app.session, app, start.CLUB_FILE)
-del parts
-sys.modules.pop("parts")
+club = parts.make_club(cfg, app, start.CLUB_FILE, compose.link_club)
+del parts, compose
+from loader import unload  # noqa: E402
+
+unload("parts")
+unload("app.compose")
 end = time.ticks_add(time.ticks_ms(), 10000)
 while club is not None and time.ticks_diff(end, time.ticks_ms()) > 0:
     club.poll(time.ticks_ms())

@@ -217,9 +217,7 @@ class Device:
 
     def press(self, name, long):
         del self.actions[:]
-        self.app.key(name, long)
-        self.app.settle()
-        self.app.render()
+        self.app.press(name, long)
 
 
 def boot_copy(fs):

@@ -85,25 +85,17 @@ class Sim:
     def __init__(self, root=SIM_ROOT, layout="keypad", lang=None, panel="quad"):
         import os
 
-        from app.session import Session
+        from app import compose
         from hw.display import Display
-        from store.journal import Store
-        from ui.app import App
         from ui.text import board_font
 
         self.bus = CountingBus()
         self.display = Display(self.bus)
-        self.store = Store(root, os)
-        self.session = Session(self.store)
-        self.app = App(self.display, self.session, board_font(), layout)
-        problems = self.session.boot()
-        if lang:
-            # Saved before the app boots: a fresh flash's first screen (the new-match list,
-            # built at boot) is then in that language too.
-            settings = self.session.load_settings()
-            settings["lang"] = lang
-            self.session.save_settings(settings)
-        self.app.boot(problems)
+        # The board's wiring (app/compose.py) on the counting bus and a folder: --lang is
+        # saved before the app boots, so a fresh flash's first screen is in it too.
+        self.app = compose.build(self.display, root, os, board_font(), layout, lang=lang)
+        self.session = self.app.session
+        self.store = self.session.store
         self.layout = layout
         self.panel = panel
         self.presses = 0
@@ -148,9 +140,7 @@ class Sim:
         if name is None:
             return False
         before = self.bus.sent
-        self.app.key(name, long)
-        self.app.settle()
-        self.app.render()
+        self.app.press(name, long)
         self.presses += 1
         self.sent.append(self.bus.sent - before)
         return True

@@ -17,7 +17,6 @@ import json
 import js
 from net import mqtt
 from net.club import Club
-from store.journal import Store
 
 _glue = js.s66club
 
@@ -96,17 +95,18 @@ class JsLink:
                 h.down(ev[1])
 
 
+def link_for(cfg):
+    """The page's link for the club settings cfg ({"url", "table", "password"})."""
+    table = cfg["table"]
+    return JsLink(cfg["url"], "table-" + table, table, cfg.get("password"),
+                  cfg.get("keepalive", 30))
+
+
 class WebClub(Club):
     """net/club.py's Club with the page's link: cfg has "url" (ws:// or wss://) instead of
     "broker" and "port", and no WiFi. It reports to the App as the board's does."""
 
-    def __init__(self, cfg, session, app, fs, now):
-        table = cfg["table"]
-        link = JsLink(cfg["url"], "table-" + table, table, cfg.get("password"),
-                      cfg.get("keepalive", 30))
-        super().__init__(link, app.club_event, session, Store("outbox", fs, fs.open), cfg, now,
-                         None)
-        self.app = app  # info() shows its bottom line
+    # Built by app/compose.py's link_club(..., kind=WebClub), with a JsLink (link_for()).
 
     def _connect(self, now):
         self.status = "connecting"
@@ -116,10 +116,10 @@ class WebClub(Club):
         self.link.close()
         self.outbox.store.close()
 
-    def info(self):
-        """What the page shows below the panel, as JSON."""
+    def info(self, said):
+        """What the page shows below the panel, as JSON; said: the panel's bottom line."""
         ob = self.outbox
         return json.dumps({"status": self.status, "table": self.cfg["table"],
                            "pending": len(ob.pending), "acked": ob.acked, "next": ob.next,
                            "inc": ob.inc, "mark": self.mark,
-                           "refused": self.refused, "said": self.app.message})
+                           "refused": self.refused, "said": said})

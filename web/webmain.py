@@ -19,11 +19,10 @@ import time
 import uctypes
 
 import export
-from app.session import Session
+from app import compose
 from hw.keys import LONG_MS  # noqa: F401  (app.js reads it: a long press, as on the board)
 from sixtysix.snapshot import snapshot
 from store.journal import Store
-from ui.app import App
 from ui.keyboard import key_of
 from ui.text import board_font
 from webstore import WebFS
@@ -63,14 +62,15 @@ def start(storage, layout="keypad", club=""):
     if _font is None:
         _font = board_font()
     fs = WebFS(storage)
-    _store = Store("", fs, fs.open)
-    _app = App(_panel, Session(_store), _font, layout)
-    _app.boot()
+    _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open)
+    _store = _app.session.store
     if club:
-        from webclub import WebClub
+        from webclub import WebClub, link_for
 
         try:
-            _club = WebClub(json.loads(club), _app.session, _app, fs, time.ticks_ms())
+            cfg = json.loads(club)
+            _club = compose.link_club(_app, cfg, Store("outbox", fs, fs.open), link_for(cfg),
+                                      time.ticks_ms(), kind=WebClub)
         except (ValueError, KeyError, TypeError, OSError) as e:
             print("club settings: %r; no club results" % (e,))
             _app.say("club settings: bad")
@@ -88,7 +88,7 @@ def tick():
 
 def club_info():
     """The club link's state as JSON ("null": no club settings)."""
-    return "null" if _club is None else _club.info()
+    return "null" if _club is None else _club.info(_app.message)
 
 
 def frame_address():
@@ -97,9 +97,7 @@ def frame_address():
 
 def key(name, long=False):
     """One key event; True if the panel changed."""
-    _app.key(name, bool(long))
-    _app.settle()
-    return _app.render()
+    return _app.press(name, bool(long))
 
 
 def char(ch):

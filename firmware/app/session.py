@@ -29,7 +29,7 @@ after a failure (see _dirty) and the settings/stats blobs, written only when the
 import json
 import sys
 
-from compat import unload
+from loader import drop
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 
@@ -41,10 +41,7 @@ def _drop_saved():
     on CPython (the host tests) their heap is no concern, and importing them again at every
     checkpoint made the power-cut sweeps much slower."""
     if sys.implementation.name == "micropython":
-        unload("sixtysix.saved")
-        unload("sixtysix.setup")
-        unload("sixtysix.names")
-        unload("sixtysix.rulesets")
+        drop("setup")
 
 
 def _dumps(obj):
@@ -83,7 +80,7 @@ class Session:
             return restore.boot(self)
         finally:
             del restore
-            unload("app.restore")
+            drop("restore")
             _drop_saved()
 
     def stage(self):
@@ -202,7 +199,7 @@ class Session:
             return blobs.load(self.store, name)
         finally:
             del blobs
-            unload("app.blobs")
+            drop("blobs")
 
     def load_settings(self):
         """The settings as a dict ({} if none or damaged)."""
@@ -240,7 +237,7 @@ class Session:
                                _dumps)
         finally:
             del stats
-            unload("app.stats")
+            drop("stats")
         if new is None:
             return False
         self._stats = new

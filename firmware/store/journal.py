@@ -45,7 +45,8 @@ Runs unmodified on MicroPython (no os.path, no fsync) and CPython: all I/O goes 
 
 import os
 
-from compat import const, unload
+from compat import const
+from loader import drop
 
 from store.fileformat import (
     JOURNAL,
@@ -176,7 +177,7 @@ class Store:
             return recover.load_packed(self, fname, MAG_BLOB, self.problems)[0]
         finally:
             del recover
-            unload("store.recover")
+            drop("blob")
 
     def _blob_name(self, name):
         # A name of allowed characters only is left empty by stripping them.
@@ -215,8 +216,7 @@ class Store:
             return repair.load(self)
         finally:
             del repair
-            unload("store.repair")
-            unload("store.recover")  # which store/repair.py imports
+            drop("repair")
 
     def append(self, line):
         """Durably append one event line (str, no newline). Durable when this returns."""

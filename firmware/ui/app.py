@@ -16,17 +16,12 @@ screen is next wanted (a key or a frame), once the list's code has left the call
 import gc
 import sys
 
-from compat import const, unload
+from loader import drop
 from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t, use
 from ui.screen import LINE, H, W
 from ui.text import Text
-
-# The lists' modules (ui/lists.py, ui/menus.py and what that opens, the name editor's
-# sixtysix/names.py too): loaded on demand, dropped by home().
-_LISTS = const(("ui.menus", "ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
-                "ui.names", "sixtysix.names", "ui.lists"))
 
 
 class App:
@@ -51,8 +46,8 @@ class App:
             "sound": 1,
             "quick": 0,  # 1: deals are entered as results only (winner, then game points)
         }
-        if settings:
-            values.update(settings)
+        # The saved settings: the wiring (app/compose.py) reads them before the UI loads.
+        values.update(session.load_settings() if settings is None else settings)
         self.lang = use(values["lang"])
         self.stack = []
         self.message = ""  # one line at the bottom until the next key: a refusal or news
@@ -72,10 +67,6 @@ class App:
         (the board does, before the UI's code loads: see startup.py); None boots it here."""
         if problems is None:
             problems = self.session.boot()
-        saved = self.session.load_settings()
-        if saved:
-            self.settings.update(saved)
-            self.lang = use(self.settings["lang"])
         if self.on_settings is not None:
             self.on_settings(self.settings)
         self.stack = [None]  # type: list
@@ -120,8 +111,7 @@ class App:
             # home() comes back to it. A trick half typed goes with it, as it always did
             # when a list opened (nothing else of the scoreboard outlives a list).
             stack[0] = None
-            unload("ui.board")
-            unload("ui.softkeys")
+            drop("scoreboard")
         self.dirty = True
 
     def pop(self):
@@ -139,13 +129,19 @@ class App:
         del stack[1:]
         self.dirty = True
         if "ui.lists" in sys.modules:  # every list runs on ui/lists.py
-            for name in _LISTS:
-                unload(name)
+            drop("lists")
 
     # --- keys ---------------------------------------------------------------
 
+    def press(self, name, long=False):
+        """One key event and all it leads to: the key acts, then settle(), then a frame.
+        Every place the app runs hands its keys in here. Returns True if the panel changed."""
+        self.key(name, long)
+        self.settle()  # after the key has returned: see there
+        return self.render()
+
     def key(self, name, long=False):
-        """One key event from the key layer (name, long press or not)."""
+        """One key event from the key layer (name, long press or not); press() calls it."""
         screen = self.screen
         act = keymap.action(self.layout, name, long, screen.key_mode)
         self.message = ""

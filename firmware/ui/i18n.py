@@ -10,7 +10,7 @@ miss), then to the key itself. Building the index (ui/langfile.py) is code for t
 a change of language only: it is loaded for that and dropped again.
 """
 
-from compat import unload
+from loader import drop
 
 LANGS = ("uk", "ru", "en", "de")
 NAMES = ("Українська", "Русский", "English", "Deutsch")
@@ -34,7 +34,7 @@ def _open(code):
     from ui.langfile import open_lang
 
     pair = open_lang(code, _hash)
-    unload("ui.langfile")
+    drop("lang")
     return pair
 
 

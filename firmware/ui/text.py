@@ -32,7 +32,7 @@ no bit reversal); both its normal and its sparse index layouts are read. On the 
 font is a file (board_font()), its bitmaps read from flash one glyph at a time.
 """
 
-from compat import unload
+from loader import drop
 
 
 class Text:
@@ -61,7 +61,7 @@ class Text:
         from ui.fontload import setup  # boot-only code: dropped once the font is read
 
         setup(self, font)
-        unload("ui.fontload")
+        drop("font")
 
     # -- glyph lookup (no allocation) ------------------------------------------------------
 
