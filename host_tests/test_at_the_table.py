@@ -261,3 +261,68 @@ def test_three_nines_then_a_coat_made_by_the_same_pair_reads_what_it_got(micropy
     assert run.state["markers"] == [0, 1] and run.state["score"] == [3, 0]
     assert has(run.words, "1+3 " + T("gets") + " 3"), run.words
     assert has(run.words, "2+4 1" + T("coat_short"))
+
+
+# --- round three: hidden totals, the claim after the last trick ------------------------------
+
+# Schnapsen (hidden totals): player 1 has 64 after nine tricks and reaches 72 with the last.
+LAST_TRICK_72 = ["new schnapsen dealer=1", "trump D", "trick 2 J J", "trick 2 Q Q",
+                 "trick 2 J J", "trick 2 Q Q", "trick 1 A A", "trick 1 A A", "trick 1 T T",
+                 "trick 2 K K", "trick 2 T T", "trick 1 K K"]
+
+
+@pytest.mark.parametrize("layout", (KEYPAD, BUTTONS))
+def test_after_the_last_trick_hash_scores_the_deal_and_again_opens_the_next(
+        micropython, tmp_path, layout):
+    # The spec's settled details: with hidden totals a player may claim 66 right after taking
+    # the last trick. The deal waits and says so; # (OK) means nobody claims: the result
+    # (the last trick gets 1), then # (OK) opens the next deal.
+    ok = "#" if layout == KEYPAD else "e"
+    keys = "".join(k for _line, k in match_keys(LAST_TRICK_72, layout))
+    keys += "|" + ("a" if layout == KEYPAD else "w") + "|" + ok + "|" + ok
+    run = run_sim(micropython, tmp_path, keys, layout)
+    window, player, scored, opened = run.frames
+    assert has(window, T("claim?")) and has(window, "?? (4)")  # the totals stay hidden
+    if layout == KEYPAD:
+        assert window[-1] == T("claim?")  # the bottom line says what to do
+        assert has(player, T("x deal_over"))  # a player's key: no trick now
+    else:
+        assert window[-2:] == [T("next"), T("menu")]  # the soft keys over OK and BACK
+        assert player == window  # UP has no label here and does nothing
+    assert has(scored, "1 " + T("gets") + " 1") and has(scored, T("why_last_trick"))
+    assert scored[-1] == ("# " + T("next deal") if layout == KEYPAD else T("next"))
+    assert has(opened, T("trump?")) if layout == KEYPAD else has(opened, T("suit"))
+    assert run.state == as_json(replay(LAST_TRICK_72 + ["next", "next"]))
+    # The keys the tools derive for `next` are these (tools/keyseq.py).
+    assert [k for _line, k in match_keys(LAST_TRICK_72 + ["next", "next"], layout)][-2:] == [
+        ok, ok]
+
+
+@pytest.mark.parametrize("layout", (KEYPAD, BUTTONS))
+def test_after_the_last_trick_the_menu_claims_66_for_its_taker(micropython, tmp_path, layout):
+    # The menu holds the claim of the side that took the last trick, and "no claim"; the
+    # claim is judged on the totals then: 72 against 48, 1 game point ("claimed").
+    keys = "".join(k for _line, k in match_keys(LAST_TRICK_72, layout))
+    menu, pick = ("m", "1") if layout == KEYPAD else ("q", "e")
+    run = run_sim(micropython, tmp_path, keys + "|" + menu + "|" + pick, layout)
+    _window, listed, claimed = run.frames
+    assert has(listed, "1 " + T("claim 66")) and has(listed, "2 " + T("no claim"))
+    assert not has(listed, T("result")) and not has(listed, T("next deal"))
+    assert has(claimed, "1 " + T("gets") + " 1") and has(claimed, T("why_claim"))
+    assert run.state == as_json(replay(LAST_TRICK_72 + ["claim 1"]))
+    assert match_keys(LAST_TRICK_72 + ["claim 1"], layout)[-1][1] == menu + pick
+
+
+def test_undo_from_the_claim_window_and_back(micropython, tmp_path):
+    # * takes the last trick back (the window closes: the trick can be typed again); after #
+    # scored the deal, * takes the scoring back into the window.
+    keys = "".join(k for _line, k in match_keys(LAST_TRICK_72, KEYPAD))
+    run = run_sim(micropython, tmp_path, keys + "|*|a33|#|*")
+    window, undone, again, scored, back = run.frames
+    assert has(window, T("claim?")) and has(undone, T("undone"))
+    assert not has(undone, T("claim?")) and has(undone, "?? (3)")
+    assert has(again, T("claim?"))
+    assert has(scored, T("why_last_trick"))
+    assert has(back, T("undone")) and has(back, "?? (4)")
+    lines = LAST_TRICK_72 + ["undo", "trick 1 K K", "next", "undo"]
+    assert run.state == as_json(replay(lines))

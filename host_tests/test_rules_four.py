@@ -50,10 +50,10 @@ DEAL_ENDS = [
     ("mariage4 dealer=4 hidden=0", PAIR1_81, (1, "reached", 3), (81, 0),
      "000: Якщо якась пара набрала 66 очок, то розіграш припиняється"),
     # Nobody claims: the piles are counted when the cards run out.
-    ("mariage4 dealer=4", PAIR2_35_ALL, (1, "counted", 1), (74, 46),
+    ("mariage4 dealer=4", PAIR2_35_ALL + "; next", (1, "counted", 1), (74, 46),
      "rules.md decision 1: seed rule sets count the piles: the side that reached 66 first wins"),
-    ("mariage4 dealer=4", SIXTY_ALL, (2, "last_trick", 1), (60, 60), S_LAST),
-    ("mariage4 dealer=4", SIXTY_ALL.replace("trick 4 J J 9 9", "trick 3 J J 9 9"),
+    ("mariage4 dealer=4", SIXTY_ALL + "; next", (2, "last_trick", 1), (60, 60), S_LAST),
+    ("mariage4 dealer=4", SIXTY_ALL.replace("trick 4 J J 9 9", "trick 3 J J 9 9") + "; next",
      (1, "last_trick", 1), (64, 56), S_LAST),
     # Claims with a marriage, good and false.
     ("mariage4 dealer=4", "trump H; trick 1 A T K Q; claim 1 H", (1, "claim", 3), (68, 0),

@@ -48,8 +48,12 @@ def records(state):
     r = state.rules
     seats = range(r.players)
     suits = range(4)
+    # `next` opens a deal after one ended ("Next deal"); in the claim window (hidden totals,
+    # the last trick in) it says nobody claims ("No claim").
+    window = state.deal.played == state.deal.total
     return {
-        T("next deal"): [b"\x0d"],
+        T("next deal"): [] if window else [b"\x0d"],
+        T("no claim"): [b"\x0d"] if window else [],
         T("trump"): [bytes((0, s)) for s in suits],
         T("marriage"): [bytes((2, p, s)) for p in seats for s in suits],
         T("close"): [bytes((3, p)) for p in seats],
@@ -132,6 +136,16 @@ def test_the_menu_lists_a_deal_entry_only_when_the_deal_can_take_it(rid):
     (["new mariage4 dealer=1", "bid 2 costume"], ["contract made", "contract failed"],
      ["contract"]),
     (["new mariage4 dealer=1", "bid 1 costume"], ["contract"], []),
+    # Hidden totals, the last trick in (the claim window): the claim of its side, or none.
+    (["new schnapsen dealer=1", "trick 2 J J", "trick 2 Q Q", "close 2", "trick 2 A A",
+      "trick 2 A A", "trick 2 T T", "trick 2 K K", "trick 1 J J"], ["claim 66", "no claim"],
+     ["next deal", "trump", "marriage", "close", "result"]),
+    (["new sechsundsechzig dealer=1", "trump S", "trick 1 J J", "close 1", "trick 1 A A",
+      "trick 1 A A", "trick 2 9 9", "trick 2 9 9", "trick 1 K Q", "trick 1 T T"],
+     ["claim 66", "no claim"], ["next deal", "marriage", "result", "draw"]),
+    (["new mariage4 dealer=4", "trick 2 A T K Q", "trick 1 A T K Q", "trick 2 A 9 9 9",
+      "trick 1 A T K Q", "trick 2 J J J 9", "trick 2 T K Q J"], ["claim 66", "no claim"],
+     ["next deal", "trump", "result", "cut nine", "redeal", "three nines", "contract"]),
 ])
 def test_written_states(lines, listed, left_out):
     m = check_lines(lines)

@@ -89,7 +89,7 @@ LIST_ITEMS = ("trump", "marriage", "close", "claim 66", "result", "draw", "cut n
               "three nines", "contract", "contract made", "contract failed", "next deal",
               "undo", "redo", "history", "statistics", "settings", "new match", "won", "lost",
               "by lot", "no deals yet", "bid_0", "bid_1", "bid_2", "bid_3", "counted points",
-              "no marriage", "new name", "no name")
+              "no marriage", "new name", "no name", "no claim")
 TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game points",
           "three nines", "counted points", "players", "empty no trick",
           "contract", "history", "statistics", "settings", "language", "new match",
@@ -102,7 +102,7 @@ MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width
     [("<deal> 12  <lead> 4", W), ("<trump?>", W), ("<winner, points>", W),
-     ("# <next deal>", W), ("# <new match>", W),
+     ("# <next deal>", W), ("# <new match>", W), ("<claim?>", W),
      ("<stock> 12 20\u2665 40\u2660", W), ("<closed> 2 20\u2665 40\u2660", W),
      ("1+3 <wins match>", W), ("<no winner>", W), ("1+3 <gets> 12", W),
      # four buttons: whose lead it is, right of the stock or the contract
@@ -384,6 +384,10 @@ TOUR = [
      "12 7 #4 1 3 # 7 #4 1 3 # 7 #4 1 3 m aaa# bb * * c", ["x match_over"]),
     ("settings and languages", "keypad", "12 m aa# 2 3 4 5 6 b 1 bbbb", []),
     ("Schnapsen: a claim", "keypad", "62 7 b11b11b22b33 #3 2", []),
+    ("Schnapsen: the claim window after the last trick, its menu, # scores", "keypad",
+     "62 9 b55b44b55b44a11a11a22b33b22a33 m * a # #", []),
+    ("buttons: the claim window", "buttons",
+     "wwese qesse sqsqs sqwqw sqsqs sqwqw www www wss see sss wee q q e e", []),
     ("66: closing, a marriage after it", "keypad", "22 7 8 b38 6 #2 7 b37 6", []),
     ("66: a drawn deal", "keypad", "22 7 # bbbbb * #5 m bbbbbb", []),
     ("three players", "keypad", "32 7 c1 7 2 8 3 #* 9 c39 1 4 # bbbbbbbbb * #3 3 3", MESSAGES),
@@ -393,6 +397,8 @@ TOUR = [
      []),
     ("four players: three nines", "keypad", "52 7 #6 1 1", []),
     ("four players: contract made", "keypad", "52 7 #6 1 3 # bbbbbbbb 2", []),
+    ("four players: the claim window", "keypad",
+     "55 7 b1234 a1234 b1666 a1234 b5556 a2345 m * #", []),
     ("buttons: two players", "buttons", "ese ese sq ww qssse e sse e qssseesse e qssseesse", []),
     ("buttons: four players", "buttons", "ssss e s e w E e e", []),
     ("names: the keypad editor, a match with names", "keypad",
@@ -501,6 +507,8 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         "2 " + s["contract made"], "3 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",
         "4 " + s["cut nine"], "5 " + s["redeal"], s["why_redeal"], s["nines cut"] + ": 2",
         "1+3 " + s["gets"] + " 1", "2+4: " + s["bid_2"],  # a coat made puts a marker on 2+4
+        # hidden totals: the claim window after the last trick
+        s["claim?"], "1 " + s["claim 66"], "2 " + s["no claim"], s["x deal_over"],
         # four buttons
         s["suit"], s["next"], "\u25ba", "\u25c4", "OK",
         # messages

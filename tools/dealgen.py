@@ -175,6 +175,13 @@ class Player:
                         hands[p].append(stock.pop(0))
             if m.state.deals() != start or m.state.over:
                 return
+            if deal.played == deal.total:
+                # Hidden totals: the last trick is in and the deal waits. Its taker gathers
+                # it and says "out" when his side has 66, else nobody claims (`next`). No
+                # random choice here, so the games are the ones made before the claim window.
+                self.enter("claim %d" % (won + 1) if deal.points[deal.side(won)] >= 66
+                           else "next")
+                return
             self._maybe_claim(rules)
 
     def _follow(self, hand, lead, trump, strict):

@@ -18,6 +18,7 @@ After every press:
   - the deal's card points (with marriages still waiting for a trick) are at most the
     pack's 120 + the last-trick bonus + the marriages declared; every finished deal's
     within 120 + bonus + 100; no rank played more than four times, none outside the pack;
+  - a deal whose last trick is in has ended, unless totals are hidden (the claim window);
   - the match score (games and markers with pairs) is the fold of the deal results in the
     history plus what the current deal has already awarded; the match is over exactly
     when the rules say.
@@ -276,6 +277,8 @@ def check_state(match):
             raise Failure("rank %d played %d times" % (rk, d.seen[rk]))
         if rk >= r.ranks and d.seen[rk]:
             raise Failure("rank %d is not in this pack" % rk)
+    if d.played == d.total and not (s.over or r.hidden):
+        raise Failure("the last trick is in, the deal goes on, totals are open")
     married = 0
     for m in d.marriages:
         married += m[2]

@@ -51,6 +51,7 @@ CONTRACT = "contract"
 MADE = "made"
 FAILED = "failed"
 NEXT = "next"
+NO_CLAIM = "no claim"
 SETTINGS = "settings"
 GENERAL = ("undo", "redo", "history", "statistics", SETTINGS, "new match")
 ENTRY_SETTING = 6  # "Entry: tricks/results", the seventh item of the settings list
@@ -72,6 +73,10 @@ def menu_items(state):
         rules = state.rules
         deal = state.deal
         lead = deal.leader
+        if deal.played == deal.total:
+            # The claim window (hidden totals, the last trick in): the claim of that trick's
+            # side (it leads now), or none.
+            return items + [CLAIM, NO_CLAIM] + list(GENERAL)
         if not deal.opened:
             items.append(NEXT)
         if deal.trump < 0:
@@ -111,6 +116,10 @@ def pick(layout, index, count, start=0):
 def open_menu(state, layout):
     """Keys that open the action menu from the scoreboard (nothing under way)."""
     opened = state is not None and state.deal.opened and not state.over
+    if opened and state.deal.played == state.deal.total:
+        # The claim window: # scores the deal; a long # opens the menu, and on four buttons
+        # the soft key labelled with the menu sign (four players too).
+        return "m" if layout == KEYPAD else "q"
     if layout == KEYPAD:
         return "#" if opened else "m"
     if opened and state.rules.players < 4:
@@ -288,6 +297,11 @@ def entry_keys(state, line, layout, results=False):
         if rec[1] != deal.leader:
             raise Unsupported("closing by a player who does not lead")
         return menu(state, layout, CLOSE)
+    if code == 4 and deal.played == deal.total:
+        # The claim window: the menu's Claim 66 claims for the last trick's taker at once.
+        if len(rec) > 2 or rec[1] != deal.leader:
+            raise Unsupported("a claim after the last trick by another than its taker")
+        return menu(state, layout, CLAIM)
     if code == 4:  # claim [with a marriage]: four players choose "no marriage" or its suit
         keys = menu(state, layout, CLAIM) + pick(layout, rec[1], rules.players, deal.leader)
         if rules.pairs:
@@ -318,7 +332,7 @@ def entry_keys(state, line, layout, results=False):
                 pick(layout, rec[2], 4))
     if code == 12:
         return menu(state, layout, MADE if rec[1] else FAILED)
-    if code == 13:  # next: OK on the scoreboard of an ended deal
+    if code == 13:  # next: OK on the scoreboard of an ended deal, or in the claim window
         return "#" if layout == KEYPAD else "e"
     raise Unsupported(verb)
 

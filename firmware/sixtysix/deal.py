@@ -107,7 +107,9 @@ class Deal:
         """The checks entries share: the deal runs, the seat exists; for play
         (tricks, marriages, closing, claims) the deal was opened, and for play
         and quick results no contract bid is waiting for its result."""
-        if self.over:
+        if self.over or self.played == self.total:
+            # Over; or, with hidden totals, the last trick is in and the deal waits in its
+            # claim window for a claim by that trick's side or for `next` (on_claim, on_trump).
             raise Refused("deal_over")
         if not 0 <= seat < self.rules.players:
             raise Refused("no_player")
@@ -173,20 +175,41 @@ class Deal:
     # --- entries: check, then apply when `do` -----------------------------
 
     def on_trump(self, rec, do):
-        """`trump S`, and `next`, which starts this deal without entering anything
-        else (the deal before is over). Either opens the deal."""
-        self._need(play=False)
+        """`trump S`, and `next`. After a deal ended, either opens the next one (`next`
+        without entering anything else). In the claim window (hidden totals: the last trick
+        is in and nobody has claimed), `next` says nobody claims: the deal ends by the
+        last-trick rules. on_trick ends a deal with open totals here at its last trick."""
         trump = rec[0] == 0  # else verb 13, `next`
-        if trump:
-            if self.trump >= 0:
-                raise Refused("trump_set")
-        elif self.opened:
-            raise Refused("deal_started")
-        if do:
+        if trump or self.over or self.played < self.total:
+            self._need(play=False)
             if trump:
-                self.trump = rec[1]
-                self.started = True
-            self.opened = True
+                if self.trump >= 0:
+                    raise Refused("trump_set")
+            elif self.opened:
+                raise Refused("deal_started")
+            if do:
+                if trump:
+                    self.trump = rec[1]
+                    self.started = True
+                self.opened = True
+            return
+        if not do:
+            return
+        # The cards ran out and nobody has (claimed) 66.
+        r = self.rules
+        if r.count_at_end and self.first66 >= 0:
+            self._win(self.first66, "counted")
+        elif self.closer >= 0:
+            self._win(1 - self.side(self.closer), "")  # the closer failed: closed_lost
+        elif r.end_rule == END_LAST:
+            self._end(self.side(self.leader), "last_trick", 1)  # the leader took the last trick
+        else:
+            points = self.points
+            best = max(points)
+            if points.count(best) > 1:
+                self._end(-1, "draw")
+            else:
+                self._end(points.index(best), "higher", 1)
 
     def on_trick(self, rec, do):
         seat = rec[1]
@@ -245,22 +268,10 @@ class Deal:
         self.to_lead = -1
         self.started = True
         self._scored(side)
-        if not last or self.over:
-            return
-        # The cards ran out and nobody has (claimed) 66.
-        if r.count_at_end and self.first66 >= 0:
-            self._win(self.first66, "counted")
-        elif self.closer >= 0:
-            self._win(1 - self.side(self.closer), "")  # the closer failed: closed_lost
-        elif r.end_rule == END_LAST:
-            self._end(side, "last_trick", 1)  # `side` took this last trick
-        else:
-            points = self.points
-            best = max(points)
-            if points.count(best) > 1:
-                self._end(-1, "draw")
-            else:
-                self._end(points.index(best), "higher", 1)
+        if last and not (self.over or r.hidden):
+            # Open totals: the cards ran out and nobody has 66, the deal ends now. Hidden
+            # totals: it waits for a claim by this trick's side, or `next` (on_trump).
+            self.on_trump(b"\x0d", True)
 
     def on_marriage(self, rec, do):
         """`marriage P S`, and the marriage that `claim P S` declares (on_claim)."""
@@ -324,8 +335,15 @@ class Deal:
         seat = rec[1]
         if len(rec) > 2:
             self.on_marriage(rec, do)  # checks the seat and the marriage, declares it when `do`
-        else:
+        elif self.over or self.played < self.total:
             self._need(seat)
+        else:
+            # The claim window: the last trick is in, and only its side may claim, judged
+            # on the totals now (a closer with 66 has made it: _win).
+            if not 0 <= seat < self.rules.players:
+                raise Refused("no_player")
+            if self.side(seat) != self.side(self.leader):
+                raise Refused("claim_last")
         if not do:
             return
         side = self.side(seat)

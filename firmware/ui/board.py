@@ -6,6 +6,10 @@ rank adds its suit. With no trick under way a suit key enters trump (once per
 deal) or the leader's marriage in that suit. * takes back the last key of an
 unfinished trick, else the last entry. # opens the menu, or the next deal.
 
+Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
+(the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
+opens the next deal.
+
 Result entry (settings: entry = results): the winner's key, then the game
 points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
 
@@ -72,12 +76,16 @@ class Board(Screen):
             if action == keymap.OK:
                 app.menus().new_match(app)
         elif action == keymap.OK:
-            if not state.deal.opened:
-                app.enter(b"\x0d")  # next: the players have seen the result
+            deal = state.deal
+            if not deal.opened or deal.played == deal.total:
+                # next: the players have seen the result; or, in the claim window, nobody
+                # claims 66 and the deal is scored by the last trick's rules
+                app.enter(b"\x0d")
             elif self.win < 0:
                 app.menus().board_menu(app)
         elif action == keymap.WIN:
-            if not state.deal.opened and not app.settings["quick"]:
+            deal = state.deal
+            if deal.played == deal.total or not deal.opened and not app.settings["quick"]:
                 app.refuse("deal_over")
             elif arg >= state.rules.players:
                 app.refuse("no_player")
@@ -100,7 +108,8 @@ class Board(Screen):
 
     def _rank(self, app, state, rank):
         if self.win < 0:
-            if state.deal.opened or app.settings["quick"]:
+            deal = state.deal
+            if deal.played < deal.total and (deal.opened or app.settings["quick"]):
                 app.say(t("winner first"))
             else:
                 app.refuse("deal_over")  # as the winner's key says on the deal's result
@@ -210,7 +219,7 @@ class Board(Screen):
             if state.over:
                 return "# " + t("new match")
             return t("winner, points") if quick else "# " + t("next deal")
-        if quick:
+        if quick and deal.played < deal.total:
             if self.win >= 0:  # the winner is a side (a pair with four players)
                 return side_name(state, deal.side(self.win)) + ": +1/2/3?"
             return t("winner, points")
@@ -232,6 +241,16 @@ class Board(Screen):
                 parts.append(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             trick = " ".join(parts)
+        if deal.played == deal.total:
+            # The claim window (hidden totals): the last trick is in, nobody has claimed.
+            # On four buttons the line under the points says so (the soft keys hold the
+            # bottom line), on the keypad the bottom line.
+            claim = t("claim?")
+            if app.layout == keymap.BUTTONS:
+                app.write(app.text.clip(claim, W), 0, y + LINE)
+            else:
+                self._deal(app, state, y + LINE, None)
+            return claim
         self._deal(app, state, y + LINE, trick)
         if trick:
             return trick

@@ -37,41 +37,50 @@ def board_menu(app):
     the general items alone (history, statistics, settings, a new match). An entry the deal
     would refuse whatever is picked under it is left out: after a deal ended, closing and
     claiming (the next deal, trump and a result stay); while a contract is bid, all but trump,
-    a higher bid and the contract's result."""
+    a higher bid and the contract's result; in the claim window (hidden totals, the last trick
+    in) the claim of that trick's side and "no claim"."""
     state = app.match.state
     items = []
     if state is not None and not state.over:
         rules = state.rules
         deal = state.deal
         leader = deal.leader
-        if not deal.opened:
-            items.append((t("next deal"), entry(b"\x0d")))
-        # Trump once per deal, then the leader's marriages: the suit picked ends the record
-        # (nothing changes the leader while the menu is open).
-        key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, leader))
+        if deal.played == deal.total:
+            # The claim window: the side that took the last trick (the leader now) claims,
+            # without a marriage; or nobody does (`next`, as # on the scoreboard). The deal
+            # takes nothing else.
+            items.append((t("claim 66"), entry(bytes((4, leader)))))
+            items.append((t("no claim"), entry(b"\x0d")))
+        else:
+            if not deal.opened:
+                items.append((t("next deal"), entry(b"\x0d")))
+            # Trump once per deal, then the leader's marriages: the suit picked ends the
+            # record (nothing changes the leader while the menu is open).
+            key, head = ("trump", (0,)) if deal.trump < 0 else ("marriage", (2, leader))
 
-        def enter_suit(a, suit):
-            entry(bytes(head + (suit,)))(a)
+            def enter_suit(a, suit):
+                entry(bytes(head + (suit,)))(a)
 
-        for s in range(4):  # trump always goes in; a marriage if one suit is still open
-            if takes(state, bytes(head + (s,))):
-                items.append((t(key), lambda a: choose_suit(a, t(key), enter_suit)))
-                break
-        if rules.stock and takes(state, bytes((3, leader))):
-            items.append((t("close"), _close))
-        if takes(state, bytes((4, leader))):  # a plain claim (four players: "no marriage")
-            items.append((t("claim 66"), lambda a: choose_seat(a, t("who claims"), _claim)))
-        # A result or a draw is refused only while a bid stands (Deal._need); asked by its
-        # rule here, not of the core, whose check would load their code (sixtysix/quick.py)
-        # into every match that opens the menu.
-        if deal.bid_kind < 0:
-            items.append((t("result"), _result))
-            if rules.draws:
-                items.append((t("draw"), entry(b"\x06")))
-        if rules.pairs:
-            from ui.pairs import pairs_items
+            for s in range(4):  # trump always goes in; a marriage if one suit is still open
+                if takes(state, bytes(head + (s,))):
+                    items.append((t(key), lambda a: choose_suit(a, t(key), enter_suit)))
+                    break
+            if rules.stock and takes(state, bytes((3, leader))):
+                items.append((t("close"), _close))
+            if takes(state, bytes((4, leader))):  # a plain claim (four players: "no marriage")
+                items.append((t("claim 66"),
+                              lambda a: choose_seat(a, t("who claims"), _claim)))
+            # A result or a draw is refused only while a bid stands (Deal._need) and in the
+            # claim window; asked by its rule here, not of the core, whose check would load
+            # their code (sixtysix/quick.py) into every match that opens the menu.
+            if deal.bid_kind < 0:
+                items.append((t("result"), _result))
+                if rules.draws:
+                    items.append((t("draw"), entry(b"\x06")))
+            if rules.pairs:
+                from ui.pairs import pairs_items
 
-            pairs_items(items, state)
+                pairs_items(items, state)
     if state is not None:  # nothing to undo or redo before the first match
         items.append((t("undo"), lambda a: (a.home(), a.undo())))
         items.append((t("redo"), lambda a: (a.home(), a.redo())))

@@ -13,8 +13,12 @@ def soft(board, app):
     state = app.match.state
     if state is None or state.over:
         return (None, None, ("OK", keymap.OK, 0), None)
-    if not state.deal.opened and not app.settings["quick"]:
+    deal = state.deal
+    if not deal.opened and not app.settings["quick"]:
         return (None, None, (t("next"), keymap.OK, 0), None)
+    if deal.played == deal.total:
+        # The claim window (hidden totals): OK scores the deal, the menu claims 66.
+        return (None, None, (t("next"), keymap.OK, 0), (t("menu"), keymap.MENU, 0))
     if board.win >= 0 and app.settings["quick"]:
         return (("+1", keymap.RANK, 0), ("+2", keymap.RANK, 1), ("+3", keymap.RANK, 2),
                 ("\u25c4", keymap.UNDO, 0))
