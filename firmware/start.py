@@ -7,9 +7,23 @@ keeps its bytecode in the heap.
 
 The boot is startup.py's: board.json is checked first (boardcheck.py). A bad file is reported
 on the serial console, and on the display too when its display part is good; then run()
-returns to the REPL (no crash loop: fix the file with mpremote and reset). The parts, the app
-on its store and its idle policy are built next (parts.py). All three modules are dropped
+returns to the REPL (no crash loop: fix the file with mpremote and reset). The parts are
+built next (parts.py), the app on its store by app/compose.py (the wiring the simulator and
+the browser use too), then the idle policy. All of that is the loader's "boot" job, dropped
 from RAM once the boot is done: what stays of the start is this module, the loop.
+
+The loop, one turn (the one place it is written; docs/architecture.md follows a key press
+through it):
+
+    now = time.ticks_ms()
+    ev = keys.poll(now)                    # (name, PRESS or LONG) or None
+    power.watch(now, keys.any_down())      # light the panel on key down
+    if ev and not power.key(now):          # a press that only woke the device does nothing
+        app.press(name, long)              # the key, App.settle(), a frame
+    club.poll(now)                         # the club link's step (club night only)
+    power.update(now)                      # dim / panel off / deep sleep when due
+    app.render()                           # a frame if the club link changed anything
+    power.sleep(min(power.wait_ms(now, keys.idle()), club.wait_ms()))
 
 main.py calls run(). Tests call run(loops=N): N turns of the loop, then it returns the app.
 """

@@ -1,19 +1,10 @@
 """Idle policy: dim the panel, switch it off, let the CPU sleep, deep sleep at last.
 
 The policy is separate from the main loop and never reads a clock: every call takes `now`
-(time.ticks_ms()), so tests drive it with a fake clock. One loop turn looks like this:
-
-    now = time.ticks_ms()
-    ev = keys.poll(now)                    # (name, kind) or None
-    power.watch(now, keys.any_down())      # optional: light the panel on key down
-    if ev is not None and not power.key(now):
-        app.key(ev[0], ev[1] == LONG)      # a press that only woke the device does nothing
-        app.settle()
-    power.update(now)                      # dim / panel off / deep sleep when due
-    app.render()
-    power.sleep(power.wait_ms(now, keys.idle()))
-
-(start.py runs this loop.)
+(time.ticks_ms()), so tests drive it with a fake clock. The loop that calls it is start.py's
+run(), described there and in docs/architecture.md: watch() and key() around each key event
+(a press that only woke the device does nothing else), update() before the frame, then
+sleep(wait_ms()).
 
 Stages, counted from the last key activity (each 0 = never):
 - dim_s:   contrast down to dim_contrast (panel still on).
