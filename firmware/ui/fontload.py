@@ -1,4 +1,4 @@
-"""Boot-only: a font made ready for ui/text.py's Text. Text.__init__ loads this module and
+"""Boot-only: a font read for ui/text.py's Text. Text.__init__ loads this module and
 drops it again (on the board every module's code is heap, and this runs once).
 
 A font is a font_to_py module (made with -x, without -r; its index sparse or normal), or
@@ -34,8 +34,12 @@ def _sparse(index, codes, offs):
         offs.append((index[i + 2] | (index[i + 3] << 8)) << 3)
 
 
-def setup(text, font):
-    """Fill in the Text's fields for `font` (a font_to_py module or a font file's path)."""
+def read(font):
+    """What a Text needs of `font` (a font_to_py module or a font file's path), in the
+    order Text.__init__ takes it: height, baseline, advance, bytes per glyph row, the file,
+    its data's start, the codes, the offsets (None when evenly spaced), the first offset,
+    the step, monospaced or not, the glyph buffers (read, drawn, its FrameBuffer), the
+    UTF-8 buffer and the placeholder."""
     codes = array("H")
     offs = array("I")  # kept as Text._offs when the glyphs are not evenly spaced
     if isinstance(font, str):
@@ -73,35 +77,27 @@ def setup(text, font):
     for i in range(n):
         if offs[i] != offs[0] + i * step:
             step = 0  # not evenly spaced: Text looks offsets up in _offs
-    text.height = h
-    text.baseline = base
-    text.advance = w  # the widest glyph's; the placeholder's
-    text._bpr = bpr = (w + 7) >> 3  # bytes per row of the glyph buffer
-    text._file = f
-    text._dbase = dstart
-    text._codes = codes
-    text._offs = None if step else offs
-    text._base = offs[0] if n else 0
-    text._step = step
-    # Every glyph `advance` wide, or each one's width read with its bitmap. A glyph's
-    # width is the first two bytes of its data, compared as read: no table of them.
+    bpr = (w + 7) >> 3  # bytes per row of the glyph buffer
+    # Every glyph `w` (the advance) wide, or each one's width read with its bitmap. A
+    # glyph's width is the first two bytes of its data, compared as read: no table of them.
     two = bytearray(2)
-    text._mono = True
+    mono = True
     for off in offs:
         f.seek(dstart + off)  # pyright: ignore[reportAttributeAccessIssue]
         f.readinto(two)  # pyright: ignore[reportAttributeAccessIssue]
         if two[0] | (two[1] << 8) != w:
-            text._mono = False
-    text._rec = bytearray(bpr * h)  # one glyph's bitmap, read from the file
-    text._buf = buf = bytearray(bpr * h)  # the glyph being drawn
-    text._fb = None if framebuf is None else framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
-    text._sb = bytearray(64)  # the UTF-8 bytes of the string being read (Text._utf8)
-    text._sb[:] = b""  # empty, with room for 64: extend() within it allocates nothing
-    text._i = 0  # Text._next()'s cursor in them
+            mono = False
+    buf = bytearray(bpr * h)  # the glyph being drawn
+    sb = bytearray(64)  # the UTF-8 bytes of the string being read (Text._utf8)
+    sb[:] = b""  # empty, with room for 64: extend() within it allocates nothing
     # Placeholder: a checkered cell, one column narrower than the advance.
     ph = bytearray(bpr * h)
     for r in range(1, h - 1):
         for c in range(max(w - 1, 1)):
             if (r + c) & 1:
                 ph[r * bpr + (c >> 3)] |= 0x80 >> (c & 7)
-    text._ph = ph
+    return (h, base, w, bpr, f, dstart, codes, None if step else offs,
+            offs[0] if n else 0, step, mono,
+            bytearray(bpr * h),  # one glyph's bitmap, read from the file
+            buf, None if framebuf is None else framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB),
+            sb, ph)

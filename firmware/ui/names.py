@@ -17,12 +17,12 @@ from ui.screen import LINE, Screen, W
 RECENT = 8  # names kept in the recent list
 # Keypad multi-tap, as on a phone: key 2-9 (and 0, 1) cycles through its letters, then its
 # digit. Latin, then Cyrillic (key A switches).
-_KEYS = (("0", "1", "abcä2", "def3", "ghi4", "jkl5", "mnoö6", "pqrsß7", "tuvü8", "wxyz9"),
+KEYS = (("0", "1", "abcä2", "def3", "ghi4", "jkl5", "mnoö6", "pqrsß7", "tuvü8", "wxyz9"),
          ("0", "1", "абвгґ2", "деєёжз3", "иіїйкл4", "мноп5", "рсту6", "фхцч7", "шщъы8",
           "ьэюя9"))
 
 
-def _upper(ch):
+def upper(ch):
     """The capital of a letter of the tables above (MicroPython's str.upper is ASCII only)."""
     o = ord(ch)
     if 0x61 <= o <= 0x7A or 0xE0 <= o <= 0xFE or 0x430 <= o <= 0x44F:
@@ -123,10 +123,10 @@ class Editor(Screen):
         self.wheel = 2  # four buttons: 0 done, 1 the other alphabet, then letters, digits
 
     def _letters(self):
-        return "".join(_KEYS[self.abc][2:]) + "0123456789"
+        return "".join(KEYS[self.abc][2:]) + "0123456789"
 
     def _case(self, ch):
-        return _upper(ch) if not self.name else ch
+        return upper(ch) if not self.name else ch
 
     def act(self, app, action, arg):
         if action == keymap.BACK:
@@ -153,11 +153,11 @@ class Editor(Screen):
 
     def _keypad(self, app, action, arg):
         if action == keymap.PICK:
-            keys = _KEYS[self.abc][arg]
+            keys = KEYS[self.abc][arg]
             if arg == self.key:  # the same key again: its next letter in the same place
                 self.tap = (self.tap + 1) % len(keys)
                 was = self.name[:-1]
-                self.name = was + (_upper(keys[self.tap]) if not was else keys[self.tap])
+                self.name = was + (upper(keys[self.tap]) if not was else keys[self.tap])
             elif len(self.name) < MAX:
                 self.key = arg
                 self.tap = 0

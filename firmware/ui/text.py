@@ -36,8 +36,8 @@ from loader import drop
 
 
 class Text:
-    # Set by ui/fontload.py. Declarations only: mpy-cross compiles neither code nor a name
-    # for an annotation without a value, so they cost nothing on the board.
+    # What ui/fontload.py reads of the font. Declarations only: mpy-cross compiles neither
+    # code nor a name for an annotation without a value, so they cost nothing on the board.
     height: int
     baseline: int
     advance: int
@@ -58,9 +58,12 @@ class Text:
 
     def __init__(self, font):
         """`font`: a font_to_py module, or a font file's path (board_font())."""
-        from ui.fontload import setup  # boot-only code: dropped once the font is read
+        from ui.fontload import read  # boot-only code: dropped once the font is read
 
-        setup(self, font)
+        (self.height, self.baseline, self.advance, self._bpr, self._file, self._dbase,
+         self._codes, self._offs, self._base, self._step, self._mono, self._rec, self._buf,
+         self._fb, self._sb, self._ph) = read(font)
+        self._i = 0  # _next()'s cursor in _sb
         drop("font")
 
     # -- glyph lookup (no allocation) ------------------------------------------------------
