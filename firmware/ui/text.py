@@ -32,7 +32,12 @@ no bit reversal); both its normal and its sparse index layouts are read. On the 
 font is a file (board_font()), its bitmaps read from flash one glyph at a time.
 """
 
+from compat import const
 from loader import drop
+
+_TYPE_CHECKING = const(0)  # as in hw/display.py: for the type check only
+if _TYPE_CHECKING:
+    from array import array
 
 
 class Text:
@@ -44,8 +49,8 @@ class Text:
     _bpr: int
     _file: object  # a font file, or a BytesIO over a font module's data
     _dbase: int
-    _codes: list  # the characters' codes, sorted: an array("H")
-    _offs: list  # the glyphs' data offsets (an array), used when _step is 0
+    _codes: "array[int]"  # the characters' codes, sorted: an array("H")
+    _offs: "array[int] | None"  # the glyphs' data offsets, used when _step is 0
     _base: int
     _step: int
     _mono: bool
@@ -107,7 +112,7 @@ class Text:
             v = codes[mid]
             if v == c:
                 step = self._step
-                return self._base + mid * step if step else self._offs[mid]
+                return self._base + mid * step if step else self._offs[mid]  # pyright: ignore[reportOptionalSubscript]
             if v < c:
                 lo = mid + 1
             else:
