@@ -13,7 +13,8 @@
 
 Corrections go to the standings service (club/director/correct), which keeps every one in
 its database (the audit trail, also in the standings as "audit"); the latest for a deal
-counts. INC and MATCH are on the live page's round table (a table's incarnation and match).
+counts. INC and MATCH are a table's incarnation and match number: the service's
+/standings.json lists them under "tables" (the live page shows the rounds, not these).
 """
 
 import argparse
@@ -81,13 +82,22 @@ def seat_messages(rnd, rules, seats):
     return out
 
 
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: one that starts with = + - @ (or a tab or a
+    carriage return) would be read as a formula, so it gets a leading apostrophe."""
+    text = str(value)
+    if text and text[0] in "=+-@\t\r":
+        return "'" + text
+    return text
+
+
 def write_csv(path, data):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["rank", "player", "matches played", "matches won", "game points",
                     "deals won"])
         for i, p in enumerate(data["players"], 1):
-            w.writerow([i, p["name"], p["played"], p["won"], p["gp"], p["deals"]])
+            w.writerow([i, cell(p["name"]), p["played"], p["won"], p["gp"], p["deals"]])
 
 
 def main(argv=None):

@@ -30,11 +30,21 @@ from club.db import Db
 from club.standings import Invalid, check
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
+# A result is a few hundred bytes: anything past this is refused before it is parsed, and
+# only its first bytes are kept (the broker's venue.conf caps messages at the same size).
+MAX_PAYLOAD = 8192
+KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
+# The live page's icon (the browser asks for one): "66" on a dark square.
+ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+        b'<rect width="32" height="32" rx="6" fill="#123"/><text x="16" y="22" font-size="16" '
+        b'font-family="sans-serif" font-weight="bold" fill="#fd4" text-anchor="middle">66</text>'
+        b'</svg>')
 
 
 class Service:
     def __init__(self, db_path, host, port, user=None, password=None,
-                 client_id="standings-service", every=0.25):
+                 client_id="standings-service", every=0.25, log=None):
+        self.log = log or (lambda line: None)  # one line per refusal and director action
         self.db = Db(db_path)
         self.event = self.db.load()
         self.every = every
@@ -123,13 +133,21 @@ class Service:
     def _handle(self, topic, payload):
         """(table, counted) for a topic that touches a table, else None."""
         parts = topic.split("/")
+        if len(payload) > MAX_PAYLOAD:
+            self._refuse(topic, payload, "too large: %d bytes (at most %d)"
+                         % (len(payload), MAX_PAYLOAD))
+            return None
         if len(parts) == 3 and parts[0] == "club" and parts[2] == "result":
             table = parts[1]
             try:
                 msg = json.loads(payload)
                 check(msg)
             except (ValueError, Invalid) as e:
-                self.db.add_refused(topic, payload, str(e))
+                self._refuse(topic, payload, str(e))
+                return None
+            if self.event.closed:
+                # Kept for the director, never counted: the standings were final at close.
+                self._refuse(topic, payload, "late: the night is closed")
                 return None
             if self.db.add_result(table, msg):
                 return table, self.event.apply(table, msg)
@@ -159,17 +177,25 @@ class Service:
                     check(res)
                     fix["result"] = res
             except (ValueError, KeyError, TypeError, Invalid) as e:
-                self.db.add_refused(topic, payload, str(e))
+                self._refuse(topic, payload, str(e))
                 return None
             fix["id"] = self.db.add_correction(fix)
             self.event.correct(fix)
             return fix["table"], True
         if topic == "club/director/close":
-            self.db.set_meta("closed", str(time.time()))
-            self.event.closed = True
-            self.db.commit()
+            if not self.event.closed:  # closed once: a second close changes nothing
+                self.db.set_meta("closed", str(time.time()))
+                self.event.closed = True
+                self.db.commit()
+                self.log("closed: %d results counted" % self.event.applied)
             self._publish_snapshot()
         return None
+
+    def _refuse(self, topic, payload, why):
+        """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
+        self.db.add_refused(topic, payload[:KEEP_REFUSED], why)
+        self.db.commit()
+        self.log("refused %s: %s" % (topic, why))
 
     def _publish_snapshot(self):
         data = self.event.standings()
@@ -202,6 +228,8 @@ class Service:
                 if self.path == "/":
                     with open(PAGE, "rb") as f:
                         self._send(f.read(), "text/html; charset=utf-8")
+                elif self.path in ("/favicon.svg", "/favicon.ico"):
+                    self._send(ICON, "image/svg+xml")
                 elif self.path == "/standings.json":
                     self._send(service.snapshot.encode(), "application/json")
                 elif self.path == "/events":
@@ -246,7 +274,8 @@ def main(argv=None):
     ap.add_argument("--every", type=float, default=0.25, help="seconds between standings")
     a = ap.parse_args(argv)
     host, port = hostport(a.broker)
-    svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every)
+    svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every,
+                  log=lambda line: print("standings: " + line, flush=True))
     hh, hp = hostport(a.http, 8080)
     svc.serve(hh, hp)
     print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"

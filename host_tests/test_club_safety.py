@@ -1,0 +1,302 @@
+"""A club night's broker and service where a director meets them: the venue's own
+club/mosquitto/venue.conf on a real Mosquitto (persistence through a kill -9, client ids that
+no login can take over, the message size limit), and the service's limits (oversized and late
+results, a second close, the CSV's formula cells, the page's icon, the files git ignores).
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import mosquitto
+import pytest
+from clubkit import need_broker
+from conftest import FIRMWARE, ROOT
+
+sys.path.insert(0, ROOT)  # club/ is a package at the root
+sys.path.insert(0, FIRMWARE)
+
+from net import wire  # noqa: E402
+
+mqtt = pytest.importorskip("paho.mqtt.client")
+
+VENUE = os.path.join(ROOT, "club", "mosquitto", "venue.conf")
+USERS = {"standings": "s-pw", "director": "d-pw", "viewer": "v-pw", "t01": "t-pw"}
+
+
+class Venue:
+    """Mosquitto started with venue.conf as the docs say (from a folder holding
+    club/mosquitto/acl and venue.passwd), on free ports instead of 1883 and 9001."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        os.makedirs(os.path.join(folder, "club", "mosquitto"))
+        shutil.copy(os.path.join(ROOT, "club", "mosquitto", "acl"),
+                    os.path.join(folder, "club", "mosquitto", "acl"))
+        pw = os.path.join(folder, "venue.passwd")
+        open(pw, "w").close()
+        for name, password in USERS.items():
+            subprocess.run(["mosquitto_passwd", "-b", pw, name, password], check=True,
+                           capture_output=True)
+        os.chmod(pw, 0o600)
+        self.port, ws = mosquitto.free_port(), mosquitto.free_port()
+        with open(VENUE) as f:
+            conf = f.read()
+        conf = conf.replace("listener 1883", "listener %d 127.0.0.1" % self.port)
+        conf = conf.replace("listener 9001", "listener %d 127.0.0.1" % ws)
+        # As root (CI) Mosquitto would become the user "mosquitto"; the log goes to a file.
+        import getpass
+
+        conf = "user %s\nlog_dest file %s\n" % (getpass.getuser(), "broker.log") + conf
+        self.conf = os.path.join(folder, "venue.conf")
+        with open(self.conf, "w") as f:
+            f.write(conf)
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], cwd=self.folder,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.time() + 10
+        while time.time() < end:
+            try:
+                c = self.client("viewer", "probe")
+                c.disconnect()
+                c.loop_stop()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("the venue's broker did not start")
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
+
+    def log(self):
+        try:
+            with open(os.path.join(self.folder, "broker.log")) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def client(self, user, client_id, clean=True, on_message=None):
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                        clean_session=clean, protocol=mqtt.MQTTv311)
+        c.username_pw_set(user, USERS[user])
+        up = threading.Event()
+        c.on_connect = lambda *a: up.set()
+        c.gone = threading.Event()
+        c.on_disconnect = lambda *a: c.gone.set()
+        if on_message:
+            c.on_message = on_message
+        c.connect("127.0.0.1", self.port, keepalive=15)
+        c.loop_start()
+        if not up.wait(5):
+            c.loop_stop()
+            raise OSError("no connack")
+        return c
+
+
+@pytest.fixture
+def venue(tmp_path):
+    need_broker()
+    v = Venue(str(tmp_path / "venue"))
+    yield v
+    v.stop()
+
+
+def _publish(c, topic, payload, retain=False):
+    info = c.publish(topic, payload, qos=1, retain=retain)
+    info.wait_for_publish(5)
+    assert info.is_published()
+
+
+def test_the_venue_broker_keeps_seatings_acks_and_the_service_queue_through_kill_9(venue):
+    # Issue: persistence_location named a folder nothing made, so nothing was ever saved.
+    venue.start()
+    svc = venue.client("standings", "standings-service", clean=False)
+    svc.subscribe("club/+/result", 1)
+    time.sleep(0.3)
+    svc.disconnect()
+    svc.loop_stop()
+    director = venue.client("director", "director")
+    _publish(director, "club/t01/seat", '{"round":1}', retain=True)
+    director.disconnect()
+    director.loop_stop()
+    table = venue.client("t01", "table-t01")
+    _publish(table, "club/t01/result", wire.result("abcd0001", 1, wire.void(1, 1)))
+    table.disconnect()
+    table.loop_stop()
+    time.sleep(11)  # one autosave (every 10 s), then the power goes
+    venue.kill9()
+    assert "Error saving" not in venue.log(), venue.log()
+    venue.start()
+    got = []
+    heard = threading.Event()
+
+    def on_message(client, userdata, msg):
+        got.append((msg.topic, msg.payload.decode()))
+        heard.set()
+
+    svc = venue.client("standings", "standings-service", clean=False, on_message=on_message)
+    assert heard.wait(5), "the service's queued result is gone"
+    svc.disconnect()
+    svc.loop_stop()
+    assert got[0][0] == "club/t01/result"
+    seat = []
+    seen = threading.Event()
+    t = venue.client("t01", "t01", on_message=lambda c, u, m: (seat.append(m.payload),
+                                                               seen.set()))
+    t.subscribe("club/t01/seat", 1)
+    assert seen.wait(5), "the retained seating is gone"
+    assert seat == [b'{"round":1}']
+    t.disconnect()
+    t.loop_stop()
+
+
+def test_no_login_can_take_over_the_service_or_a_table(venue):
+    # Issue: `-u viewer -i standings-service` disconnected the service, `-i table-t04` a table.
+    venue.start()
+    svc = venue.client("standings", "standings-service", clean=False)
+    table = venue.client("t01", "table-t01")
+    for cid in ("standings-service", "standings", "table-t01", "t01"):
+        intruder = venue.client("viewer", cid)
+        time.sleep(0.5)
+        intruder.disconnect()
+        intruder.loop_stop()
+    assert not svc.gone.is_set(), "a viewer's login disconnected the standings service"
+    assert not table.gone.is_set(), "a viewer's login disconnected a table"
+    for c in (svc, table):
+        c.disconnect()
+        c.loop_stop()
+
+
+def test_the_venue_broker_drops_an_oversized_message(venue):
+    venue.start()
+    got = []
+    heard = threading.Event()
+
+    def on_message(client, userdata, msg):
+        got.append(len(msg.payload))
+        heard.set()
+
+    svc = venue.client("standings", "standings-service", on_message=on_message)
+    svc.subscribe("club/+/result", 1)
+    time.sleep(0.3)
+    table = venue.client("t01", "table-t01")
+    table.publish("club/t01/result", b"x" * 60000, qos=1)
+    small = wire.result("abcd0001", 1, wire.void(1, 1))
+    _publish(table, "club/t01/result", small)
+    assert heard.wait(5)
+    time.sleep(0.5)
+    assert got == [len(small)]
+    svc.disconnect()
+    svc.loop_stop()
+    table.loop_stop()
+
+
+# ---- the service, without a broker: its handling of what arrives ----
+
+
+def _service(tmp_path):
+    from club.service import Service
+
+    lines = []
+    svc = Service(str(tmp_path / "night.sqlite"), "127.0.0.1", 1, log=lines.append)
+    svc.client.publish = lambda *a, **k: None  # no broker here: what it would send is not read
+    return svc, lines
+
+
+def _refused(svc):
+    return [(topic, len(body), why) for topic, body, why in svc.db.conn.execute(
+        "SELECT topic, body, why FROM refused ORDER BY at")]
+
+
+def test_the_service_refuses_an_oversized_result_before_parsing_it(tmp_path):
+    svc, lines = _service(tmp_path)
+    huge = b'{"v":1,' + b" " * 60000 + b"}"
+    assert svc._handle("club/t01/result", huge) is None
+    (topic, kept, why), = _refused(svc)
+    assert topic == "club/t01/result" and kept <= 256 and why.startswith("too large: 60008")
+    assert lines == ["refused club/t01/result: " + why]
+    # on disk at once: another connection to the file sees it
+    import sqlite3
+
+    assert sqlite3.connect(str(tmp_path / "night.sqlite")).execute(
+        "SELECT COUNT(*) FROM refused").fetchone() == (1,)
+
+
+def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing(tmp_path):
+    from club import director
+
+    svc, lines = _service(tmp_path)
+    seat = wire.result("abcd0001", 1, wire.match(1, 1, ["Ann", "@Bob"], "classic66"))
+    assert svc._handle("club/t01/result", seat.encode()) == ("t01", True)
+    one = wire.result("abcd0001", 2, wire.deal(1, 1, [2, 0], "reached", 0, -1))
+    assert svc._handle("club/t01/result", one.encode()) == ("t01", True)
+    svc._handle("club/director/close", b"")
+    first = svc.event.standings()
+    late = wire.result("abcd0001", 3, wire.deal(1, 2, [0, 3], "reached", 1, -1))
+    assert svc._handle("club/t01/result", late.encode()) is None
+    svc._handle("club/director/close", b"")
+    assert svc.event.standings() == first
+    assert _refused(svc)[-1][2] == "late: the night is closed"
+    assert lines == ["closed: %d results counted" % first["results"],
+                     "refused club/t01/result: late: the night is closed"]
+    csvs = []
+    for n in (1, 2):
+        path = str(tmp_path / ("final%d.csv" % n))
+        director.write_csv(path, svc.event.standings())
+        with open(path, "rb") as f:
+            csvs.append(f.read())
+    assert csvs[0] == csvs[1]
+    assert b"'@Bob" in csvs[0] and b",@Bob" not in csvs[0]
+
+
+@pytest.mark.parametrize("name,cell", [("=1+2", "'=1+2"), ("+4", "'+4"), ("-x", "'-x"),
+                                       ("@me", "'@me"), ("Ann", "Ann"), ("Бо=б", "Бо=б")])
+def test_a_csv_cell_that_a_spreadsheet_would_run_is_text(name, cell):
+    from club import director
+
+    assert director.cell(name) == cell
+
+
+def test_the_live_page_has_its_icon(tmp_path):
+    svc, _ = _service(tmp_path)
+    port = mosquitto.free_port()
+    server = svc.serve("127.0.0.1", port)
+    try:
+        for path in ("/favicon.ico", "/favicon.svg"):
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path)) as r:
+                assert r.status == 200 and r.headers["Content-Type"] == "image/svg+xml"
+                assert b"<svg" in r.read()
+        with urllib.request.urlopen("http://127.0.0.1:%d/" % port) as r:
+            page = r.read().decode()
+        assert re.search(r'<link rel="icon"[^>]*href="/favicon.svg"', page)
+    finally:
+        server.shutdown()
+
+
+def test_a_nights_files_are_ignored_by_git(tmp_path):
+    names = ["venue.passwd", "standings.pw", "venue.db", "night.sqlite", "night.sqlite-wal",
+             "club.json"]
+    out = subprocess.run(["git", "check-ignore", "--no-index"] + names, cwd=ROOT,
+                         capture_output=True, text=True)
+    assert sorted(out.stdout.split()) == sorted(names)
+
+
+def test_the_directors_help_says_where_inc_and_match_are():
+    from club import director
+
+    doc = " ".join(director.__doc__.split())
+    assert "/standings.json" in doc and "live page's round table" not in doc
