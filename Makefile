@@ -52,10 +52,13 @@ run: $(STAMP)
 	  $(MAKE) --no-print-directory $$goal
 
 # The scorekeeper in a phone's browser: builds build/web/ (the firmware as .mpy on the
-# MicroPython WebAssembly port) and serves it on 127.0.0.1 (PORT=8066 by default; docs/web.md).
+# MicroPython WebAssembly port) and serves it on 127.0.0.1, port WEB_PORT (8066 by default);
+# HOST=0.0.0.0 serves it on this computer's network too and prints the address a phone
+# opens, with a QR code of it (docs/web.md).
 WEB_PORT ?= 8066
+HOST ?= 127.0.0.1
 web: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python tools/web.py --port $(WEB_PORT)
+	$(BIN)/python tools/web.py --port $(WEB_PORT) --host $(HOST)
 
 # Regenerate the README's screenshots (docs/img, from the simulator) and the keypad overlay.
 screenshots: $(STAMP)

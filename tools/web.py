@@ -27,12 +27,14 @@ script, WebAssembly and a manifest need). docs/web.md describes the design.
 
 import argparse
 import contextlib
+import errno
 import functools
 import hashlib
 import html
 import json
 import os
 import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -227,10 +229,9 @@ class Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(folder=OUT, port=PORT, verbose=False):
-    """An HTTP server for folder on 127.0.0.1 (port 0: any free port); not started."""
-    server = ThreadingHTTPServer(("127.0.0.1", port),
-                                 functools.partial(Handler, directory=folder))
+def make_server(folder=OUT, port=PORT, verbose=False, host="127.0.0.1"):
+    """An HTTP server for folder on host:port (port 0: any free port); not started."""
+    server = ThreadingHTTPServer((host, port), functools.partial(Handler, directory=folder))
     server.sent = 0
     server.verbose = verbose
     server.daemon_threads = True
@@ -273,10 +274,51 @@ def screenshot(path=SCREENSHOT):
     return path
 
 
+def lan_address():
+    """This machine's address on its local network (the one a phone on the same WiFi
+    reaches), or None. A UDP socket "connected" to a private address sends nothing; it
+    only makes the system pick the interface a packet would leave by."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 9))
+        addr = s.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        s.close()
+    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
+
+
+def banner(host, port):
+    """What `make web` prints about where the page is: the address to open, and for a
+    phone a QR code of it (its camera opens the page). Plain http from another machine is
+    no secure context: the page works, but no offline use and no install (docs/web.md)."""
+    if host in ("127.0.0.1", "localhost"):
+        return ("serving the scorekeeper at http://127.0.0.1:%d/ (this computer only; "
+                "make web HOST=0.0.0.0 for a phone on this network; Ctrl-C stops)" % port)
+    addr = lan_address() if host in ("0.0.0.0", "") else host
+    if addr is None:
+        return ("serving the scorekeeper on port %d of every address of this computer, but "
+                "it has no network address a phone could reach (Ctrl-C stops)" % port)
+    url = "http://%s:%d/" % (addr, port)
+    import io
+
+    import segno
+
+    qr = io.StringIO()
+    segno.make(url, error="m").terminal(out=qr, compact=True, border=2)
+    return ("serving the scorekeeper at %s (Ctrl-C stops)\n"
+            "On a phone on the same network, open that address or scan:\n%s"
+            "Plain http: the page keeps score and keeps the match; offline use and "
+            "installing need HTTPS (docs/web.md)." % (url, qr.getvalue()))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=OUT, help="the folder to build into")
     ap.add_argument("--port", type=int, default=PORT, help="the port to serve on (0: any)")
+    ap.add_argument("--host", default="127.0.0.1",
+                    help="the address to serve on (0.0.0.0: this computer's network too)")
     ap.add_argument("--build-only", action="store_true", help="build, do not serve")
     ap.add_argument("--screenshot", metavar="PNG", help="write the phone screenshot, no serving")
     args = ap.parse_args(argv)
@@ -284,14 +326,27 @@ def main(argv=None):
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
         print(screenshot(args.screenshot))
         return 0
+    server = None
+    if not args.build_only:
+        # The port first, so a taken one is said before a build the user waits for.
+        try:
+            server = make_server(args.out, args.port, verbose=True, host=args.host)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                print("make web: port %d is taken (another make web?); stop that one, or "
+                      "choose another port: make web WEB_PORT=%d" % (args.port, args.port + 1),
+                      file=sys.stderr)
+            else:
+                print("make web: cannot serve on %s:%d: %s" % (args.host, args.port,
+                                                                e.strerror or e),
+                      file=sys.stderr)
+            return 2
     sizes = build(args.out)
     print("built %s: %d files, %d bytes" % (os.path.relpath(args.out), len(sizes),
                                             sum(sizes.values())))
-    if args.build_only:
+    if server is None:
         return 0
-    server = make_server(args.out, args.port, verbose=True)
-    print("serving the scorekeeper at http://127.0.0.1:%d/ (Ctrl-C stops)"
-          % server.server_address[1], flush=True)
+    print(banner(args.host, server.server_address[1]), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -8,6 +8,7 @@ const H = 64;
 const LIT = 0xffffe6bf; // a lit pixel, RGBA bytes bf e6 ff ff read as a little-endian word
 const DARK = 0xff000000;
 const LAYOUT_ITEM = "s66.layout"; // the page's own choice, outside the firmware's files
+const HTTP_NOTE_ITEM = "s66.httpnote"; // the note on plain http, said once
 const STORE_PREFIX = "s66:"; // webstore.py PREFIX
 const KEYBOARD = { Enter: "\r", Backspace: "\x7f" }; // as the terminal simulator reads them
 
@@ -296,6 +297,12 @@ async function boot() {
   start(localStorage.getItem(LAYOUT_ITEM));
   firstFrame = performance.now();
   statusLine.textContent = "";
+  // Plain http from another machine (a phone on the laptop's address) is no secure
+  // context: no service worker, so no offline use and no install. Said once, briefly.
+  if (!window.isSecureContext && !localStorage.getItem(HTTP_NOTE_ITEM)) {
+    statusLine.textContent = "Offline use and install need HTTPS; scores are kept here.";
+    localStorage.setItem(HTTP_NOTE_ITEM, "1");
+  }
   if (club) {
     tick();
     setInterval(soon, 500);

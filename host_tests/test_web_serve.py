@@ -1,0 +1,111 @@
+"""`make web` as a phone at the table reaches it: served on the laptop's network address
+(not only 127.0.0.1), the address printed with a QR code, and a taken port said plainly.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+from conftest import ROOT, TOOLS
+
+sys.path.insert(0, TOOLS)
+import web  # noqa: E402
+
+
+def test_a_phone_on_the_network_reaches_the_page_at_the_laptops_address(tmp_path):
+    addr = web.lan_address()
+    if addr is None:
+        pytest.skip("this machine has no network address but loopback")
+    (tmp_path / "index.html").write_text("<p>scorekeeper</p>")
+    server = web.make_server(str(tmp_path), 0, host="0.0.0.0")
+    import threading
+
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = "http://%s:%d/" % (addr, server.server_address[1])
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert r.status == 200 and b"scorekeeper" in r.read()
+        # ...and the banner names that very address
+        assert url in web.banner("0.0.0.0", server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_banner_gives_a_phone_the_address_and_its_qr_code(monkeypatch):
+    monkeypatch.setattr(web, "lan_address", lambda: "192.168.1.23")
+    text = web.banner("0.0.0.0", 8066)
+    assert "http://192.168.1.23:8066/" in text
+    qr = [line for line in text.splitlines() if set(line) & set("█▀▄")]
+    assert len(qr) >= 12  # a version-2 code is 25 modules: 13 lines two modules a line
+    assert len({len(line) for line in qr}) == 1  # a square block, every line as wide
+    assert "HTTPS" in text  # plain http: no offline use, said once
+    local = web.banner("127.0.0.1", 8066)
+    assert "http://127.0.0.1:8066/" in local and "HOST=0.0.0.0" in local
+
+
+def test_a_taken_port_is_said_plainly_before_any_build(tmp_path):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    port = s.getsockname()[1]
+    try:
+        out = tmp_path / "web"
+        proc = subprocess.run([sys.executable, os.path.join(TOOLS, "web.py"), "--port",
+                               str(port), "--out", str(out)], capture_output=True, text=True,
+                              timeout=60, cwd=ROOT)
+    finally:
+        s.close()
+    assert proc.returncode == 2
+    assert "port %d is taken" % port in proc.stderr and "WEB_PORT=" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert not out.exists()  # said before the build
+
+
+def test_make_web_passes_host_and_port():
+    proc = subprocess.run(["make", "-n", "web", "HOST=0.0.0.0", "WEB_PORT=8099"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert "tools/web.py --port 8099 --host 0.0.0.0" in proc.stdout
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        make = f.read()
+    comment = make[make.index("# The scorekeeper in a phone's browser"):make.index("web: ")]
+    assert "WEB_PORT" in comment and "PORT=8066" not in comment
+
+
+def test_the_page_from_the_laptops_address_keeps_score_and_says_once_that_offline_needs_https(
+        tmp_path):
+    # The field's origin: a phone opens http://<laptop>:8066/, no secure context.
+    import threading
+
+    import browser
+    from keyseq import KEYPAD, first_deal
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    addr = web.lan_address()
+    if addr is None:
+        pytest.skip("this machine has no network address but loopback")
+    out = str(tmp_path / "web")
+    web.build(out)
+    server = web.make_server(out, 0, host="0.0.0.0")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    keys = "".join(k for _line, k in first_deal(KEYPAD)[:4])
+    status = "document.getElementById('status').textContent"
+    try:
+        got = browser.drive("http://%s:%d/" % (addr, server.server_address[1]), [
+            {"do": "open"}, {"do": "eval", "js": "window.isSecureContext"},
+            {"do": "eval", "js": status}, {"do": "type", "keys": keys}, {"do": "state"},
+            {"do": "reload"}, {"do": "eval", "js": status}, {"do": "state"}])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    r = got["results"]
+    assert r[1] is False  # plain http from the network: no secure context
+    assert "HTTPS" in r[2]  # said on the first visit...
+    assert "HTTPS" not in r[6]  # ...and once only
+    assert r[4]["deal"]["played"] >= 1 and r[7] == r[4]  # it keeps score, through a reload
