@@ -48,11 +48,11 @@ class FailingSession(Session):
         self._maybe("redo")
         return Session.redo(self)
 
-    def replace_last(self, rec):
+    def replace_last(self, rec, check=None):
         # The amend's take-back and entry are one call: an "undo" fault strikes before it,
         # an "enter" write fault in its write (FailingStore), after RAM has the new trick.
         self._maybe("undo")
-        return Session.replace_last(self, rec)
+        return Session.replace_last(self, rec, check)
 
 
 class FailingStore(Store):
@@ -80,9 +80,9 @@ def tricks(app):
 
 # A trick whose lead carries a suit and whose last card has none yet: the next suit key
 # completes that card (Board._amend). With spades trump and the seat after the leader named
-# as the winner: A of spades led, the 10 of hearts makes the named winner lose (refused
-# before anything changes); K of hearts led, the 10 of hearts wins, so the amend goes on to
-# replace the trick (Session.replace_last), where the faults below strike.
+# as the winner, K of hearts led and a 10: the 10 of diamonds makes the named winner lose
+# (the trick leaves the match for the entry line); the 10 of hearts wins, so the amend
+# goes on to replace the trick (Session.replace_last), where the faults below strike.
 AMEND = SETUP + """
 app, session, beeps = make(sys.argv[1])
 fault = json.loads(sys.argv[2])
@@ -92,14 +92,14 @@ for k in ("7", "AB"[1 - leader]) + tuple(sys.argv[3]) + ("2",):
 before = tricks(app)
 if fault:
     session.fail = (fault[0], Refused(fault[1]) if fault[1] else OSError(5))
-app.key("8")
+app.key(sys.argv[4])
 print(json.dumps({"before": before, "after": tricks(app), "message": app.message,
                   "beeps": beeps, "last_suit": suit_of(app.match.log[-2])}))
 """
 
 AMEND_CASES = [
     # (fault: (call, refusal code or "" for a write error), message, tricks after, beeps)
-    (None, T("x wrong_winner"), 1, [0]),
+    (None, "10\u2666 " + T("loses suit"), 0, [0]),
     (("undo", "nothing_to_undo"), T("x nothing_to_undo"), 1, [0]),  # was "flash error"
     (("undo", ""), T("flash error"), 1, []),
     (("enter", ""), T("flash error"), 1, []),  # the trick is given back as it was
@@ -110,8 +110,8 @@ AMEND_CASES = [
                          ids=["rules", "undo-refused", "undo-write", "enter-write"])
 def test_a_suit_that_completes_a_trick_reports_why_it_did_not_count(
         micropython, tmp_path, fault, message, after, beeps):
-    lead = "17" if fault is None else "38"  # A of spades; K of hearts
-    proc = micropython(["-c", AMEND, str(tmp_path / "flash"), json.dumps(fault), lead],
+    suit = "9" if fault is None else "8"  # diamonds; hearts
+    proc = micropython(["-c", AMEND, str(tmp_path / "flash"), json.dumps(fault), "38", suit],
                        cwd=ROOT)
     assert proc.returncode == 0, proc.stderr.decode()
     out = json.loads(proc.stdout)
@@ -119,7 +119,7 @@ def test_a_suit_that_completes_a_trick_reports_why_it_did_not_count(
     assert out["message"] == message
     assert out["after"] == after
     assert out["beeps"] == beeps
-    assert out["last_suit"] == -1, "the trick counted is the one before the suit key"
+    assert out["last_suit"] == -1, "no suit came in: the last record is as before the key"
 
 
 ATTEMPT = SETUP + """

@@ -192,3 +192,18 @@ def test_tests_cite_decisions_that_exist():
         cited += [int(n) for n in re.findall(r"rules\.md decision (\d+)", text)]
     assert cited
     assert set(cited) <= set(numbers)
+
+
+def test_keys_md_shows_the_claim_with_a_marriage_list():
+    """docs/keys.md shows what follows "Who claims 66?" with four players: the list that
+    ui/pairs.py draws, in the firmware's own English words."""
+    from ui import i18n
+    from ui.screen import SUIT_TEXT
+
+    i18n.use("en")
+    with open(os.path.join(DOCS, "keys.md"), encoding="utf-8") as f:
+        text = f.read()
+    assert i18n.t("who claims") in text
+    lines = ["1 " + i18n.t("no marriage")]
+    lines += ["%d %s %s" % (s + 2, i18n.t("marriage"), SUIT_TEXT[s]) for s in range(4)]
+    assert "\n".join([i18n.t("claim 66")] + lines) in text

@@ -203,6 +203,12 @@ DECISIONS = [
      "spec: judging the weaker opponent is a three-player option"),
     ("mariage dealer=1", "", "new classic66 games=2", "bad_option",
      "spec: the number of eights is a mariage4 option"),
+    # Two seats, one name: every screen would show them alike (the name editor refuses it
+    # too, with the same code).
+    ("mariage dealer=1", "", "new mariage names=Ann,Ann", "same_name", "decision: names"),
+    ("mariage dealer=1", "", "new mariage4 names=Ann,Bob,Cat,Bob", "same_name",
+     "decision: names"),
+    ("mariage dealer=1", "", "new mariage3 names=2,1,2", "same_name", "decision: names"),
 ]
 
 
@@ -228,6 +234,7 @@ ACCEPTED = [
     ("mariage4 dealer=4", "bid 1 five; bid 2 six", "contract failed"),
     ("mariage4 dealer=4", "cut9; cut9", "redeal"),
     ("mariage", "result 1 3; result 1 3", "result 2 3"),
+    ("mariage", "", "new mariage3 names=2,1,Ann"),
 ]
 
 

@@ -96,7 +96,7 @@ TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game
           "first dealer")
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
     "undone", "redone", "flash error", "winner first", "rank first", "star fixes",
-    "name max", "same name", "club 1", "club 2", "club 3", "club 4", "club 5", "club topic",
+    "name max", "club 1", "club 2", "club 3", "club 4", "club 5", "club topic",
     "club flash", "club seating", "club name")
 
 LAYOUT = (
@@ -117,6 +117,8 @@ LAYOUT = (
     + [("<next>", SOFT), ("<suit>", SOFT)]
     # the message bar
     + [("<%s>" % k, LIST) for k in MESSAGES] + [("<dealer>: 4", LIST)]
+    # a trick its winner cannot take: the winner's card, then what fixes it
+    + [("10\u2660 <loses suit>", LIST), ("10\u2660 <loses star>", LIST)]
     + [("<nines cut>: 2", LIST)]  # after a nine in the cut (four players)
     + [("<round> 12: Ann - Bob", LIST)]  # a club's seating (names as the director sent)
     # lists: titles and items ("1 " before every item)
@@ -390,7 +392,7 @@ TOUR = [
      "wwese qesse sqsqs sqwqw sqsqs sqwqw www www wss see sss wee q q e e", []),
     ("66: closing, a marriage after it", "keypad", "22 7 8 b38 6 #2 7 b37 6", []),
     ("66: a drawn deal", "keypad", "22 7 # bbbbb * #5 m bbbbbb", []),
-    ("three players", "keypad", "32 7 c1 7 2 8 3 #* 9 c39 1 4 # bbbbbbbbb * #3 3 3", MESSAGES),
+    ("three players", "keypad", "32 7 b1 7 2 8 3 #* 9 b39 1 4 # bbbbbbbbb * #3 3 3", MESSAGES),
     ("result entry mode", "keypad", "12 m aa# bbbbbb 7 ** a 2 b * b3", []),
     ("four players: menus before the first trick", "keypad",
      "52 # bbbbbbbbbbbbbbbb * #6 2 bb *** #7 3 bbb *** #5 * #4 #4 #4 *** 7 #1 bbb 4 a1 7 2 8 3 9",
@@ -501,7 +503,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
         s["no winner"], s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players
-        "3 : A\u2660 10\u2665 _", "\u2660 20\u2666",
+        "2 : A\u2660 10\u2665 _", "\u2660 20\u2666",
         # four players
         s["three nines"], "1 " + s["won"], "2 " + s["lost"], s["contract"], "4 " + s["bid_3"],
         "2 " + s["contract made"], "3 " + s["contract failed"], "1+3 : A\u2660 10\u2665 K\u2666 _",

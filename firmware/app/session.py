@@ -133,13 +133,16 @@ class Session:
         token = m.mark()
         self._commit("r", m.redo(), token)
 
-    def replace_last(self, rec):
+    def replace_last(self, rec, check=None):
         """Put rec (bytes) in place of the last entry, as one write: a suit given to the
-        trick just entered. Checked in its place first: Refused, nothing has changed."""
+        trick just entered. Checked in its place first (and by check(state, rec) when
+        given, the scoreboard's own check of a trick): Refused, nothing has changed."""
         m = self.match
         token = m.mark()
         m.undo()
         try:
+            if check is not None:
+                check(m.state, rec)
             rolled = m.enter(rec)
         except BaseException:
             m.rollback(token)

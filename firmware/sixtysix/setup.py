@@ -49,9 +49,11 @@ def new_match(m, line, state):
         names = ("1", "2", "3", "4")[:n]
     if len(names) != n:
         raise Refused("bad_option")
-    for name in names:
-        if not valid(name):
+    for i in range(n):
+        if not valid(names[i]):
             raise Refused("bad_option")
+        if names[i] in names[:i]:
+            raise Refused("same_name")  # two seats, one name: the screens could not tell them apart
     n = rules.sides
     state.rules = rules  # the attributes are MatchState's: see its class body
     state.names = names

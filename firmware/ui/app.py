@@ -52,6 +52,7 @@ class App:
         self.board = None  # the scoreboard (ui/board.py), None while a list covers it
         self.lists = []  # the lists over it, the top one last
         self.message = ""  # one line at the bottom until the next key: a refusal or news
+        self.refused = ""  # the code of the last refusal attempt() met ("" if none)
         self.dirty = True
         self.stats_due = False  # a match ended: settle() adds it to the statistics
         self.loops = 0  # turns of the main loop (start.py counts them for its test)
@@ -162,10 +163,13 @@ class App:
     def attempt(self, fn, *args):
         """Call fn(*args), a change to the match or the flash. A refusal or a failed write
         is shown on the bottom line (and beeps for a refusal); returns True if it went
-        through. The one place where the UI turns these exceptions into messages."""
+        through (else `refused` holds the refusal's code). The one place where the UI turns
+        these exceptions into messages."""
+        self.refused = ""
         try:
             fn(*args)
         except Refused as e:
+            self.refused = e.code
             self.refuse(e.code)
             return False
         except OSError:
@@ -261,6 +265,8 @@ class App:
         self.screen.draw(self, fb)
         if self.message:
             y = H - LINE  # the bottom line: dark text on a lit bar
+            if self.layout == keymap.BUTTONS and not self.lists:
+                y -= LINE  # four buttons: the scoreboard's soft keys keep the bottom line
             fb.fill_rect(0, y - 1, W, LINE + 1, 1)
             self.write(self.text.clip(self.message, W - 2), 1, y, 0)
         fb.show()

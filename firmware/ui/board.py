@@ -18,6 +18,7 @@ Four buttons: the bottom line labels what each button does (soft keys: ui/softke
 
 from compat import const
 from sixtysix.cards import card, suit_of
+from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t
 from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
@@ -132,27 +133,65 @@ class Board(Screen):
         with the reason: * takes back the last one, and one key puts it right."""
         if len(self.cards) == state.rules.players:
             rec = bytes((1, self.win)) + bytes(self.cards)
-            if app.enter(rec):
+            if app.attempt(check_trick, state, rec) and app.enter(rec):
                 self.clear()
                 if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
                     self.amend = rec  # suits are being entered: the next key may be the last one's
+            elif app.refused == "wrong_winner":
+                self._loses(app, state)
+
+    def _loses(self, app, state):
+        """The reason for a trick on the line that its winner cannot take: which card
+        loses, and the key that puts it right: a suit key (another suit for the last card)
+        when some suit would, else *."""
+        cards = self.cards
+        c = cards[(self.win - state.deal.leader) % state.rules.players]  # the winner's card
+        s = suit_of(c)
+        key = "loses suit"
+        try:
+            check_trick(state, bytes((1, self.win)) + bytes(cards[:-1]) + bytes((cards[-1] & 7,)))
+        except Refused:
+            key = "loses star"
+        app.say(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "") + " " + t(key))
 
     def _suit(self, app, state, suit, amend):
         """A suit key: it gives the last card of the trick just entered (amend), or of the
         trick being typed, its suit; with no trick under way it enters trump or a marriage."""
         if amend is not None:
-            # The entry is replaced in one write; refused (checked in its place first), the
-            # trick stays as it was and nothing has changed.
+            # The entry is replaced in one write, checked in its place first. Refused, the
+            # trick stays as it was, unless the suit makes it one its winner cannot take.
             new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
-            if app.attempt(app.session.replace_last, new):
+            if app.attempt(app.session.replace_last, new, check_trick):
                 app.after_entry()
+            elif app.refused != "wrong_winner":
+                self.amend = amend  # (a card already played) the next suit key may still amend
+            elif app.attempt(app.session.undo):
+                # With that suit its winner cannot take the trick: it leaves the match (one
+                # journal line) and waits on the entry line as typed, as a trick refused at
+                # its last key does: a suit key gives the card another suit, * takes it back.
+                self.win = new[1]
+                self.cards = bytearray(new[2:])
+                self._loses(app, app.match.state)
             return
         if self.win >= 0:
-            if not self.cards or suit_of(self.cards[-1]) >= 0:
+            cards = self.cards
+            n = len(cards)
+            # A suit follows its rank; on a refused trick (the line full) it replaces the
+            # last card's suit.
+            if not n or suit_of(cards[-1]) >= 0 and n < state.rules.players:
                 app.say(t("rank first"))
-            else:
-                self.cards[-1] = card(self.cards[-1] & 7, suit)
-                self._complete(app, state)  # a refused trick, given the suit it lacked
+                return
+            c = card(cards[-1] & 7, suit)
+            seen = state.deal.known & 1 << (c & 7) * 4 + suit
+            for i in range(n - 1):
+                if cards[i] == c:
+                    seen = 1
+            if seen:
+                # A card already played, refused at the key that makes it: the line stays.
+                app.refuse("card_seen")
+                return
+            cards[-1] = c
+            self._complete(app, state)  # a refused trick, given the suit it lacked
             return
         deal = state.deal
         if deal.trump < 0:
@@ -225,14 +264,19 @@ class Board(Screen):
             return t("winner, points")
         # The deal under way: each side's card points and tricks, trump between two.
         sides = state.rules.sides
-        for s in range(sides):
-            pts = "??" if state.rules.hidden else str(deal.points[s])
-            if deal.pending[s]:
-                pts += "+" + str(deal.pending[s])
-            pts += " (" + str(deal.tricks[s]) + ")"
-            app.write(pts, self._x(s, sides, app.text.width(pts)), y)
-        if deal.trump >= 0 and sides == 2:
-            app.write_center(SUIT_TEXT[deal.trump], y)
+        if app.message and app.layout == keymap.BUTTONS and self.win >= 0:
+            # Four buttons: a message takes the line above the soft keys (App.render); the
+            # trick under way, which was there, takes the points' line till the next key.
+            y -= LINE
+        else:
+            for s in range(sides):
+                pts = "??" if state.rules.hidden else str(deal.points[s])
+                if deal.pending[s]:
+                    pts += "+" + str(deal.pending[s])
+                pts += " (" + str(deal.tricks[s]) + ")"
+                app.write(pts, self._x(s, sides, app.text.width(pts)), y)
+            if deal.trump >= 0 and sides == 2:
+                app.write_center(SUIT_TEXT[deal.trump], y)
         trick = None
         if self.win >= 0:
             parts = [side_name(state, deal.side(self.win)), ":"]
@@ -348,3 +392,32 @@ class Board(Screen):
         if sides == 2:
             return 2 if s == 0 else W - 2 - w
         return s * col + (col - w) // 2
+
+
+def check_trick(state, rec):
+    """Refused as the core refuses the trick `rec`; and, with trump and some suits known
+    (this trick's or played ones) but not all of this trick's, Refused("wrong_winner") when
+    no suits for its other cards let the stated winner take it. The core judges the winner
+    only once every suit is known: here its own check is asked of every way the missing
+    suits could be (at most 4 to the power of the cards without a suit), and the trick is
+    known wrong when none passes. With no suit known anywhere every winner is possible."""
+    state.check(rec)
+    deal = state.deal
+    open_ = []
+    for i in range(2, len(rec)):
+        if suit_of(rec[i]) < 0:
+            open_.append(i)
+    if deal.trump < 0 or not open_ or not deal.known and len(open_) == len(rec) - 2:
+        return
+    r = bytearray(rec)
+    for n in range(1 << 2 * len(open_)):
+        k = n  # two bits per card without a suit
+        for i in open_:
+            r[i] = card(rec[i] & 7, k & 3)
+            k >>= 2
+        try:
+            state.check(r)
+            return
+        except Refused:
+            pass
+    raise Refused("wrong_winner")

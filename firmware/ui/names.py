@@ -91,8 +91,7 @@ class Players(List):
         """Give the seat its name and go back to the players' list."""
         seat, name = pair
         if name and taken(self.owner.names, seat, name):
-            app.say(t("same name"))  # refused: the editor stays, with the name typed
-            app.beep(0)
+            app.refuse("same_name")  # as the core refuses it: the editor stays, the name typed
             return False
         while app.screen is not self:
             app.pop()
