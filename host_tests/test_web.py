@@ -112,6 +112,23 @@ def test_reload_mid_deal_finds_the_same_frame_and_match(site, tmp_path):
     assert len(set(states)) == len(cuts)  # every cut point really was a new state
 
 
+def test_a_trick_half_typed_survives_a_reload_and_a_layout_switch(site):
+    # The README promises that a reload resumes exactly: "2 : 9 _" on the entry line too.
+    entries = first_deal(KEYPAD)
+    start = keys_of(entries[:3])  # a match, its trump and one trick
+    trick = entries[3][1]  # the next trick's keys: its winner, then two ranks
+    steps = [{"do": "open"}, {"do": "type", "keys": start + trick[:2]}, {"do": "frame"},
+             {"do": "state"}, {"do": "reload"}, {"do": "frame"}, {"do": "switch"},
+             {"do": "switch"}, {"do": "frame"}, {"do": "type", "keys": trick[2:]},
+             {"do": "state"}, {"do": "reload"}, {"do": "frame"}, {"do": "state"}]
+    r = run(site, steps)
+    typed, before = r[2], r[3]
+    assert r[5][:53] == typed[:53], "the half-typed trick after a reload"
+    assert r[8][:53] == typed[:53], "the half-typed trick after switching the layout twice"
+    assert r[10]["deal"]["played"] == before["deal"]["played"] + 1  # its last key counts it
+    assert r[13] == r[10] and r[12][:53] != typed[:53]  # counted: no line to put back
+
+
 def test_language_switch_in_settings_stays_after_reload(site, tmp_path):
     entries = first_deal(KEYPAD)[:2]  # a new match and its trump: the deal is open
     m = Match()

@@ -64,6 +64,10 @@ def start(storage, layout="keypad", club=""):
     fs = WebFS(storage)
     _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open)
     _store = _app.session.store
+    global _storage, _typed
+    _storage = storage
+    _typed = storage.getItem(_TYPED) or ""
+    _retype(_typed)
     if club:
         from webclub import WebClub, link_for
 
@@ -96,8 +100,52 @@ def frame_address():
 
 
 def key(name, long=False):
-    """One key event; True if the panel changed."""
-    return _app.press(name, bool(long))
+    """One key event; True if the panel changed. The trick being typed is kept after it."""
+    changed = _app.press(name, bool(long))
+    _keep_typed()
+    return changed
+
+
+# The trick being typed survives a reload and a layout switch on the page (not on the
+# board, which writes only what counts): kept in its own item after every key, with where
+# the match stood (deals, bytes of the deal's journal), and put back only there.
+_TYPED = "s66.typed"
+_storage = None
+_typed = ""
+
+
+def _typed_line():
+    board = _app.board
+    state = _app.match.state
+    if _app.lists or board is None or state is None:
+        return ""
+    line = board.typed()
+    if not line:
+        return ""
+    return "%d.%d.%s" % (state.deals(), len(_app.match.log), line.hex())
+
+
+def _keep_typed():
+    global _typed
+    line = _typed_line()
+    if line != _typed:
+        _typed = line
+        _storage.setItem(_TYPED, line)
+
+
+def _retype(saved):
+    state = _app.match.state
+    parts = saved.split(".")
+    if state is None or len(parts) != 3 or _app.lists or _app.board is None:
+        return
+    if parts[0] != str(state.deals()) or parts[1] != str(len(_app.match.log)):
+        return  # the match moved on since (the trick counted, or was undone)
+    try:
+        line = bytes.fromhex(parts[2])
+    except ValueError:
+        return
+    _app.board.retype(state, line)
+    _app.dirty = True
 
 
 def char(ch):

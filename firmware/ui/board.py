@@ -100,6 +100,23 @@ class Board(Screen):
         elif action == keymap.PICK:  # four buttons: the second half of the rank strip
             self.page = arg
 
+    def typed(self):
+        """The trick being typed: its winner + 1, then its cards (b"": none). The browser
+        keeps it across a reload (web/webmain.py); the board does not write it."""
+        return bytes((self.win + 1,)) + bytes(self.cards) if self.win >= 0 else b""
+
+    def retype(self, state, line):
+        """Put back a trick typed() gave, if this deal can still be typing it: a seat of
+        the match and fewer cards than a trick has, of ranks the pack holds."""
+        n = state.rules.players
+        if not line or not 0 < line[0] <= n or len(line) > n:
+            return
+        for c in line[1:]:
+            if c & 7 >= state.rules.ranks:
+                return
+        self.win = line[0] - 1
+        self.cards = bytearray(line[1:])
+
     def clear(self):
         """Drop the trick being typed. (A list opening over the scoreboard drops the whole
         scoreboard, and with it a trick half typed: App.push.)"""
