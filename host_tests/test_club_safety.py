@@ -4,6 +4,7 @@ no login can take over, the message size limit), and the service's limits (overs
 results, a second close, the CSV's formula cells, the page's icon, the files git ignores).
 """
 
+import json
 import os
 import re
 import shutil
@@ -300,3 +301,55 @@ def test_the_directors_help_says_where_inc_and_match_are():
 
     doc = " ".join(director.__doc__.split())
     assert "/standings.json" in doc and "live page's round table" not in doc
+
+
+PAGE_CHECK = """(() => {
+  const lines = (el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size;
+  };
+  return {wide: document.documentElement.scrollWidth, view: window.innerWidth,
+          split: [...document.querySelectorAll("td.n")].filter(td => lines(td) > 1).length,
+          numbers: document.querySelectorAll("td.n").length,
+          audit: [...document.querySelectorAll("#audit li")].map(li => li.textContent),
+          shown: !document.getElementById("corrections").hidden};
+})()"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_the_audit(tmp_path, size):
+    import browser
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    svc, _ = _service(tmp_path)
+    names = ["Kateryna", "Oleksand", "Bohdanna", "Yaroslav", "Mariiana", "Volodymr"]
+    seq = 0
+    for t in range(3):
+        seq += 1
+        pair = [names[2 * t], names[2 * t + 1]]
+        msg = wire.result("abcd000%d" % t, 1, wire.match(1, 1, pair, "classic66"))
+        svc._handle("club/t0%d/result" % (t + 1), msg.encode())
+        for d in range(1, 4):
+            msg = wire.result("abcd000%d" % t, d + 1,
+                              wire.deal(1, d, [3, 0], "reached", 0, -1))
+            svc._handle("club/t0%d/result" % (t + 1), msg.encode())
+    fix = {"table": "t01", "inc": "abcd0000", "match": 1, "deal": 2, "action": "void",
+           "why": "a card was dropped"}
+    svc._handle("club/director/correct", json.dumps(fix).encode())
+    svc._publish_snapshot()
+    port = mosquitto.free_port()
+    server = svc.serve("127.0.0.1", port)
+    try:
+        got = browser.drive("http://127.0.0.1:%d/" % port,
+                            [{"do": "goto"}, {"do": "wait", "ms": 1500},
+                             {"do": "eval", "js": PAGE_CHECK}], viewport=size)
+    finally:
+        svc.stop.set()  # ends the page's event stream
+        server.shutdown()
+    assert got["failed"] is None, got["failed"]
+    r = got["results"][2]
+    assert r["wide"] <= r["view"], r  # no sideways scroll
+    assert r["numbers"] >= 18 and r["split"] == 0, r  # every score cell on one line
+    assert r["shown"] and r["audit"] == ["t01 match 1 deal 2: void (a card was dropped)"]

@@ -96,6 +96,7 @@ try {
     let out = null;
     switch (step.do) {
       case "open": await page.goto(job.url); await ready(); break;
+      case "goto": await page.goto(job.url); break; // a page that is not the scorekeeper's
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
       case "type": await typeKeys(step.keys); break;
