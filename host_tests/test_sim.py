@@ -26,12 +26,14 @@ from keyseq import BUTTONS, CUT9, KEYPAD, match_keys, menu, open_menu, random_ma
 from sixtysix.match import Match
 from sixtysix.rules import RULE_SETS, Rules
 from sixtysix.snapshot import snapshot
+from termpanel import pixels
 from ui import i18n
 
 i18n.use("en")
 T = i18n.t  # the English texts of the firmware (ui/lang/en.txt)
 
 SIM = os.path.join(ROOT, "tools", "sim.py")
+W = 128  # the panel's width
 LAYOUTS = (KEYPAD, BUTTONS)
 
 
@@ -452,6 +454,40 @@ def test_buttons_suit_soft_key_opens_the_suits(micropython, tmp_path):
         ("ese", "new mariage dealer=1", ["Suit"]),
         ("e", None, ["1 \u2660 spades"]),
     ], layout=BUTTONS)
+
+
+def pixel_rows(run):
+    """The panel of a run in the "big" mode as 64 rows of 128 0/1 values."""
+    return pixels(run.screen.split("\n"), "big")
+
+
+def test_the_trick_being_typed_keeps_clear_of_the_message_bar(micropython, tmp_path):
+    """A refused key puts its reason on the bar of the bottom line and the trick being typed
+    one line up: its cursor ("_") must not touch the bar (rows 53-63)."""
+    run = run_sim(micropython, tmp_path, "1#7a1c", mode="big")  # c: no such player
+    assert "No such player" in run.words
+    px = pixel_rows(run)
+    assert all(px[53])  # the bar's top row
+    assert not any(px[52]), "the trick's line touches the message bar"
+    cursor = [x for x in range(W) if px[51][x]]
+    assert len(cursor) >= 5  # the cursor is still drawn, a row higher
+
+
+def test_a_long_players_item_keeps_clear_of_the_scroll_mark(micropython, tmp_path):
+    """Three long names cut "Players: ..." short; the row under the cursor (its bar) and the
+    \u25bc after it keep two dark columns between them."""
+    # rule set 3 (three players), item 5 (players); each seat: its digit, 1 (a new name),
+    # the letters, # (done); * back to the dealer's list
+    names = "1" + "123232323#" + "2" + "132323232#" + "3" + "142424242#" + "*"
+    run = run_sim(micropython, tmp_path, "35" + names, mode="big")
+    assert run.words[-1] == "\u25bc"
+    px = pixel_rows(run)
+    y = 10 + 1 + 4 * 10  # the fifth row: the players, under the cursor
+    band = px[y:y + 10]
+    assert all(row[0] for row in band)  # the cursor's bar
+    for x in (W - 8, W - 7):
+        assert not any(row[x] for row in band), "column %d touches the mark" % x
+    assert any(row[x] for row in band for x in range(W - 6, W))  # the mark
 
 
 def test_keypad_suit_of_the_last_card(micropython, tmp_path):
