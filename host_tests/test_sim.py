@@ -17,6 +17,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import time
 
@@ -748,6 +749,76 @@ def test_interactive_simulator_under_tmux(micropython, tmp_path, mode):
     saved = run_sim(micropython, tmp_path, "", KEYPAD, flash, "saved")
     assert saved.state["score"] == [0, 3]
     assert saved.state["deals"] == 1 and saved.state["deal"]["dealer"] == 2
+
+
+def real_process(marker):
+    """The pid of the process that runs the simulator (the MicroPython runtime): of the
+    processes whose command line holds `marker`, the one that is nobody's parent (make, its
+    recipe's shell and tools/simterm.sh hold the marker too)."""
+    found = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmdline = f.read()
+            with open("/proc/%s/stat" % pid) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found[int(pid)] = ppid
+    leaves = [pid for pid in found if pid not in found.values()]
+    assert len(leaves) == 1, found
+    return leaves[0]
+
+
+@pytest.mark.parametrize("end", ["TERM", "HUP", "C-c", "x"])
+def test_make_sim_gives_the_terminal_back_however_it_ends(tmp_path, end):
+    """`make sim` as users run it, in a tmux pane's shell: after the simulator ends (by a
+    SIGTERM or SIGHUP to its process, Ctrl-C or x), the terminal is back in canonical mode
+    with echo (stty -a of the pane)."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.fail("tmux is not installed: apt-get install -y tmux (see make deps / .ci/run)")
+    socket = "sim-stty-%d" % os.getpid()
+    flash = tmp_path / "flash"
+    out = tmp_path / "stty.txt"
+    base = [tmux, "-u", "-L", socket, "-f", "/dev/null"]
+
+    def tm(*args):
+        return subprocess.run(base + list(args), capture_output=True, text=True, timeout=10)
+
+    def until(what, timeout=15):
+        end_at = time.time() + timeout
+        while time.time() < end_at:
+            if what():
+                return True
+            time.sleep(0.05)
+        return False
+
+    # -o: the virtual environment is taken as it is (make would not rebuild it here anyway)
+    line = "make -s -o %s sim ARGS='--flash %s'; stty -a > %s" % (
+        os.path.join(".venv", ".installed"), flash, out)
+    started = tm("new-session", "-d", "-s", "sim", "-x", "100", "-y", "45", "-c", ROOT, "sh")
+    assert started.returncode == 0, started.stderr
+    try:
+        tm("send-keys", "-t", "sim", "-l", line)
+        tm("send-keys", "-t", "sim", "Enter")
+        assert until(lambda: "x quit" in tm("capture-pane", "-p", "-t", "sim").stdout), \
+            tm("capture-pane", "-p", "-t", "sim").stdout
+        if end in ("TERM", "HUP"):
+            os.kill(real_process(str(flash)), getattr(signal, "SIG" + end))
+        elif end == "C-c":
+            tm("send-keys", "-t", "sim", "C-c")
+        else:
+            tm("send-keys", "-t", "sim", "-l", end)
+        assert until(lambda: out.exists() and out.read_text().strip()), "the shell did not return"
+    finally:
+        tm("kill-server")
+    flags = out.read_text().split()
+    assert "icanon" in flags and "-icanon" not in flags
+    assert "echo" in flags and "-echo" not in flags
 
 
 # --- figures ----------------------------------------------------------------------------
