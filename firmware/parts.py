@@ -68,7 +68,7 @@ def make_keys(cfg):
         pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
         keys = Buttons(pins, names)
         layout = "buttons"
-        wake = True
+        wake = keys.arm_wake  # it tells Power when a stuck button would end every sleep
     if not cfg.get("wake"):
         return keys, layout, None
     from hw.wake import wake_on_keys
