@@ -781,7 +781,8 @@ def test_make_sim_gives_the_terminal_back_however_it_ends(tmp_path, end):
     tmux = shutil.which("tmux")
     if tmux is None:
         pytest.fail("tmux is not installed: apt-get install -y tmux (see make deps / .ci/run)")
-    socket = "sim-stty-%d" % os.getpid()
+    # a server of its own per case: the last case's may still be exiting
+    socket = "sim-stty-%d-%s" % (os.getpid(), end)
     flash = tmp_path / "flash"
     out = tmp_path / "stty.txt"
     base = [tmux, "-u", "-L", socket, "-f", "/dev/null"]
