@@ -41,8 +41,10 @@ replay: $(STAMP)
 # The scorekeeper in this terminal (the firmware's own app in MicroPython);
 # its flash is the folder sim_flash/. ARGS="--buttons" for the four-button layout,
 # ARGS="--panel big" for a larger panel (ARGS=--help lists the options).
+# tools/simterm.sh puts the terminal's settings back however the simulator ends (a SIGTERM
+# or SIGHUP included, which the MicroPython unix port cannot catch).
 sim: $(STAMP)
-	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/sim.py $(ARGS)
+	MICROPYPATH=firmware:tools:.frozen sh tools/simterm.sh $(BIN)/micropython tools/sim.py $(ARGS)
 
 # The scorekeeper: deployed when an ESP32's USB-serial chip is attached or BOARD (or PORT)
 # is given (BOARD names its wiring in boards/, the reference keypad build by default), else

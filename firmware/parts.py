@@ -33,14 +33,15 @@ def make_display(cfg):
         if isinstance(addr, str):  # "0x3C" (boardcheck has checked it)
             addr = int(addr, 16)
         gc.collect()  # the frame buffers want one contiguous block each
-        try:
-            return Display(i2c, addr, d["chip"], reset, d.get("rotate", False))
-        except OSError:
-            found = i2c.scan()
+        display = Display(i2c, addr, d["chip"], reset, d.get("rotate", False))
+        if display.lost:  # said once here; startup.py keeps trying
+            try:
+                found = ", ".join("0x%02X" % a for a in i2c.scan()) or "no device"
+            except OSError as e:  # ETIMEDOUT: a line held low
+                found = "no answer (%s)" % e
             print("display: no answer at 0x%02X on SDA %d / SCL %d; the bus has %s"
-                  % (addr, d["sda"], d["scl"],
-                     ", ".join("0x%02X" % a for a in found) if found else "no device"))
-            raise
+                  % (addr, d["sda"], d["scl"], found))
+        return display
     finally:
         unload("hw.display_build")  # the panel's bring-up: boot-only code, like this module
 
@@ -68,7 +69,7 @@ def make_keys(cfg):
         pins = [pin(k["pins"][n], pin.IN, pin.PULL_UP) for n in names]
         keys = Buttons(pins, names)
         layout = "buttons"
-        wake = True
+        wake = keys.arm_wake  # it tells Power when a stuck button would end every sleep
     if not cfg.get("wake"):
         return keys, layout, None
     from hw.wake import wake_on_keys

@@ -5,12 +5,14 @@ display, keys) and the app. Everything else takes its hardware as arguments. It 
 compiled to .mpy, rather than in main.py: the board compiles a .py file at every boot and
 keeps its bytecode in the heap.
 
-The boot is startup.py's: board.json is checked first (boardcheck.py). A bad file is reported
-on the serial console, and on the display too when its display part is good; then run()
-returns to the REPL (no crash loop: fix the file with mpremote and reset). The parts are
-built next (parts.py), the app on its store by app/compose.py (the wiring the simulator and
-the browser use too), then the idle policy. All of that is the loader's "boot" job, dropped
-from RAM once the boot is done: what stays of the start is this module, the loop.
+The boot is startup.py's: board.json is checked first (boardcheck.py). A bad file is
+reported on the serial console, and on the display too when its display part is good; then
+run() returns to the REPL (no crash loop: fix the file with mpremote and reset). The parts
+are built next (parts.py; a panel that does not answer is said once on the console, beeped
+and tried again every few seconds until it does: startup.wait_for_panel), the app on its
+store by app/compose.py (the wiring the simulator and the browser use too), then the idle
+policy. All of that is the loader's "boot" job, dropped from RAM once the boot is done: what
+stays of the start is this module, the loop.
 
 The loop, one turn (the one place it is written; docs/architecture.md follows a key press
 through it):
@@ -43,15 +45,19 @@ def make_buzzer(cfg):
     if pin is None:
         return None
     pwm = machine.PWM(machine.Pin(pin), freq=2000, duty_u16=0)
-    tones = ((220, 80), (880, 60), (0, 0), (1320, 200))  # refused, deal over, -, match over
+    # refused, deal over, -, match over, no panel (startup.py: three times)
+    tones = ((220, 80), (880, 60), (0, 0), (1320, 200), (330, 150))
 
     def beep(kind):
         freq, ms = tones[kind]
         if freq:
             pwm.freq(freq)
-            pwm.duty_u16(20000)
-            time.sleep_ms(ms)
-            pwm.duty_u16(0)
+            for _ in range(3 if kind == 4 else 1):
+                pwm.duty_u16(20000)
+                time.sleep_ms(ms)
+                pwm.duty_u16(0)
+                if kind == 4:
+                    time.sleep_ms(ms)
 
     return beep
 

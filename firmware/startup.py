@@ -10,6 +10,9 @@ the board every module's code is heap, and none of this runs again before the ne
 import gc
 import machine
 
+PANEL_RETRY_MS = 3000  # a panel that does not answer at boot: tried again this often
+NO_PANEL = 4  # start.py make_buzzer's pattern for it
+
 
 def boot(board, data, club_file, make_buzzer):
     """(cfg, keys, power, app, club), or None when the board file is bad. data: the store's
@@ -31,7 +34,10 @@ def boot(board, data, club_file, make_buzzer):
 
     import parts
 
+    buzzer = make_buzzer(cfg)
     display = parts.make_display(cfg)
+    if display.lost:
+        wait_for_panel(display, buzzer)
     keys, layout, wake = parts.make_keys(cfg)
     del parts
     unload("parts")
@@ -40,7 +46,7 @@ def boot(board, data, club_file, make_buzzer):
     from app import compose  # the one wiring, the simulator's and the browser's too
 
     # The match is rebuilt before the UI's code loads (see compose.build).
-    app = compose.build(display, data, os, None, layout, buzzer=make_buzzer(cfg))
+    app = compose.build(display, data, os, None, layout, buzzer=buzzer)
     display.contrast(app.settings["contrast"])
     from hw.power import Power
 
@@ -54,3 +60,23 @@ def boot(board, data, club_file, make_buzzer):
     app.render()
     gc.collect()
     return cfg, keys, power, app, club
+
+
+def wait_for_panel(display, buzzer):
+    """No panel answered (parts.make_display has said so on the console): beep the no-panel
+    pattern and try the panel again every PANEL_RETRY_MS until it answers, so a connector
+    pushed home at the table brings the board up. The beeps thin out after the first ten
+    tries, to one a minute."""
+    import time
+
+    from loader import unload
+
+    tries = 0
+    while display.lost:
+        if buzzer is not None and (tries < 10 or tries % 20 == 0):
+            buzzer(NO_PANEL)
+        time.sleep_ms(PANEL_RETRY_MS)
+        display.show()  # the init sequence and a frame, or lost again
+        tries += 1
+    unload("hw.display_build")  # loaded again by show(): boot-only code
+    print("display: answering now")

@@ -242,12 +242,15 @@ def run_retry(chip, bus):
     d.text("C", 80, 56, 1)
     panel.fail_at = 4  # the data write of the second changed page
     try:
-        d.show()
+        out["failed_sent"] = d.show()
         out["raised"] = False
     except OSError:
         out["raised"] = True
+    out["lost"] = d.lost
     out["match_after_failure"] = panel.visible() == d.buffer
     out["retry_sent"] = d.show()
+    out["lost_after_retry"] = d.lost
+    out["on_after_retry"] = panel.on
     out["match_after_retry"] = panel.visible() == d.buffer
     d.invalidate()
     d.fill_rect(10, 10, 30, 30, 1)
@@ -257,6 +260,9 @@ def run_retry(chip, bus):
         out["raised_full"] = False
     except OSError:
         out["raised_full"] = True
+    panel.fail_at = 1  # a command fails too (power, contrast): no raise, lost
+    d.contrast(0x40)
+    out["lost_after_command"] = d.lost
     out["retry_full_sent"] = d.show()
     out["match_after_full_retry"] = panel.visible() == d.buffer
     return out

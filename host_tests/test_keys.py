@@ -511,6 +511,92 @@ def test_matrix_idle_and_arm_wake():
     assert kp._raw == 1 << 9  # key 9 closed, and no other
 
 
+# ---------------------------------------------------------------- stuck keys
+
+STUCK = 10000  # ms: a key held longer is stuck (hw/keys.py STUCK_MS)
+
+
+def test_a_button_held_past_the_limit_is_stuck_idle_and_its_release_is_silent():
+    level = [0]  # held from the start
+    b = Buttons([lambda: level[0]], ["OK"])
+    events = []
+    for t in range(0, STUCK + 500, 10):
+        ev = b.poll(t)
+        if ev:
+            events.append((t, ev[1]))
+        if t < STUCK:
+            assert b.any_down() and not b.idle()
+    assert events == [(HOLD, LONG)]  # the hold went LONG once, as any long press
+    assert not b.any_down() and b.idle()  # then stuck: idle, so the board may nap
+    assert b.arm_wake() is False  # its pin would end any machine sleep at once
+    level[0] = 1  # released at last
+    assert [b.poll(t) for t in range(STUCK + 500, STUCK + 700, 10)] == [None] * 20
+    assert b.idle() and b.arm_wake() is True
+    level[0] = 0  # and the key works again
+    b.poll(20000)
+    b.poll(20000 + DEB)
+    level[0] = 1
+    b.poll(20100)
+    assert b.poll(20100 + DEB) == ("OK", PRESS)
+
+
+def test_a_stuck_button_leaves_the_others_working():
+    levels = [0, 1]
+    b = Buttons([lambda: levels[0], lambda: levels[1]], ["A", "B"])
+    for t in range(0, STUCK + 100, 10):
+        b.poll(t)
+    assert b.idle()
+    levels[1] = 0
+    b.poll(STUCK + 200)
+    assert not b.idle()  # a real press is activity
+    b.poll(STUCK + 200 + DEB)
+    levels[1] = 1
+    b.poll(STUCK + 300)
+    assert b.poll(STUCK + 300 + DEB) == ("B", PRESS)
+    assert b.idle()
+
+
+def test_a_stuck_keypad_key_is_idle_its_release_silent_and_other_keys_work():
+    m = FakeMatrix()
+    kp = Keypad(m.rows, m.cols)
+    script = [(0, "down", (1, 1))]  # "5" held from the start
+    script += tap((2, 2), STUCK + 1000)  # "9" pressed while "5" is stuck
+    script += [(STUCK + 3000, "up", (1, 1))]
+    idle = {}
+
+    def before(e):
+        for when, what, rc in script:
+            if when == e:
+                (m.closed.add if what == "down" else m.closed.discard)(rc)
+        if e in (STUCK - 10, STUCK + 500, STUCK + 1050, STUCK + 2000, STUCK + 3500):
+            idle[e] = kp.idle()
+
+    events = run(kp, STUCK + 4000, before=before)
+    assert [(n, k) for _e, n, k in events] == [("5", LONG), ("9", PRESS)]
+    assert idle == {STUCK - 10: False, STUCK + 500: True, STUCK + 1050: False,
+                    STUCK + 2000: True, STUCK + 3500: True}
+
+
+def test_keypad_arm_wake_leaves_a_stuck_keys_row_high():
+    m = FakeMatrix()
+    kp = Keypad(m.rows, m.cols)
+    m.closed.add((1, 1))
+    for t in range(0, STUCK + 100, 10):
+        kp.poll(t)
+    assert kp.idle()
+    assert kp.arm_wake() is True
+    assert m.levels == [0, 1, 0, 0]  # the stuck key cannot pull its column low
+    assert [m.cols[c]() for c in range(4)] == [1, 1, 1, 1]
+    m.closed.add((3, 2))  # a key of another row still wakes
+    assert m.cols[2]() == 0
+    m.closed.discard((3, 2))
+    for r in (0, 2, 3):  # a key stuck in every row: no row can be armed
+        m.closed.add((r, 0))
+    for t in range(STUCK + 100, 2 * STUCK + 200, 10):
+        kp.poll(t)
+    assert kp.arm_wake() is False
+
+
 # ---------------------------------------------------------------- property test
 
 BOUNCE = st.lists(st.integers(1, DEB - 1), max_size=4)

@@ -54,3 +54,39 @@ print("CHANGED", power.off_ms, power.dim_ms)
     assert proc.returncode == 0, proc.stderr.decode()
     lines = [line for line in proc.stdout.decode().splitlines() if line[:1] in "BC"]
     assert lines == ["BOOT 300000 30000", "CHANGED 300000 60000"]
+
+
+def test_a_stuck_keypad_does_not_keep_the_board_awake(tmp_path):
+    """Every column reads low (a shorted keypad, or something lying on it): no key event,
+    and once the keys count as stuck (hw/keys.py STUCK_MS, shortened here) the board dims
+    and switches the panel off as if idle, instead of scanning at full speed all night."""
+    with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+        (tmp_path / "board.json").write_text(f.read())
+    code = """
+import os
+import machine
+from app.session import Session
+from store.journal import Store
+from hw import keys
+
+
+class LowPin(machine.Pin):
+    def value(self, v=None):
+        if v is None and self.mode == machine.Pin.IN:
+            return 0  # every key closed
+        return super().value(v)
+
+
+machine.Pin = LowPin
+keys.STUCK_MS = 300
+Session(Store("data", os)).save_settings({"dim_s": 1, "off_s": 2})
+import main
+app = main.run(seconds=3)
+k, power = app.held[0], app.held[1]
+print("STATE", power.state, k.idle(), k.any_down())
+"""
+    proc = run_micropython(["-c", code], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],
+                           heapsize="256k")
+    assert proc.returncode == 0, proc.stderr.decode()
+    line = [x for x in proc.stdout.decode().splitlines() if x.startswith("STATE")][0]
+    assert line.split()[1:] == ["2", "True", "False"]  # OFF, idle, nothing down

@@ -3,6 +3,7 @@
 import pytest
 from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from hw import power as power_mod
+from hw.buttons import Buttons
 from hw.keypad import Keypad
 from hw.power import AWAKE, DEEP, DIM, OFF, Power
 from hw.wake import EXT0, EXT1, GPIO, wake_on_keys
@@ -479,6 +480,64 @@ def test_keypad_arm_wake_as_the_wake_function(slept):
     assert seen == [[0, 0, 0, 0]]
     kp.poll(clock.now)
     assert levels == [1, 1, 1, 1]
+
+
+def stuck_key_loop(keys, slept, armed, levels=None, minutes=4):
+    """The loop's key and power calls on the fake clock for some minutes, no key ever
+    released (from tick 0). Light and plain sleeps both go to `slept`; `armed` gets the row
+    levels at each light sleep."""
+    machine = FakeMachine(deep=False)
+
+    def lightsleep(ms):
+        armed.append(tuple(levels or ()))
+        slept.append(ms)
+
+    machine.lightsleep = lightsleep
+    p, clock, _, _ = make(start=0, machine=machine, wake=keys.arm_wake)
+    while clock.t < minutes * 60 * S:
+        now = clock.now
+        while keys.poll(now) is not None:
+            pass
+        p.watch(now, keys.any_down())
+        p.update(now)
+        p.sleep(p.wait_ms(now, keys.idle()))
+        clock.t += slept[-1]
+    return p
+
+
+def test_a_stuck_keypad_key_lets_the_board_switch_off_and_light_sleep(slept):
+    """Key 5 shorted for good: after the stuck limit the keypad is idle, so the panel goes
+    off at off_s and the loop light-sleeps, every row armed but the stuck key's own (it
+    would pull its column low and end each sleep at once)."""
+    levels = [1, 1, 1, 1]
+
+    def row(i):
+        def drive(v):
+            levels[i] = v
+
+        return drive
+
+    def col(c):
+        return lambda: 0 if c == 1 and levels[1] == 0 else 1
+
+    kp = Keypad([row(i) for i in range(4)], [col(c) for c in range(4)])
+    armed = []
+    p = stuck_key_loop(kp, slept, armed, levels)
+    assert p.state == OFF
+    assert p.lightsleeps == len(armed) > 0
+    assert set(armed) == {(0, 1, 0, 0)}
+    assert max(slept) == SETTINGS["cap_ms"]  # long sleeps: a key of another row wakes
+
+
+def test_a_stuck_button_lets_the_board_switch_off_with_short_plain_sleeps(slept):
+    """A shorted button cannot be left out of the wake pins: no light sleep (it would end at
+    once), short plain sleeps instead, so the other buttons are still scanned."""
+    b = Buttons([lambda: 0, lambda: 1, lambda: 1, lambda: 1], ["UP", "DOWN", "OK", "BACK"])
+    armed = []
+    p = stuck_key_loop(b, slept, armed)
+    assert p.state == OFF
+    assert p.lightsleeps == 0 and armed == []
+    assert max(slept[-100:]) == 100  # nowake_ms
 
 
 # ---------------------------------------------------------------- settings, long idle

@@ -17,6 +17,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import time
 
@@ -26,12 +27,14 @@ from keyseq import BUTTONS, CUT9, KEYPAD, match_keys, menu, open_menu, random_ma
 from sixtysix.match import Match
 from sixtysix.rules import RULE_SETS, Rules
 from sixtysix.snapshot import snapshot
+from termpanel import pixels
 from ui import i18n
 
 i18n.use("en")
 T = i18n.t  # the English texts of the firmware (ui/lang/en.txt)
 
 SIM = os.path.join(ROOT, "tools", "sim.py")
+W = 128  # the panel's width
 LAYOUTS = (KEYPAD, BUTTONS)
 
 
@@ -454,6 +457,40 @@ def test_buttons_suit_soft_key_opens_the_suits(micropython, tmp_path):
     ], layout=BUTTONS)
 
 
+def pixel_rows(run):
+    """The panel of a run in the "big" mode as 64 rows of 128 0/1 values."""
+    return pixels(run.screen.split("\n"), "big")
+
+
+def test_the_trick_being_typed_keeps_clear_of_the_message_bar(micropython, tmp_path):
+    """A refused key puts its reason on the bar of the bottom line and the trick being typed
+    one line up: its cursor ("_") must not touch the bar (rows 53-63)."""
+    run = run_sim(micropython, tmp_path, "1#7a1c", mode="big")  # c: no such player
+    assert "No such player" in run.words
+    px = pixel_rows(run)
+    assert all(px[53])  # the bar's top row
+    assert not any(px[52]), "the trick's line touches the message bar"
+    cursor = [x for x in range(W) if px[51][x]]
+    assert len(cursor) >= 5  # the cursor is still drawn, a row higher
+
+
+def test_a_long_players_item_keeps_clear_of_the_scroll_mark(micropython, tmp_path):
+    """Three long names cut "Players: ..." short; the row under the cursor (its bar) and the
+    \u25bc after it keep two dark columns between them."""
+    # rule set 3 (three players), item 5 (players); each seat: its digit, 1 (a new name),
+    # the letters, # (done); * back to the dealer's list
+    names = "1" + "123232323#" + "2" + "132323232#" + "3" + "142424242#" + "*"
+    run = run_sim(micropython, tmp_path, "35" + names, mode="big")
+    assert run.words[-1] == "\u25bc"
+    px = pixel_rows(run)
+    y = 10 + 1 + 4 * 10  # the fifth row: the players, under the cursor
+    band = px[y:y + 10]
+    assert all(row[0] for row in band)  # the cursor's bar
+    for x in (W - 8, W - 7):
+        assert not any(row[x] for row in band), "column %d touches the mark" % x
+    assert any(row[x] for row in band for x in range(W - 6, W))  # the mark
+
+
 def test_keypad_suit_of_the_last_card(micropython, tmp_path):
     check_flow(micropython, tmp_path, [
         ("12", "new mariage dealer=1", []),
@@ -712,6 +749,77 @@ def test_interactive_simulator_under_tmux(micropython, tmp_path, mode):
     saved = run_sim(micropython, tmp_path, "", KEYPAD, flash, "saved")
     assert saved.state["score"] == [0, 3]
     assert saved.state["deals"] == 1 and saved.state["deal"]["dealer"] == 2
+
+
+def real_process(marker):
+    """The pid of the process that runs the simulator (the MicroPython runtime): of the
+    processes whose command line holds `marker`, the one that is nobody's parent (make, its
+    recipe's shell and tools/simterm.sh hold the marker too)."""
+    found = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmdline = f.read()
+            with open("/proc/%s/stat" % pid) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found[int(pid)] = ppid
+    leaves = [pid for pid in found if pid not in found.values()]
+    assert len(leaves) == 1, found
+    return leaves[0]
+
+
+@pytest.mark.parametrize("end", ["TERM", "HUP", "C-c", "x"])
+def test_make_sim_gives_the_terminal_back_however_it_ends(tmp_path, end):
+    """`make sim` as users run it, in a tmux pane's shell: after the simulator ends (by a
+    SIGTERM or SIGHUP to its process, Ctrl-C or x), the terminal is back in canonical mode
+    with echo (stty -a of the pane)."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.fail("tmux is not installed: apt-get install -y tmux (see make deps / .ci/run)")
+    # a server of its own per case: the last case's may still be exiting
+    socket = "sim-stty-%d-%s" % (os.getpid(), end)
+    flash = tmp_path / "flash"
+    out = tmp_path / "stty.txt"
+    base = [tmux, "-u", "-L", socket, "-f", "/dev/null"]
+
+    def tm(*args):
+        return subprocess.run(base + list(args), capture_output=True, text=True, timeout=10)
+
+    def until(what, timeout=15):
+        end_at = time.time() + timeout
+        while time.time() < end_at:
+            if what():
+                return True
+            time.sleep(0.05)
+        return False
+
+    # -o: the virtual environment is taken as it is (make would not rebuild it here anyway)
+    line = "make -s -o %s sim ARGS='--flash %s'; stty -a > %s" % (
+        os.path.join(".venv", ".installed"), flash, out)
+    started = tm("new-session", "-d", "-s", "sim", "-x", "100", "-y", "45", "-c", ROOT, "sh")
+    assert started.returncode == 0, started.stderr
+    try:
+        tm("send-keys", "-t", "sim", "-l", line)
+        tm("send-keys", "-t", "sim", "Enter")
+        assert until(lambda: "x quit" in tm("capture-pane", "-p", "-t", "sim").stdout), \
+            tm("capture-pane", "-p", "-t", "sim").stdout
+        if end in ("TERM", "HUP"):
+            os.kill(real_process(str(flash)), getattr(signal, "SIG" + end))
+        elif end == "C-c":
+            tm("send-keys", "-t", "sim", "C-c")
+        else:
+            tm("send-keys", "-t", "sim", "-l", end)
+        assert until(lambda: out.exists() and out.read_text().strip()), "the shell did not return"
+    finally:
+        tm("kill-server")
+    flags = out.read_text().split()
+    assert "icanon" in flags and "-icanon" not in flags
+    assert "echo" in flags and "-echo" not in flags
 
 
 # --- figures ----------------------------------------------------------------------------

@@ -5,7 +5,7 @@ keeps the same logic for all its keys at once).
 
 from compat import ticks_diff
 
-from hw.keys import DEBOUNCE_MS, LONG, LONG_MS, PRESS, Source
+from hw.keys import DEBOUNCE_MS, LONG, LONG_MS, PRESS, STUCK_MS, Source
 
 
 class Key:
@@ -18,6 +18,7 @@ class Key:
 
     DEBOUNCE_MS = DEBOUNCE_MS
     LONG_MS = LONG_MS
+    STUCK_MS = STUCK_MS
 
     def __init__(self, name=None):
         self.name = name
@@ -28,6 +29,7 @@ class Key:
         self.since = 0  # tick the current debounced press started
         self.fired = 0  # LONG already emitted for this press
         self.muted = 0  # no events until this press ends
+        self.stuck = 0  # held for STUCK_MS: not down for idle() until released (hw/keys.py)
 
     def update(self, raw, now):
         """Whole logic for an independent key, one sample (1 = closed): return PRESS, LONG
@@ -41,9 +43,14 @@ class Key:
             if not raw:  # released: the press is reported unless it went LONG or is muted
                 quiet = self.fired or self.muted
                 self.muted = 0
+                self.stuck = 0
                 return 0 if quiet else PRESS
             self.since = self.changed  # pressed: the press started at the change
             self.fired = 0
+        if self.down and not self.stuck and ticks_diff(now, self.since) >= self.STUCK_MS:
+            self.stuck = 1  # no more events from this press, and its release is silent
+            self.muted = 1
+            return 0
         # LONG once per press when the hold reaches LONG_MS. raw too: a contact already
         # opening is not a long press, whatever the debounce delay still says.
         if (
@@ -79,6 +86,14 @@ class Buttons(Source):
         self._pins = list(pins)
         self._pressed = pressed
         super().__init__(len(keys))  # every button's event in one scan at most
+
+    def arm_wake(self):
+        """Power's wake function, called before a machine sleep: False while a key is stuck,
+        as its pin would end the sleep at once (hw/power.py then naps without it)."""
+        for k in self.keys:
+            if k.stuck:
+                return False
+        return True
 
     def _scan(self, now):
         pins = self._pins

@@ -11,12 +11,19 @@ subclass's send(dc, buf) puts one stream on the bus, command bytes (dc 0) or dis
 bytes (dc 1), and returns how many bytes that took. `Display` is the panel on I2C (below);
 `SPIDisplay` (hw/display_spi.py) the 7-pin SPI module, imported only by boards wired so.
 
+A panel that does not answer (the bus raises OSError: ENODEV when nobody acknowledges,
+ETIMEDOUT when the lines are held, on the ESP32) raises nothing here: `lost` is set, and
+the next show() brings the panel up again (its init sequence) and sends the whole frame,
+or returns 0 while it still does not answer. So a loose connector costs the picture, never
+the loop; the boot keeps trying a panel absent from the start (startup.py).
+
 Each class builds itself: Display(i2c, addr, chip, reset, rotate) and SPIDisplay(spi, dc,
 cs, chip, reset, rotate) set up their bus, then Panel.__init__ allocates what show() needs
-and brings the panel up. What runs only then (the page views, the reset pulse, the chip's
-init sequence) lives in hw/display_build.py: __init__ imports it, and the boot drops it
-again (on the board every module's code is heap), leaving here only what runs while the app
-does: show(), power, contrast, invert.
+and brings the panel up (`lost` when it does not answer). What runs only then (the page
+views, the reset pulse, the chip's init sequence) lives in hw/display_build.py: __init__
+imports it, and the boot drops it again (on the board every module's code is heap), leaving
+here only what runs while the app does: show(), power, contrast, invert. A lost panel's
+show() loads it again, and it stays loaded from then on.
 """
 
 import framebuf
@@ -51,7 +58,8 @@ class Panel(framebuf.FrameBuffer):
     sends the init sequence.
 
     bytes_sent counts every byte given to the bus (control, command and data bytes, not the
-    I2C address byte); last_sent holds what the last show() or show_full() sent.
+    I2C address byte); last_sent holds what the last show() or show_full() sent. lost: the
+    panel did not answer the last write (see above).
     """
 
     # The bus, a subclass's method (see above); only declared here, as no Panel is built bare.
@@ -77,13 +85,23 @@ class Panel(framebuf.FrameBuffer):
         self._full = True  # the next show() sends the whole frame
         self.bytes_sent = 0
         self.last_sent = 0
-        init_display(self)
+        self.lost = False
+        try:
+            init_display(self)
+        except OSError:  # no panel answers: the next show() tries again
+            self.lost = True
 
     # -- commands -------------------------------------------------------------------------
 
     def write_cmd(self, c):
         self._cmd[0] = c
-        self.bytes_sent += self.send(0, self._cmd1)
+        self._command(self._cmd1)
+
+    def _command(self, buf):
+        try:
+            self.bytes_sent += self.send(0, buf)
+        except OSError:
+            self.lost = True  # the next show() brings the panel up again
 
     def power(self, on):
         """Panel on or off; off keeps the panel RAM, so no redraw is needed after on."""
@@ -99,7 +117,7 @@ class Panel(framebuf.FrameBuffer):
         cmd = self._cmd
         cmd[0] = _SET_CONTRAST
         cmd[1] = value & 0xFF
-        self.bytes_sent += self.send(0, self._cmd2)
+        self._command(self._cmd2)
 
     def invert(self, flag):
         self.write_cmd(_SET_NORM_INV | (1 if flag else 0))
@@ -129,7 +147,23 @@ class Panel(framebuf.FrameBuffer):
         return sent
 
     def show(self):
-        """Send the changed span of each changed page (everything after invalidate())."""
+        """Send the changed span of each changed page (everything after invalidate()).
+        Returns the bytes sent: 0 while the panel does not answer (see above)."""
+        try:
+            if self.lost:  # gone from the bus: its init sequence first (a reset panel is dark)
+                from hw.display_build import init_display  # boot-only code, loaded again
+
+                self.lost = False
+                init_display(self)
+                if self.lost:
+                    return 0
+            return self._frame()
+        except OSError:
+            self.lost = True
+            self._full = True
+            return 0
+
+    def _frame(self):
         full = self._full
         fb_pages = self._fb_pages
         sh_pages = self._sh_pages

@@ -49,11 +49,13 @@ class Keypad(Source):
         self._events = events
         self.DEBOUNCE_MS = keys.DEBOUNCE_MS if debounce_ms is None else debounce_ms
         self.LONG_MS = keys.LONG_MS if long_ms is None else long_ms
+        self.STUCK_MS = keys.STUCK_MS
         self._rows = list(rows)
         self._cols = list(cols)
         # A bit per key (bit i = key i), as Key's raw (closed at the last scan), down
-        # (debounced), fired (LONG already emitted) and muted (no events until it ends).
-        self._raw = self._down = self._fired = self._muted = 0
+        # (debounced), fired (LONG already emitted), muted (no events until it ends) and
+        # stuck (held for STUCK_MS: not down for idle() until released, hw/keys.py).
+        self._raw = self._down = self._fired = self._muted = self._stuck = 0
         self._changed = [0] * len(names)  # per key: tick of the last raw change
         self._since = [0] * len(names)  # per key: tick the debounced press started
         self._active = -1  # index of the key being reported, or -1
@@ -108,14 +110,26 @@ class Keypad(Source):
                 self._down &= ~bit  # released
                 quiet = (self._fired | self._muted) & bit
                 self._muted &= ~bit
+                self._stuck &= ~bit
                 if i == self._active:
                     self._active = -1
                     if not quiet:
                         self._push(self._events[2 * i])
-        # Which key is reported, and its LONG.
         down = self._down
         if not down:
             return
+        # A key held for STUCK_MS is stuck: muted, and no longer the key reported (so the
+        # others can be).
+        fresh = down & ~self._stuck
+        if fresh:
+            stuck_ms = self.STUCK_MS
+            for i in range(len(since)):
+                if (fresh >> i) & 1 and ticks_diff(now, since[i]) >= stuck_ms:
+                    self._stuck |= 1 << i
+                    self._muted |= 1 << i
+                    if i == self._active:
+                        self._active = -1
+        # Which key is reported, and its LONG.
         m = down & (down - 1)
         if m & (m - 1):  # three or more keys: void the chord
             self._muted |= down
@@ -143,14 +157,27 @@ class Keypad(Source):
             self._push(self._events[2 * a + 1])
 
     def any_down(self):
-        """True while any key is held or still settling (as of the last poll)."""
-        return bool(self._raw | self._down)
+        """True while any key is held or still settling (as of the last poll); a stuck key
+        does not count."""
+        return bool((self._raw | self._down) & ~self._stuck)
 
     def arm_wake(self):
-        """Drive every row low so any key pulls its column low (wake source).
+        """Drive every row low so any key pulls its column low (wake source), but a row
+        with a stuck key, which would end the sleep at once: False when that leaves no row
+        (hw/power.py then naps without the wake source).
 
         The next poll() restores scanning.
         """
+        ncols = len(self._cols)
+        row_bits = (1 << ncols) - 1
+        stuck = self._stuck
+        armed = False
         for r in self._rows:
-            r(0)
+            if stuck & row_bits:
+                r(1)
+            else:
+                r(0)
+                armed = True
+            stuck >>= ncols
         self._armed = True
+        return armed

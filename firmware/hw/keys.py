@@ -13,6 +13,10 @@ Semantics (the same for every key):
   long press can mean "undo" without also doing the short-press action).
 - PRESS is emitted on release (DEBOUNCE_MS after the contact opens) of a
   press shorter than that.
+- A key held for STUCK_MS is stuck (a shorted contact, something lying on the keypad): from
+  then until it is released it is not down for any_down() and idle(), so the board still
+  dims and naps, and its release gives no PRESS. Its wiring cannot wake the board from a
+  sleep meanwhile (the source's arm_wake() says so, see hw/power.py).
 
 The edge logic of one key is hw/buttons.py's Key, which is fed (level, now_ms) samples and
 knows nothing about pins or polling, so tests drive it with a fake clock. The buttons keep
@@ -36,6 +40,7 @@ LONG = const(2)
 # The keys' timing (ms), the same for every source; a board or a test may set its own.
 DEBOUNCE_MS = 20
 LONG_MS = 600
+STUCK_MS = 10000
 
 
 class Source:
@@ -76,9 +81,10 @@ class Source:
         return ev
 
     def any_down(self):
-        """True while any key is held or still settling (as of the last poll)."""
+        """True while any key is held or still settling (as of the last poll); a stuck key
+        does not count."""
         for k in self.keys:
-            if k.raw or k.down:
+            if (k.raw or k.down) and not k.stuck:
                 return True
         return False
 

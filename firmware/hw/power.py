@@ -81,6 +81,9 @@ class Power:
       short waits with the panel off). True: a wake source is set up (hw/wake.py).
       A callable: set up, and called right before each lightsleep/deepsleep, e.g.
       Keypad.arm_wake, which drives every row low so that any key pulls its column low.
+      When it returns False the keys cannot wake the chip now (a stuck key would end the
+      sleep at once, hw/keys.py): no deep sleep then, and plain sleeps of at most nowake_ms
+      instead of the light sleep.
 
     Derived from the settings: dim_ms, off_ms, deep_ms (0 = stage disabled; deep_ms is 0
     unless the board can deep sleep and wake on a key), scan_ms, and cap_ms, the longest wait
@@ -127,6 +130,7 @@ class Power:
         else:
             cap = _setting(settings, "nowake_ms", 100)
         self.cap_ms = max(self.scan_ms, min(cap, _MAX_MS))
+        self._nowake_ms = max(self.scan_ms, _setting(settings, "nowake_ms", 100))
         self.contrast = _setting(settings, "contrast", 0xCF) & 0xFF
         self.dim_contrast = _setting(settings, "dim_contrast", 0x08) & 0xFF
 
@@ -204,11 +208,10 @@ class Power:
             d.power(False)
             self._off = True
             self.state = OFF
-        if deep:
+        if deep and (self._arm is None or self._arm() is not False):
+            # (a wake function that returns False cannot arm the keys now: a stuck key)
             self.state = DEEP
             self.deepsleeps += 1
-            if self._arm is not None:
-                self._arm()
             ds = self._deepsleep
             if ds is not None:  # always, when deep_ms is set
                 try:
@@ -252,9 +255,11 @@ class Power:
         lightsleep early; the next keys.poll() then sees the key."""
         self.wakeups += 1
         if self._nap and self._lightsleep is not None:
-            self.lightsleeps += 1
-            if self._arm is not None:
-                self._arm()
-            self._lightsleep(ms)
-        else:
-            sleep_ms(ms)
+            if self._arm is None or self._arm() is not False:
+                self.lightsleeps += 1
+                self._lightsleep(ms)
+                return
+            # The wake function refused (a stuck key would end the sleep at once): a short
+            # plain sleep, so the other keys are still scanned.
+            ms = min(ms, self._nowake_ms)
+        sleep_ms(ms)

@@ -336,8 +336,10 @@ class Board(Screen):
             width -= text.width(lead) + 6
             app.write(lead, W - text.width(lead), y)
         if trick and (app.message or buttons):
-            # The soft keys or a refusal's reason take the bottom line: the trick goes here.
-            app.write(text.clip(trick, width), 0, y)
+            # The soft keys or a refusal's reason take the bottom line: the trick goes here,
+            # a row higher over a message's bar, so its cursor (the font's "_" sits on its
+            # ninth row) does not touch the bar.
+            app.write(text.clip(trick, width), 0, y - 1 if app.message else y)
             return
         # trump (three and four players), the contract or the stock, its closer or bidder,
         # then the marriages; a long name is cut before anything else.

@@ -67,12 +67,13 @@ class List(Screen):
             mark = "\u25b2" if i == top and top else "\u25bc" if i == top + rows - 1 < n - 1 \
                 else ""
             if mark:
-                write(mark, W - 6, y)
+                write(mark, W - 6, y)  # its ink: five columns from W - 6
             label = text.clip(label, W - 8 if mark else W - 2)
             color = 1
             if i == pick:
                 # Inverted under the text only: a cursor move then changes fewer columns.
-                fb.fill_rect(0, y, text.width(label) + 2, LINE, 1)
+                # Beside a mark the bar stops two columns before it.
+                fb.fill_rect(0, y, min(text.width(label) + 2, W - 8 if mark else W), LINE, 1)
                 color = 0
             write(label, 1, y, color)
         if more is not None:
