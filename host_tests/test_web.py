@@ -191,3 +191,47 @@ def test_phone_portrait_fits_without_scrolling(site):
     for sw, sh, w, h, panel in (got[1], got[3]):
         assert (sw, sh) == (w, h) == browser.PHONE
         assert panel >= 0.9 * w  # the panel spans the width
+
+
+LAYOUT_CHECK = """(() => {
+  const box = (el) => el.getBoundingClientRect();
+  const inside = (b) => b.left >= -0.5 && b.top >= -0.5 && b.right <= innerWidth + 0.5 &&
+                        b.bottom <= innerHeight + 0.5;
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                          a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const keys = [...document.querySelectorAll(".keys:not([hidden]) button")].map(box);
+  const links = [...document.querySelectorAll("nav > *")].map(box);
+  const panel = box(document.getElementById("panel"));
+  const pad = box(document.querySelector(".keys:not([hidden])"));
+  let clash = 0;  // a key's own name over what it does
+  document.querySelectorAll(".keys:not([hidden]) button").forEach((b) => {
+    const id = b.querySelector(".id");
+    if (!id) return;
+    b.querySelectorAll("span:not(.id)").forEach((s) => { if (meets(box(id), box(s))) clash++; });
+  });
+  return {scroll: [document.documentElement.scrollWidth > innerWidth,
+                   document.documentElement.scrollHeight > innerHeight],
+          outside: [...keys, ...links, panel].filter((b) => !inside(b)).length,
+          under: links.filter((l) => keys.some((k) => meets(k, l))).length,
+          clash, beside: panel.right <= pad.left, panelWidth: panel.width,
+          used: (pad.bottom - panel.top) / innerHeight, w: innerWidth, h: innerHeight};
+})()"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (320, 568), (568, 320), (360, 740),
+                                  (740, 360), (768, 1024), (1280, 720)])
+def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(site, size):
+    # A phone held sideways put the key rows under the bottom bar (a tap on "CSV" typed a
+    # 9); at 320x568 the keys' corner names ran into their texts.
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": LAYOUT_CHECK}, {"do": "switch"},
+                     {"do": "eval", "js": LAYOUT_CHECK}], viewport=size, touch=True)
+    for layout, r in (("keypad", got[1]), ("buttons", got[3])):
+        where = "%s at %dx%d: %s" % (layout, size[0], size[1], r)
+        assert r["scroll"] == [False, False], where
+        assert r["outside"] == 0 and r["under"] == 0, where
+        assert r["clash"] == 0, where
+        if size[0] > size[1] and size[1] <= 600:
+            assert r["beside"], where  # landscape: the panel beside the keys
+            assert r["panelWidth"] >= 0.4 * size[0], where
+        else:
+            assert r["used"] >= 0.8, where  # portrait: the keys fill the screen
