@@ -104,6 +104,8 @@ NOT_FROM_THE_BENCH = [
     ("docs/web.md", "≤ 1.5 MB", "a target (tools/targets.py)"),
     ("docs/web.md", "≤ 16 ms", "a target (tools/targets.py)"),
     ("docs/fonts.md", "0 bytes for 1,000 characters", "the test's count of characters"),
+    ("docs/club.md", "refuses messages over 8 KB", "venue.conf's message_size_limit"),
+    ("docs/club.md", "A message over 8 KB", "the service's MAX_PAYLOAD, a constant"),
     # measured by hand or by a test once, not by make bench (yet)
     ("README.md", "15 KB of names", "an analysis by hand of the heap after boot"),
     ("README.md", "interned names (15 KB)", "an analysis by hand of the heap after boot"),
