@@ -286,6 +286,11 @@ class Board(Screen):
             # trick under way, which was there, takes the points' line till the next key.
             y -= LINE
         else:
+            if app.message and self.win >= 0:
+                # A message's bar takes the bottom line and the trick under way the line
+                # above it: both that line and the points go a row higher, so the trick's
+                # cursor keeps clear of the bar.
+                y -= 1
             for s in range(sides):
                 pts = "??" if state.rules.hidden else str(deal.points[s])
                 if deal.pending[s]:
@@ -337,9 +342,9 @@ class Board(Screen):
             app.write(lead, W - text.width(lead), y)
         if trick and (app.message or buttons):
             # The soft keys or a refusal's reason take the bottom line: the trick goes here,
-            # a row higher over a message's bar, so its cursor (the font's "_" sits on its
-            # ninth row) does not touch the bar.
-            app.write(text.clip(trick, width), 0, y - 1 if app.message else y)
+            # (over a message's bar the caller has moved this line a row higher, so the
+            # cursor, the font's "_" on its ninth row, does not touch the bar).
+            app.write(text.clip(trick, width), 0, y)
             return
         # trump (three and four players), the contract or the stock, its closer or bidder,
         # then the marriages; a long name is cut before anything else.
