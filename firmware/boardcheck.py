@@ -18,7 +18,9 @@ The format:
      "keys": {"type": "keypad", "rows": [pins], "cols": [pins], "layout": "123A/456B/789C/*0#D"}
           or {"type": "buttons", "pins": {"UP": pin, "DOWN": pin, "OK": pin, "BACK": pin}},
      "buzzer": pin | null,
-     "wake": true | false}
+     "wake": true | false,
+     "wifi": true | false,
+     "battery": {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}}
 
 "bus" is "i2c" (the default) or "spi" (the 7-pin modules: D0 = sck, D1 = mosi, DC, CS, RES =
 reset). chip, sda and scl are required on I2C, chip, sck, mosi, dc and cs on SPI; addr
@@ -26,6 +28,9 @@ defaults to 0x3C, freq to 400 kHz on I2C and 4 MHz on SPI (at most 10 MHz for th
 4 MHz for the SH1106, their datasheets' shortest clock cycles).
 "wake": keys may end a light sleep (a GPIO wake source; main.py falls back to short naps
 when the firmware cannot set one up).
+"battery" (optional): the cell the board runs from, for the hours of play that `make bench`
+reports (tools/battery.py); the firmware does not use it. mAh and V are required (mAh
+50-100000, V 1-24), kind is an optional label.
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
@@ -55,7 +60,8 @@ _SPI_FREQ_MIN = const(100000)
 _SPI_FREQ_MAX_SSD1306 = const(10000000)
 _SPI_FREQ_MAX_SH1106 = const(4000000)
 
-_TOP = const(("name", "display", "keys", "buzzer", "wake", "wifi"))
+_TOP = const(("name", "display", "keys", "buzzer", "wake", "wifi", "battery"))
+_BATTERY = const(("mAh", "V", "kind"))
 _DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
 _DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
 _KEYPAD = const(("type", "rows", "cols", "layout"))
@@ -226,6 +232,17 @@ class _Check:
             if ch not in layout:
                 self.err("keys.layout: key %r is missing (undo and OK need it)" % (ch,))
 
+    def battery(self, b):
+        if not self.fields("battery", b, _BATTERY, ("mAh", "V")):
+            return
+        # JSON true/false are not numbers here (bool is an int subclass on CPython)
+        if "mAh" in b and (type(b["mAh"]) not in (int, float) or not 50 <= b["mAh"] <= 100000):
+            self.err("battery.mAh: %r is not a capacity in mAh (50-100000)" % (b["mAh"],))
+        if "V" in b and (type(b["V"]) not in (int, float) or not 1 <= b["V"] <= 24):
+            self.err("battery.V: %r is not a cell voltage in V (1-24)" % (b["V"],))
+        if "kind" in b and (type(b["kind"]) is not str or not b["kind"]):
+            self.err("battery.kind: must be a non-empty string")
+
     def duplicates(self):
         done = []
         for pin, _ in self.uses:
@@ -256,6 +273,8 @@ def check(cfg):
         c.err("wake: must be true or false")
     if "wifi" in cfg and type(cfg["wifi"]) is not bool:
         c.err("wifi: must be true or false")  # true: club night (club.json, net/)
+    if "battery" in cfg:
+        c.battery(cfg["battery"])
     c.duplicates()
     return c.errors
 
