@@ -60,8 +60,11 @@ _SPI_FREQ_MIN = const(100000)
 _SPI_FREQ_MAX_SSD1306 = const(10000000)
 _SPI_FREQ_MAX_SH1106 = const(4000000)
 
-_TOP = const(("name", "display", "keys", "buzzer", "wake", "wifi", "battery"))
-_BATTERY = const(("mAh", "V", "kind"))
+# The top level's fields and the battery's, split at run time: the names only the check
+# knows ("battery", "mAh", "kind") are then never interned for good in the board's heap.
+_TOP = const("name display keys buzzer wake wifi battery")
+_BATTERY = const("mAh V kind")
+_CELL = const(((50, 100000, "a capacity in mAh"), (1, 24, "a cell voltage in V")))
 _DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
 _DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
 _KEYPAD = const(("type", "rows", "cols", "layout"))
@@ -232,17 +235,6 @@ class _Check:
             if ch not in layout:
                 self.err("keys.layout: key %r is missing (undo and OK need it)" % (ch,))
 
-    def battery(self, b):
-        if not self.fields("battery", b, _BATTERY, ("mAh", "V")):
-            return
-        # JSON true/false are not numbers here (bool is an int subclass on CPython)
-        if "mAh" in b and (type(b["mAh"]) not in (int, float) or not 50 <= b["mAh"] <= 100000):
-            self.err("battery.mAh: %r is not a capacity in mAh (50-100000)" % (b["mAh"],))
-        if "V" in b and (type(b["V"]) not in (int, float) or not 1 <= b["V"] <= 24):
-            self.err("battery.V: %r is not a cell voltage in V (1-24)" % (b["V"],))
-        if "kind" in b and (type(b["kind"]) is not str or not b["kind"]):
-            self.err("battery.kind: must be a non-empty string")
-
     def duplicates(self):
         done = []
         for pin, _ in self.uses:
@@ -259,7 +251,8 @@ class _Check:
 def check(cfg):
     """Every problem of a board file (parsed JSON) as a message; [] when it is good."""
     c = _Check()
-    if not c.fields("", cfg, _TOP, ("name", "display", "keys")):
+    top = _TOP.split()
+    if not c.fields("", cfg, top, ("name", "display", "keys")):
         return c.errors
     if "name" in cfg and (type(cfg["name"]) is not str or not cfg["name"]):
         c.err("name: must be a non-empty string")
@@ -273,8 +266,23 @@ def check(cfg):
         c.err("wake: must be true or false")
     if "wifi" in cfg and type(cfg["wifi"]) is not bool:
         c.err("wifi: must be true or false")  # true: club night (club.json, net/)
-    if "battery" in cfg:
-        c.battery(cfg["battery"])
+    if top[6] in cfg:  # "battery": the cell, for the bench's hours of play only
+        b = cfg[top[6]]
+        names = _BATTERY.split()
+        if c.fields(top[6], b, names, names[:2]):
+            for i in range(3):
+                k = names[i]
+                if k not in b:
+                    continue
+                v = b[k]
+                if i == 2:
+                    if type(v) is not str or not v:
+                        c.err("battery.kind: must be a non-empty string")
+                    continue
+                lo, hi, what = _CELL[i]
+                # JSON true/false are no numbers here (bool is an int on CPython)
+                if type(v) not in (int, float) or not lo <= v <= hi:
+                    c.err("battery.%s: %r is not %s (%d-%d)" % (k, v, what, lo, hi))
     c.duplicates()
     return c.errors
 
