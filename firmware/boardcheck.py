@@ -18,7 +18,9 @@ The format:
      "keys": {"type": "keypad", "rows": [pins], "cols": [pins], "layout": "123A/456B/789C/*0#D"}
           or {"type": "buttons", "pins": {"UP": pin, "DOWN": pin, "OK": pin, "BACK": pin}},
      "buzzer": pin | null,
-     "wake": true | false}
+     "wake": true | false,
+     "wifi": true | false,
+     "battery": {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}}
 
 "bus" is "i2c" (the default) or "spi" (the 7-pin modules: D0 = sck, D1 = mosi, DC, CS, RES =
 reset). chip, sda and scl are required on I2C, chip, sck, mosi, dc and cs on SPI; addr
@@ -26,6 +28,9 @@ defaults to 0x3C, freq to 400 kHz on I2C and 4 MHz on SPI (at most 10 MHz for th
 4 MHz for the SH1106, their datasheets' shortest clock cycles).
 "wake": keys may end a light sleep (a GPIO wake source; main.py falls back to short naps
 when the firmware cannot set one up).
+"battery" (optional): the cell the board runs from, for the hours of play that `make bench`
+reports (tools/battery.py); the firmware does not use it. mAh and V are required (mAh
+50-100000, V 1-24), kind is an optional label.
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
@@ -55,7 +60,11 @@ _SPI_FREQ_MIN = const(100000)
 _SPI_FREQ_MAX_SSD1306 = const(10000000)
 _SPI_FREQ_MAX_SH1106 = const(4000000)
 
-_TOP = const(("name", "display", "keys", "buzzer", "wake", "wifi"))
+# The top level's fields and the battery's, split at run time: the names only the check
+# knows ("battery", "mAh", "kind") are then never interned for good in the board's heap.
+_TOP = const("name display keys buzzer wake wifi battery")
+_BATTERY = const("mAh V kind")
+_CELL = const(((50, 100000, "a capacity in mAh"), (1, 24, "a cell voltage in V")))
 _DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
 _DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
 _KEYPAD = const(("type", "rows", "cols", "layout"))
@@ -242,7 +251,8 @@ class _Check:
 def check(cfg):
     """Every problem of a board file (parsed JSON) as a message; [] when it is good."""
     c = _Check()
-    if not c.fields("", cfg, _TOP, ("name", "display", "keys")):
+    top = _TOP.split()
+    if not c.fields("", cfg, top, ("name", "display", "keys")):
         return c.errors
     if "name" in cfg and (type(cfg["name"]) is not str or not cfg["name"]):
         c.err("name: must be a non-empty string")
@@ -256,6 +266,23 @@ def check(cfg):
         c.err("wake: must be true or false")
     if "wifi" in cfg and type(cfg["wifi"]) is not bool:
         c.err("wifi: must be true or false")  # true: club night (club.json, net/)
+    if top[6] in cfg:  # "battery": the cell, for the bench's hours of play only
+        b = cfg[top[6]]
+        names = _BATTERY.split()
+        if c.fields(top[6], b, names, names[:2]):
+            for i in range(3):
+                k = names[i]
+                if k not in b:
+                    continue
+                v = b[k]
+                if i == 2:
+                    if type(v) is not str or not v:
+                        c.err("battery.kind: must be a non-empty string")
+                    continue
+                lo, hi, what = _CELL[i]
+                # JSON true/false are no numbers here (bool is an int on CPython)
+                if type(v) not in (int, float) or not lo <= v <= hi:
+                    c.err("battery.%s: %r is not %s (%d-%d)" % (k, v, what, lo, hi))
     c.duplicates()
     return c.errors
 

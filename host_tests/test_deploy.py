@@ -78,6 +78,11 @@ def test_board_files_say_what_the_design_says():
     d = spi["display"]
     assert (d["bus"], d["sck"], d["mosi"]) == ("spi", 18, 23)
     assert spi["keys"] == ref["keys"]
+    # The reference builds name their cell (the bench's hours of play); the board file
+    # without one is good too.
+    for n in ("devkitc-ssd1306-keypad.json", "devkitc-ssd1306-buttons.json"):
+        assert load(n)["battery"] == {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}
+    assert boardcheck.check(edit(ref, "battery-", None)) == []
 
 
 # ---- one row per schema error ------------------------------------------------------------
@@ -120,7 +125,7 @@ def edit(base, path, value):
 ERRORS = [
     # (board, path, value, the messages)
     (good, "colour", "red",
-     ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake, wifi)"]),
+     ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake, wifi, battery)"]),
     (good, "display.sdaa", 21,
      ["display: unknown field 'sdaa' (allowed: bus, chip, sda, scl, addr, freq, reset, "
       "rotate)"]),
@@ -210,6 +215,16 @@ ERRORS = [
     (spi_sh1106, "display.freq", 8000000,
      ["display.freq: 8000000 is not an SPI clock in Hz for the sh1106 (100000-4000000)"]),
     (good, "name", "", ["name: must be a non-empty string"]),
+    # The cell (optional; the bench's hours of play).
+    (good, "battery", 2000, ["battery: must be an object {...}"]),
+    (good, "battery.V-", None, ["battery: missing field 'V'"]),
+    (good, "battery.Ah", 2, ["battery: unknown field 'Ah' (allowed: mAh, V, kind)"]),
+    (good, "battery.mAh", "2000",
+     ["battery.mAh: '2000' is not a capacity in mAh (50-100000)"]),
+    (good, "battery.mAh", 0, ["battery.mAh: 0 is not a capacity in mAh (50-100000)"]),
+    (good, "battery.mAh", True, ["battery.mAh: True is not a capacity in mAh (50-100000)"]),
+    (good, "battery.V", 37, ["battery.V: 37 is not a cell voltage in V (1-24)"]),
+    (good, "battery.kind", "", ["battery.kind: must be a non-empty string"]),
 ]
 
 
@@ -223,7 +238,7 @@ def test_several_problems_are_all_reported():
     cfg = edit(edit(good(), "display.sda", 6), "keys.cols.1", 36)
     cfg["extra"] = 1
     assert boardcheck.check(cfg) == [
-        "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi)",
+        "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi, battery)",
         "display.sda: pin 6 is wired to the flash chip (GPIO 6-11); use another pin",
         "keys.cols[1]: pin 36 is input-only (34-39) and has no internal pull-up",
     ]

@@ -36,6 +36,11 @@ WebAssembly port; the other figures on the 64-bit unix port.
   flash        tools/flash_figures.py (a 100+ deal match through Session) under MicroPython.
   wake-ups     hw/power.py's counters over a fake clock: the main loop idling for 30 min
                with keys that are never pressed; panel on, then panel off.
+  battery      tools/evening.py: a 3-hour evening (a deal every 4 minutes, idle between) on
+               the real start.run() with the fake machine and a fake clock, for the keypad
+               and the four-button builds, with and without the club link up: the time in
+               each power state, the loop's wake-ups, the lit pixels. tools/battery.py
+               prices it with datasheet currents and the board file's cell.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame, key-to-frame latency (median, p95).
   club night   tools/club_figures.py with a real Mosquitto: results per second the standings
@@ -593,6 +598,7 @@ def build(quick=False):
                               _source_paths()), "boot")
         first = measure_first_frame(tmp, flash, hundred, 5 if quick else 9)
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
+        evenings = measure_evenings(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     web = None
@@ -614,7 +620,7 @@ def build(quick=False):
 
         club = club_figures.figures()
     return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
-                   club, measure_deploy())
+                   club, measure_deploy(), evenings)
 
 
 def measure_deploy():
@@ -638,12 +644,89 @@ def measure_deploy():
             "romfs_image": image}
 
 
+EVENING_BOARDS = {"keypad": "boards/devkitc-ssd1306-keypad.json",
+                  "buttons": "boards/devkitc-ssd1306-buttons.json"}
+EVENING_RULES = "classic66"
+
+
+def _evening_keys(path, layout, deals):
+    """The presses of `deals` deals entered as results (one line each), matches in a row:
+    the first match switches the entry setting to results, each next one starts from the
+    finished match's board. The first line: the deals of the last match."""
+    from keyseq import entry_keys, match_keys, random_match, setup_keys
+    from sixtysix.match import Match
+
+    out = []
+    last = 0
+    i = 0
+    while len(out) < deals:
+        lines, _m = random_match(EVENING_RULES, 300 + i, suits=False, quick=100)
+        if i == 0:
+            pairs = match_keys(lines, layout, results=True)
+        else:
+            shadow = Match()
+            shadow.enter_line(lines[0])
+            pairs = [(lines[0], setup_keys(lines[0], layout, True))]
+            for line in lines[1:]:
+                pairs.append((line, entry_keys(shadow.state, line, layout, True)))
+                shadow.enter_line(line)
+        prefix = pairs[0][1]  # the new match's keys, typed before its first deal
+        last = 0
+        for _line, keys in pairs[1:]:
+            if len(out) == deals:
+                break
+            out.append(prefix + keys)
+            prefix = ""
+            last += 1
+        i += 1
+    with open(path, "w") as f:
+        f.write("%d\n" % last + "\n".join(out) + "\n")
+
+
+def measure_evenings(tmp, layouts=("keypad", "buttons")):
+    """tools/evening.py for the keypad and the four-button builds, with and without the club
+    link, priced by tools/battery.py with the board file's cell."""
+    import json
+    import os
+    import shutil
+
+    import battery
+    import runtimes
+
+    root = _root()
+    out = []
+    for layout in layouts:
+        board = EVENING_BOARDS[layout]
+        with open(os.path.join(root, board)) as f:
+            cfg = json.load(f)
+        keys = os.path.join(tmp, "evening-%s.txt" % layout)
+        _evening_keys(keys, layout, 3 * 3600 // 240)
+        for club in (False, True):
+            folder = os.path.join(tmp, "evening-%s%s" % (layout, "-club" if club else ""))
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+            shutil.copy(os.path.join(root, board), os.path.join(folder, "board.json"))
+            proc = runtimes.run("mp64", [os.path.join(root, "tools", "evening.py"), keys] +
+                                (["club"] if club else []),
+                                paths=[os.path.join(root, "host_tests", "fake_machine")] +
+                                _source_paths(), heapsize="4m", cwd=folder)
+            ev = _json_out(proc, "evening " + layout)
+            ev["battery"] = battery.evening(ev, battery.cell_of(cfg))
+            if club:  # the club rows' other case: the link keeps the CPU in modem sleep
+                ev["battery_cpu_kept_awake"] = battery.evening(ev, battery.cell_of(cfg),
+                                                               club_awake=True)
+            out.append(ev)
+    return out
+
+
 def _yes(ok):
     return "met" if ok else "NOT MET"
 
 
 def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
-            club=None, deploy=None):
+            club=None, deploy=None, evenings=None):
+    import battery
+
     rows = []
 
     def row(name, value, target, ok, key, raw):
@@ -757,6 +840,15 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         row("idle wake-ups/s, panel off (%s)" % label, "%.4f" % off,
             "<= key scan (%.0f/s)" % off_scan if need is None else "none periodic (keys wake it)",
             ok, "wake_off_" + name, r)
+    for ev in evenings or ():
+        b = ev["battery"]
+        cell = b["cell"]
+        row("battery, %s build%s, %d mAh %s: hours of play / 3-hour evenings" % (
+            ev["keys"], ", club link up" if ev["club"] else "", cell["mAh"], cell["kind"]),
+            "%.0f h / %.1f evenings (%.1f mA from the cell)" % (b["hours"], b["evenings"],
+                                                                 b["cell_ma"]),
+            ">= 1 evening (%d h)" % battery.EVENING_H, b["hours"] >= battery.EVENING_H,
+            "battery_%s%s" % (ev["keys"], "_club" if ev["club"] else ""), ev)
     if web:
         row("browser build: bytes of a first visit", "%d" % web["first_load_bytes"],
             "<= %.1f MB" % (TARGETS["web_first_load"] / 1e6),
