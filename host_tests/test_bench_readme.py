@@ -98,6 +98,8 @@ NOT_FROM_THE_BENCH = [
     ("README.md", "a 4.5 KB block", "the qstr table's doubling: arithmetic"),
     ("README.md", "a 128 KB ROMFS", "MicroPython's partition table"),
     ("docs/boards.md", "with a 128 KB", "MicroPython's partition table"),
+    ("docs/boards.md", "(0.5 ms a loop turn, assumed",
+     "the battery estimate's assumed busy time a loop turn (tools/battery.py)"),
     ("docs/web.md", "its 1024 bytes", "the 128x64 frame buffer"),
     ("docs/web.md", "(600 ms)", "LONG_MS, a constant"),
     ("docs/web.md", "(about 5 MB)", "the browser's localStorage quota"),
