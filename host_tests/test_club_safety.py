@@ -43,7 +43,7 @@ class Venue:
         pw = os.path.join(folder, "venue.passwd")
         open(pw, "w").close()
         for name, password in USERS.items():
-            subprocess.run(["mosquitto_passwd", "-b", pw, name, password], check=True,
+            subprocess.run([mosquitto._which("mosquitto_passwd"), "-b", pw, name, password], check=True,
                            capture_output=True)
         os.chmod(pw, 0o600)
         self.port, ws = mosquitto.free_port(), mosquitto.free_port()
@@ -61,7 +61,7 @@ class Venue:
         self.proc = None
 
     def start(self):
-        self.proc = subprocess.Popen(["mosquitto", "-c", self.conf], cwd=self.folder,
+        self.proc = subprocess.Popen([mosquitto._which("mosquitto"), "-c", self.conf], cwd=self.folder,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         end = time.time() + 10
         while time.time() < end:
