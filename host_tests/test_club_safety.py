@@ -43,8 +43,8 @@ class Venue:
         pw = os.path.join(folder, "venue.passwd")
         open(pw, "w").close()
         for name, password in USERS.items():
-            subprocess.run([mosquitto._which("mosquitto_passwd"), "-b", pw, name, password], check=True,
-                           capture_output=True)
+            subprocess.run([mosquitto._which("mosquitto_passwd"), "-b", pw, name, password],
+                           check=True, capture_output=True)
         os.chmod(pw, 0o600)
         self.port, ws = mosquitto.free_port(), mosquitto.free_port()
         with open(VENUE) as f:
@@ -61,8 +61,9 @@ class Venue:
         self.proc = None
 
     def start(self):
-        self.proc = subprocess.Popen([mosquitto._which("mosquitto"), "-c", self.conf], cwd=self.folder,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen([mosquitto._which("mosquitto"), "-c", self.conf],
+                                     cwd=self.folder, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
         end = time.time() + 10
         while time.time() < end:
             try:
