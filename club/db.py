@@ -70,6 +70,13 @@ class Db:
              time.time()))
         return cur.rowcount == 1
 
+    def stored(self, table, inc, seq):
+        """The stored body of a result (a JSON text), or None."""
+        row = self.conn.execute(
+            "SELECT body FROM results WHERE table_id = ? AND inc = ? AND seq = ?",
+            (table, inc, seq)).fetchone()
+        return row[0] if row else None
+
     def add_refused(self, topic, body, why):
         self.conn.execute("INSERT INTO refused (at, topic, body, why) VALUES (?, ?, ?, ?)",
                           (time.time(), topic, body, why))

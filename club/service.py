@@ -62,6 +62,7 @@ class Service:
         self.client.reconnect_delay_set(0.1, 2)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_disconnect = lambda *a: self.log("disconnected from the broker")
         self.host, self.port = host, port
         self.connected = threading.Event()
         self._publish_snapshot()
@@ -70,7 +71,9 @@ class Service:
 
     def _on_connect(self, client, userdata, flags, reason, properties):
         if reason.is_failure:
+            self.log("broker refused the login: %s" % reason)
             return
+        self.log("connected to the broker")
         client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/#", 1)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
@@ -149,9 +152,19 @@ class Service:
                 # Kept for the director, never counted: the standings were final at close.
                 self._refuse(topic, payload, "late: the night is closed")
                 return None
+            what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
             if self.db.add_result(table, msg):
+                self.log("accepted " + what)
                 return table, self.event.apply(table, msg)
+            if self.db.stored(table, msg["inc"], msg["seq"]) != json.dumps(
+                    msg, separators=(",", ":")):
+                # The same number with other content: the first copy counts, this one is
+                # kept beside it for the director, never dropped silently.
+                self._refuse(topic, payload, "conflict: %s differs from the copy kept" % what,
+                             MAX_PAYLOAD)
+                return table, False
             self.duplicates += 1
+            self.log("duplicate " + what)
             return table, False  # a duplicate: the table hears its ack again
         if len(parts) == 3 and parts[0] == "club" and parts[2] == "seat" and payload:
             try:
@@ -181,6 +194,8 @@ class Service:
                 return None
             fix["id"] = self.db.add_correction(fix)
             self.event.correct(fix)
+            self.log("director: %s %s %s match %d deal %d (%s)" % (
+                fix["action"], fix["table"], fix["inc"], fix["match"], fix["deal"], fix["why"]))
             return fix["table"], True
         if topic == "club/director/close":
             if not self.event.closed:  # closed once: a second close changes nothing
@@ -191,9 +206,9 @@ class Service:
             self._publish_snapshot()
         return None
 
-    def _refuse(self, topic, payload, why):
+    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED):
         """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
-        self.db.add_refused(topic, payload[:KEEP_REFUSED], why)
+        self.db.add_refused(topic, payload[:keep], why)
         self.db.commit()
         self.log("refused %s: %s" % (topic, why))
 

@@ -253,8 +253,8 @@ def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing
     svc._handle("club/director/close", b"")
     assert svc.event.standings() == first
     assert _refused(svc)[-1][2] == "late: the night is closed"
-    assert lines == ["closed: %d results counted" % first["results"],
-                     "refused club/t01/result: late: the night is closed"]
+    assert lines[-2:] == ["closed: %d results counted" % first["results"],
+                          "refused club/t01/result: late: the night is closed"]
     csvs = []
     for n in (1, 2):
         path = str(tmp_path / ("final%d.csv" % n))
@@ -354,3 +354,24 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_the_audit(tmp
     assert r["wide"] <= r["view"], r  # no sideways scroll
     assert r["numbers"] >= 18 and r["split"] == 0, r  # every score cell on one line
     assert r["shown"] and r["audit"] == ["t01 match 1 deal 2: void (a card was dropped)"]
+
+
+def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path):
+    # Issue: the same seq with other content kept the first copy, with no line and no row.
+    svc, lines = _service(tmp_path)
+    first = wire.result("abcd0001", 1, wire.match(1, 1, ["Ann", "Bob"], "classic66"))
+    deal = wire.result("abcd0001", 2, wire.deal(1, 1, [2, 0], "reached", 0, -1))
+    other = wire.result("abcd0001", 2, wire.deal(1, 1, [0, 3], "reached", 1, -1))
+    for payload in (first, deal, deal, other):
+        svc._handle("club/t01/result", payload.encode())
+    fix = {"table": "t01", "inc": "abcd0001", "match": 1, "deal": 1, "action": "void",
+           "why": "misdealt"}
+    svc._handle("club/director/correct", json.dumps(fix).encode())
+    assert lines == [
+        "accepted t01 abcd0001 #1 match", "accepted t01 abcd0001 #2 deal",
+        "duplicate t01 abcd0001 #2 deal",
+        "refused club/t01/result: conflict: t01 abcd0001 #2 deal differs from the copy kept",
+        "director: void t01 abcd0001 match 1 deal 1 (misdealt)"]
+    (topic, kept, why), = _refused(svc)
+    assert kept == len(other) and why.startswith("conflict")  # the whole second copy
+    assert svc.event.applied == 2  # the first copy counted, the second did not
