@@ -48,6 +48,8 @@ WebAssembly port; the other figures on the 64-bit unix port.
                device's heap with the club link up.
   deploy       what `make deploy` puts on a board: tools/deploy.py's build for xtensawin,
                its .mpy bytes per folder, main.py, texts and font, and `make romfs`'s image.
+  font         tools/font_figures.py: the font's and ui/text's bytes as source, .mpy and
+               font file, and their heap once imported (32-bit and 64-bit ports).
 
 At the end it writes every figure the docs quote (README.md and docs/*.md) from bench.json,
 as `--docs` does: the README's table, and each figure the docs mark with
@@ -619,8 +621,10 @@ def build(quick=False):
         import club_figures
 
         club = club_figures.figures()
+    import font_figures
+
     return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
-                   club, measure_deploy(), evenings)
+                   club, measure_deploy(), evenings, font_figures.figures())
 
 
 def measure_deploy():
@@ -724,7 +728,7 @@ def _yes(ok):
 
 
 def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
-            club=None, deploy=None, evenings=None):
+            club=None, deploy=None, evenings=None, font=None):
     import battery
 
     rows = []
@@ -886,6 +890,13 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         row("make deploy: .mpy bytes (xtensawin) / texts and font / ROMFS image",
             "%d B / %d B / %d B" % (deploy["mpy"], deploy["data"], deploy["romfs_image"]), "-",
             None, "deploy", deploy)
+    if font and font["heap"]:
+        rt = "mp32" if "mp32" in font["heap"] else "mp64"
+        h = font["heap"][rt]
+        row("font: heap of the board's Text (font file) / of the font module, %s"
+            % ("32-bit" if rt == "mp32" else "64-bit"),
+            "%d B / %d B" % (h["board_text"], h["font_module"] + h["text_instance"]), "-",
+            None, "font", font)
     return {"rows": rows, "deals_in_long_match": deals, "entries_in_long_match": entries,
             "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
 
