@@ -124,8 +124,6 @@ NOT_FROM_THE_BENCH = [
     ("docs/fonts.md", "(~0.9 KB of", "font_to_py's padding: arithmetic"),
     ("docs/fonts.md", "the 3.7 KB of glyph", "the glyphs' bytes: arithmetic"),
     ("docs/fonts.md", "about 0.5 KB of garbage", "font_to_py's search, measured by hand"),
-    ("docs/fonts.md", "about 1 KB with", "the font object's heap, measured by hand"),
-    ("docs/fonts.md", "about 7 KB for", "the font module's heap, measured by hand"),
 ]
 
 
