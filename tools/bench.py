@@ -366,6 +366,10 @@ def drive(runtime, flash, keys, heap=None, alloc=False, keep=None):
         words = line.split()
         if len(words) >= 2 and words[0] == "alloc":
             out["alloc"] = [int(w) for w in words[1:]]
+        elif line.startswith("qstr pool:"):  # after boot: n_qstr=820, n_total_bytes=...
+            for w in words[2:]:
+                k, _, v = w.rstrip(",").partition("=")
+                out["qstr_" + k[2:]] = int(v)
         elif len(words) == 2 and words[0] == "mark":
             out["marks"].append(int(words[1]))
         elif len(words) == 2 and words[1].isdigit():
@@ -433,7 +437,8 @@ def measure_heap(runtime, flash, keys):
         else:
             lo = mid
     res.update(smallest_k=hi, peak=best["peak"] - fake, start=best["start"] - fake,
-               presses=best["presses"], deals=best["deals"])
+               presses=best["presses"], deals=best["deals"], names=best.get("qstr_qstr", 0),
+               names_bytes=best.get("qstr_total_bytes", 0))
     return res
 
 
@@ -551,6 +556,7 @@ def heap_only(runtime):
         print("%s%s: peak %d B, after boot %d B, plays from %dk; 56k %s, 48k %s" % (
             runtime, name, r["peak"], r["start"], r["smallest_k"], _yes(r["fits_56k"]),
             _yes(r["fits_48k"])))
+        print("  interned names after boot: %d, %d B" % (r["names"], r["names_bytes"]))
     print("  per package: " + ", ".join("%s %d" % (k, v) for k, v in h["imports"]))
     return h
 

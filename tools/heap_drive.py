@@ -11,7 +11,8 @@ storage, power, app, first frame). Then every line of KEYS is typed: one charact
 press, z / m for a long * / #; a line "=" marks a match's end. After every press the heap
 is collected and measured. Prints "name value" lines: fake (what the fake machine module
 holds; on a board `machine` is built in and costs no heap), start (live heap after boot),
-peak, presses, deals, a "mark N" per "=", and "done" last.
+peak, presses, deals, a "mark N" per "=", and "done" last; and, after boot, the line of
+micropython.qstr_info() (the interned names and the bytes they hold).
 
 With `alloc`, each press also runs with the collector off, and the bytes it allocated are
 printed as one "alloc" line of numbers (use a large heap for that run). The WebAssembly
@@ -26,6 +27,7 @@ flash and costs no heap), to be subtracted from the figures and added to a heap 
 
 import binascii
 import gc
+import micropython  # built in; imported before the first figure, so it is in none of them
 import sys
 
 gc.collect()
@@ -52,6 +54,9 @@ _alloc = "alloc" in sys.argv[2:]
 app = start.run(loops=1)
 gc.collect()
 START = gc.mem_alloc()
+# The interned names after boot: "qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=..,
+# n_total_bytes=.." (names are never freed; the bench reports them beside the heap).
+micropython.qstr_info()
 peak = START
 presses = 0
 allocs = []
