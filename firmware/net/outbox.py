@@ -140,7 +140,7 @@ class Outbox:
             # on flash before its ack line, so a cut between leaves the new numbering).
             first = self.next
             self.next = seq + 1
-            self._add(self._mid, self._n, self._key, wire.gap(first, seq))
+            self._add(self._mid, self._n, self._key, {"kind": "gap", "from": first, "to": seq})
         self._append("a %d" % seq)
         self._acked(seq)
         if self._lines >= COMPACT_LINES:

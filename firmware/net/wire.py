@@ -55,10 +55,6 @@ def void(mid, d):
     return {"kind": "void", "match": mid, "deal": d}
 
 
-def gap(first, last):
-    return {"kind": "gap", "from": first, "to": last}
-
-
 def seat_line(seat):
     """The `new` line of a seating (decoded JSON). Raises Invalid: "seating" for what is
     not one, "name" for a name that is not a player's name."""
