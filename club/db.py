@@ -80,11 +80,6 @@ class Db:
         self.conn.execute("INSERT OR IGNORE INTO gaps VALUES (?, ?, ?, ?, ?, ?)",
                           (table, msg["inc"], msg["seq"], msg["from"], msg["to"], time.time()))
 
-    def gaps(self):
-        """Every gap, oldest first: (table, inc, seq, lost_from, lost_to)."""
-        return self.conn.execute(
-            "SELECT table_id, inc, seq, lost_from, lost_to FROM gaps ORDER BY at").fetchall()
-
     def stored(self, table, inc, seq):
         """The stored body of a result (a JSON text), or None."""
         row = self.conn.execute(
