@@ -6,6 +6,8 @@ corrections  the director's corrections and voids, never deleted: the audit trai
              the latest per (table, inc, match, deal) counts
 seating      the director's rounds: table -> players, rules
 refused      messages that were not results (bad JSON or schema), with the reason
+gaps         a table's flash went back to an older copy: results lost_from..lost_to are
+             here but no longer on the table, which numbers on from seq (its "gap" result)
 meta         "closed" once the director closes the event
 
 The service commits before it acks, so an acked result is on disk: a restart reloads the
@@ -33,6 +35,10 @@ CREATE TABLE IF NOT EXISTS seating (
 CREATE TABLE IF NOT EXISTS refused (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, topic TEXT NOT NULL,
   body BLOB, why TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS gaps (
+  table_id TEXT NOT NULL, inc TEXT NOT NULL, seq INTEGER NOT NULL,
+  lost_from INTEGER NOT NULL, lost_to INTEGER NOT NULL, at REAL NOT NULL,
+  PRIMARY KEY (table_id, inc, seq));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -69,6 +75,10 @@ class Db:
             (table, msg["inc"], msg["seq"], json.dumps(msg, separators=(",", ":")),
              time.time()))
         return cur.rowcount == 1
+
+    def add_gap(self, table, msg):
+        self.conn.execute("INSERT OR IGNORE INTO gaps VALUES (?, ?, ?, ?, ?, ?)",
+                          (table, msg["inc"], msg["seq"], msg["from"], msg["to"], time.time()))
 
     def stored(self, table, inc, seq):
         """The stored body of a result (a JSON text), or None."""

@@ -154,7 +154,14 @@ class Service:
                 return None
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
             if self.db.add_result(table, msg):
-                self.log("accepted " + what)
+                if msg["kind"] == "gap":
+                    self.db.add_gap(table, msg)
+                    self.log("gap %s %s: results #%d to #%d are here but no longer on the "
+                             "table (its flash went back to an older copy); it numbers on "
+                             "from #%d" % (table, msg["inc"], msg["from"], msg["to"],
+                                           msg["seq"]))
+                else:
+                    self.log("accepted " + what)
                 return table, self.event.apply(table, msg)
             if self.db.stored(table, msg["inc"], msg["seq"]) != json.dumps(
                     msg, separators=(",", ":")):

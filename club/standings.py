@@ -4,8 +4,9 @@ A result is keyed by (table, inc, seq) (net/wire.py has the schema and its check
 before is a duplicate and changes nothing. What counts for a deal is the result with the
 highest seq for its (table, inc, match, deal): a later "deal" supersedes, a later "void"
 takes it back; so the standings are a function of the set of results, whatever order
-or how many times they came. A director's correction (by id, latest wins) sits on top,
-and keeps its audit trail.
+or how many times they came. A "gap" result counts nothing: it says the table's flash went
+back to an older copy, and is listed in "gaps" for the director. A director's correction
+(by id, latest wins) sits on top, and keeps its audit trail.
 
 Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the service as
 messages come; standings() is what the page, the terminal view and the retained topic show.
@@ -55,6 +56,7 @@ class Event:
         self.latest_inc = {}  # table -> the inc of its latest result
         self.corrections = {}  # (table, inc, match, deal) -> the latest correction
         self.audit = []  # every correction, oldest first
+        self.gaps = []  # tables whose flash went back to an older copy ("gap" results)
         self.seating = {}  # table -> {"round", "names", "rules"} (the director's latest)
         self.closed = False
         self.applied = 0
@@ -77,6 +79,10 @@ class Event:
         self.latest_inc[table] = inc
         self.applied += 1
         kind = msg["kind"]
+        if kind == "gap":
+            self.gaps.append({"table": table, "inc": inc, "seq": seq, "from": msg["from"],
+                              "to": msg["to"]})
+            return True
         mkey = (table, inc, msg["match"])
         m = self.matches.get(mkey)
         if m is None:
@@ -153,7 +159,7 @@ class Event:
         for table, inc in self.latest_inc.items():
             tables[table] = {"acked": self.contiguous[(table, inc)]}
         return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
-                "closed": self.closed, "results": self.applied}
+                "gaps": self.gaps, "closed": self.closed, "results": self.applied}
 
 
 def side_names(names, sides, s):

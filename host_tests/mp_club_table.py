@@ -8,6 +8,7 @@ script again on it is a reboot. PLAN is one command a ';':
   new RULES [names=A,B]   start a match          play SEED   quick deals until it is over
   deals N SEED            N quick deals          undo        take back the last entry
   wait S                  poll until every result is acknowledged (S seconds at most)
+  acked N S               poll until the service's ack reaches N (S seconds at most)
   seat R S                poll until the seating of round R has started a match
   poll MS                 keep the link going for MS milliseconds
   crash                   stop here, mid-whatever: no disconnect, nothing flushed
@@ -123,6 +124,10 @@ def main():
         elif w[0] == "wait":
             end = time.ticks_add(time.ticks_ms(), int(float(w[1]) * 1000))
             while club.outbox.pending and time.ticks_diff(end, time.ticks_ms()) > 0:
+                step(20)
+        elif w[0] == "acked":
+            end = time.ticks_add(time.ticks_ms(), int(float(w[2]) * 1000))
+            while club.outbox.acked < int(w[1]) and time.ticks_diff(end, time.ticks_ms()) > 0:
                 step(20)
         elif w[0] == "seat":
             end = time.ticks_add(time.ticks_ms(), int(float(w[2]) * 1000))

@@ -314,12 +314,14 @@ PAGE_CHECK = """(() => {
           split: [...document.querySelectorAll("td.n")].filter(td => lines(td) > 1).length,
           numbers: document.querySelectorAll("td.n").length,
           audit: [...document.querySelectorAll("#audit li")].map(li => li.textContent),
-          shown: !document.getElementById("corrections").hidden};
+          shown: !document.getElementById("corrections").hidden,
+          gaps: [...document.querySelectorAll("#gaps li")].map(li => li.textContent),
+          gapped: !document.getElementById("gapped").hidden};
 })()"""
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
-def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_the_audit(tmp_path, size):
+def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_audit_and_gaps(tmp_path, size):
     import browser
 
     if browser.missing():
@@ -339,6 +341,9 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_the_audit(tmp
     fix = {"table": "t01", "inc": "abcd0000", "match": 1, "deal": 2, "action": "void",
            "why": "a card was dropped"}
     svc._handle("club/director/correct", json.dumps(fix).encode())
+    # t02's flash went back to an older copy: results 3 and 4 are here, not on the table.
+    gap = wire.result("abcd0001", 5, {"kind": "gap", "from": 3, "to": 4})
+    svc._handle("club/t02/result", gap.encode())
     svc._publish_snapshot()
     port = mosquitto.free_port()
     server = svc.serve("127.0.0.1", port)
@@ -354,6 +359,8 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_the_audit(tmp
     assert r["wide"] <= r["view"], r  # no sideways scroll
     assert r["numbers"] >= 18 and r["split"] == 0, r  # every score cell on one line
     assert r["shown"] and r["audit"] == ["t01 match 1 deal 2: void (a card was dropped)"]
+    assert r["gapped"] and r["gaps"] == [
+        "t02: results 3 to 4 are here but no longer on the table; it goes on from 5"]
 
 
 def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path):

@@ -343,3 +343,78 @@ def test_the_club_form_keeps_the_settings_and_forgets_them(site, broker):
     assert "ws://" in why and kept is None and linked is None
     assert got[10] and got[10]["table"] == TABLE
     assert got[13] is True and got[14] is None
+
+
+# ---- the page's storage put back to an older copy ---------------------------------------
+# The two helpers below are the test's only contact with how the page keeps its files: the
+# firmware's Store writes through web/webstore.py, one localStorage item per file under
+# "s66:" (the match's data/ and the outbox/). To test another store (IndexedDB, say), point
+# these two at it: each is a step whose JS may return a Promise (webdrive.mjs awaits it).
+
+
+def keep_storage_copy():
+    """A step: copy every file of the page's store aside (in the page, until it reloads)."""
+    return {"do": "eval", "js": "(() => { const copy = {};"
+            " for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);"
+            " if (k.startsWith('s66:')) copy[k] = localStorage.getItem(k); }"
+            " window.s66StorageCopy = copy; return Object.keys(copy).length; })()"}
+
+
+def restore_storage_copy():
+    """A step: put the page's store back to the copy keep_storage_copy() took (its files
+    made since are gone), as a restored backup or another device's older copy would."""
+    return {"do": "eval", "js": "(() => { const copy = window.s66StorageCopy;"
+            " const now = []; for (let i = 0; i < localStorage.length; i++)"
+            " now.push(localStorage.key(i));"
+            " now.filter((k) => k.startsWith('s66:')).forEach((k) => localStorage.removeItem(k));"
+            " Object.keys(copy).forEach((k) => localStorage.setItem(k, copy[k]));"
+            " return Object.keys(copy).length; })()"}
+
+
+def test_an_older_storage_numbers_on_after_the_service(site, broker, tmp_path):
+    """The match and deal 1 acked, the storage copied, deals 2 and 3 acked; the storage is
+    put back to the copy and the page loaded again: it hears the service's ack (4), numbers
+    on after it (5, the gap), says so on the panel, and the deals typed again are 6 and 7."""
+    db = str(tmp_path / "night.sqlite")
+    seat(broker)
+    keys = deal_keys(3)
+    log = []
+    svc = ServiceThread(db, broker.port)
+    svc.svc.log = log.append
+    with svc:
+        got = drive(club_url(site, broker.ws_port), [
+            {"do": "open"},
+            until("window.s66.state().names.length === 2"),
+            {"do": "type", "keys": keys[0]},
+            club_when(all_acked(2)),
+            keep_storage_copy(),
+            {"do": "type", "keys": "".join(keys[1:])},
+            club_when(all_acked(4)), {"do": "state"},
+            restore_storage_copy(),
+            {"do": "reload"},
+            club_when("c.acked >= 5 && c.pending === 0"), {"do": "frame"}, {"do": "state"},
+            {"do": "type", "keys": "".join(keys[1:])},
+            club_when(all_acked(7)), {"do": "state"}])
+        (before, kept, _typed, acked, lost_state, put_back, _reload, gapped, gap_frame,
+         restored_state, _retyped, done, state) = got[3:]
+        standings = svc.settle({TABLE: done["acked"] if done else -1})
+    assert before and acked and kept == put_back > 0
+    assert lost_state["deals"] == 3 and restored_state["deals"] == 1
+    assert gapped, "the page did not take the service's ack after its storage went back"
+    assert gapped["inc"] == acked["inc"] and gapped["next"] == 6
+    assert gapped["said"] == "club: results gap"  # the panel's bottom line, in English
+    assert gap_frame[53] == "1" * 128  # the message bar (ui/app.py) is drawn
+    assert done, "the deals typed again were not acknowledged"
+    assert done["acked"] == done["next"] - 1 == 7 and state == lost_state
+    assert seqs(db) == list(range(1, 8))
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("SELECT table_id, inc, seq, lost_from, lost_to FROM gaps"
+                            ).fetchall() == [(TABLE, done["inc"], 5, 3, 4)]
+        assert conn.execute("SELECT why FROM refused").fetchall() == []
+    finally:
+        conn.close()
+    assert [ln for ln in log if ln.startswith("gap " + TABLE)], log
+    assert not [ln for ln in log if ln.startswith("refused")], log
+    assert standings["gaps"][0]["seq"] == 5
+    assert players(standings) == expected(state)

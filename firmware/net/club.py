@@ -30,6 +30,8 @@ line's words:
   "refused"  the broker's CONNACK code
   "flash"    the outbox's write failed       "topic"    a subscription refused
   "seating"  a seating that is not one       "name"     a seating with a bad name
+  "gap"      the service has results this table no longer has (its flash went back to
+             an older copy): numbering goes on after the service's (net/outbox.py)
 """
 
 import json
@@ -192,8 +194,11 @@ class Club:
     def message(self, topic, payload):
         if topic == self.t_ack:
             inc, _, seq = payload.decode().partition(" ")
-            if seq.isdigit() and self.outbox.ack(inc, int(seq)):
+            got = self.outbox.ack(inc, int(seq)) if seq.isdigit() else 0
+            if got:
                 self._heard = self._now
+            if got == 2:
+                self.on_event("gap", None)
         elif topic == self.t_seat:
             try:
                 seat = json.loads(payload)

@@ -21,6 +21,10 @@ Nothing is ever rewritten in place: an ack is a new line; a result is superseded
 the same match and deal (a deal undone is a "void", a deal entered again is sent again),
 and the service keeps, per (table, inc, match, deal), the result with the highest seq.
 The incarnation keeps sequence numbers unique when a table's flash is wiped mid-event.
+A flash restored from an older copy keeps its incarnation but has forgotten the numbers
+it gave since: the service's ack then names a number at or beyond this outbox's next one.
+ack() takes it as a gap: the next result is a "gap" message numbered after the service's
+number (so no number is given twice), and numbering goes on from there.
 
 The messages are net/wire.py's (the same from the browser build).
 
@@ -125,14 +129,23 @@ class Outbox:
     # ---- the service's answers ----
 
     def ack(self, inc, seq):
-        """The service has applied everything up to seq. True if that is news."""
-        if inc != self.inc or seq <= self.acked or seq >= self.next:
-            return False
+        """The service has applied everything up to seq: 1 if that is news, 2 if it is
+        beyond anything numbered here (a gap, below), 0 otherwise."""
+        if inc != self.inc or seq <= self.acked:
+            return 0
+        gap = seq >= self.next
+        if gap:
+            # The service has numbers this outbox never gave: the flash was restored from
+            # an older copy. Number on after the service's, and tell it (a "gap" result,
+            # on flash before its ack line, so a cut between leaves the new numbering).
+            first = self.next
+            self.next = seq + 1
+            self._add(self._mid, self._n, self._key, {"kind": "gap", "from": first, "to": seq})
         self._append("a %d" % seq)
         self._acked(seq)
         if self._lines >= COMPACT_LINES:
             self.compact()
-        return True
+        return 2 if gap else 1
 
     def take_seating(self, rnd):
         """Note that this round's seating started a match (so a reboot does not start it

@@ -7,6 +7,9 @@ A result (topic club/<table>/result, QoS 1) is JSON, one of three kinds:
    "winner":W,"over":X}    gp: game points per side, W: the deal's winner side (-1: none),
                            X: the match winner side after this deal (-1: not over)
   {"v":1,"inc":"..","seq":N,"kind":"void","match":M,"deal":D}
+  {"v":1,"inc":"..","seq":N,"kind":"gap","from":F,"to":T}
+                           the table's flash went back to an older copy: the service
+                           has results F..T that the table no longer knows; N is T+1
 inc is the table's outbox incarnation, seq its number for the result (net/outbox.py); the
 names are players' names as sixtysix/names.py has them.
 
@@ -17,7 +20,7 @@ and seat_line() turns it into the `new` line that starts its match.
 
 import json
 
-KINDS = ("match", "deal", "void")
+KINDS = ("match", "deal", "void", "gap")
 
 
 class Invalid(ValueError):
@@ -92,6 +95,10 @@ def check(msg):
     kind = msg.get("kind")
     if kind not in KINDS:
         raise Invalid("kind: unknown")
+    if kind == "gap":
+        last = _int(msg, "to", 1, seq - 1)
+        _int(msg, "from", 1, last)
+        return inc, seq
     _int(msg, "match", 1)
     if kind == "match":
         _int(msg, "round", 0, 999)
