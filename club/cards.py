@@ -6,8 +6,9 @@ Each code opens the browser table page (served by the standings service at /tabl
 club/tablepage.py) with the table's settings in the URL's fragment, the form web/clubcfg.js
 reads: #broker=<the broker's WebSocket URL>&table=<id>&password=<its password>. A phone's
 camera opens it; the page keeps the settings and wipes them from the address bar. The
-password of table t07 is read from t07.pw (the file the director wrote beside venue.passwd,
-as standings.pw and director.pw are), never from the command line.
+password of table t07 is read from its club file t07.json (a board's club.json, as the
+rehearsal's simulators use) or else from t07.pw (a file holding only the password, as
+standings.pw does), never from the command line.
 
 Without --page and --ws the laptop's own address on its network is used: the page at
 http://<address>:8080/table/ and the broker at ws://<address>:9001 (venue.conf's WebSockets
@@ -27,7 +28,8 @@ def arguments(p):
     p.add_argument("--page", help="the table page's address (default: http://<this "
                    "laptop>:8080/table/)")
     p.add_argument("--ws", help="the broker's WebSocket URL (default: ws://<this laptop>:9001)")
-    p.add_argument("--passwords", default=".", help="the folder of the tables' <id>.pw files")
+    p.add_argument("--passwords", default=".",
+                   help="the folder of the tables' <id>.json (or <id>.pw) files")
     p.add_argument("--out", default="cards.html", help="the page to write")
     p.add_argument("tables", nargs="+", help="table ids (the broker's user names)")
 
@@ -64,6 +66,27 @@ def page_html(cards, page):
     return "\n".join(out)
 
 
+def table_password(folder, table):
+    """The table's password from <table>.json (its "password") or else <table>.pw."""
+    import json
+
+    path = os.path.join(folder, table + ".json")
+    try:
+        with open(path) as f:
+            return str(json.load(f)["password"])
+    except OSError:
+        pass
+    except (ValueError, KeyError, TypeError):
+        raise SystemExit("director: %s has no password" % path) from None
+    path = os.path.join(folder, table + ".pw")
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        raise SystemExit("director: no %s.json or %s.pw for the table's password in %s"
+                         % (table, table, folder)) from None
+
+
 def run(a):
     """Write the sheet; returns the [(table, url)] on it."""
     host = None
@@ -75,13 +98,7 @@ def run(a):
     for table in a.tables:
         if not table or any(c not in TABLE_CHARS for c in table):
             raise SystemExit("director: a table id is letters, digits and '-': " + table)
-        path = os.path.join(a.passwords, table + ".pw")
-        try:
-            with open(path) as f:
-                password = f.read().strip()
-        except OSError:
-            raise SystemExit("director: no password file %s for table %s" % (path, table)) \
-                from None
+        password = table_password(a.passwords, table)
         cards.append((table, link(page, ws, table, password)))
     with open(a.out, "w", encoding="utf-8") as f:
         f.write(page_html(cards, page))
