@@ -35,9 +35,9 @@ def arguments(p):
 
 
 def laptop():
-    from club.tablepage import _web
+    from club.tablepage import web_tools
 
-    return _web().lan_address() or "127.0.0.1"
+    return web_tools().lan_address() or "127.0.0.1"
 
 
 def link(page, ws, table, password):

@@ -299,7 +299,10 @@ def main(argv=None):
     svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every,
                   log=lambda line: print("standings: " + line, flush=True))
     if not a.no_table_page:
-        svc.table_page = tablepage.build()
+        try:
+            svc.table_page = tablepage.build()
+        except (SystemExit, OSError) as e:  # e.g. no npm packages: the night goes on
+            print("standings: no table page (%s)" % e, flush=True)
     hh, hp = hostport(a.http, 8080)
     svc.serve(hh, hp)
     print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"

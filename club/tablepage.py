@@ -22,7 +22,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css", ".pack":
          "application/octet-stream"}
 
 
-def _web():
+def web_tools():
     tools = os.path.join(ROOT, "tools")
     if tools not in sys.path:
         sys.path.insert(0, tools)
@@ -33,7 +33,7 @@ def _web():
 
 def build(out=OUT):
     """The table page built into out; returns out."""
-    _web().build(out)
+    web_tools().build(out)
     return out
 
 
@@ -41,13 +41,13 @@ def url(host, port):
     """The page's address for a phone: the laptop's address on its network when the service
     listens on every address."""
     if host in ("0.0.0.0", ""):
-        host = _web().lan_address() or "127.0.0.1"
+        host = web_tools().lan_address() or "127.0.0.1"
     return "http://%s:%d%s" % (host, port, PREFIX)
 
 
 def content_type(name):
     ext = os.path.splitext(name)[1]
-    return TYPES.get(ext) or _web().MIME.get(ext, "application/octet-stream")
+    return TYPES.get(ext) or web_tools().MIME.get(ext, "application/octet-stream")
 
 
 def answer(handler, folder):
