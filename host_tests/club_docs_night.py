@@ -282,6 +282,7 @@ def night(folder, report):
     sims = block(blocks, 'make sim ARGS="--club').split("\n")
     show = block(blocks, "club.director", " show")
     cards = block(blocks, "club.director", " cards ")
+    report["ran"] = [step1, restart[0], step2, seat, files, "\n".join(sims), show, cards]
     users = re.findall(r"^mosquitto_passwd (?:-c )?\S+ (\S+)", step1, re.M)
     report["users"] = users
     report["missing_passwords"] = [u for u in users if u not in pw]

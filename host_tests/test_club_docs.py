@@ -81,6 +81,16 @@ def test_the_night_and_the_rehearsal_run_as_written(night):
     assert sorted(night["before"]["tables"]) == ["t01", "t02", "t03"]
 
 
+def test_the_recipes_said_to_run_here_are_the_ones_run(night):
+    from test_docs_recipes import RECIPES
+
+    said = [code.strip("\n") for rel, _line, _tag, code, comment in RECIPES
+            if rel == "docs/club.md" and "(test_club_docs.py runs it)" in comment]
+    assert len(said) == 7
+    assert sorted(said) == sorted(set(night["ran"]) - {b for b in night["ran"]
+                                                       if "echo '{" in b})
+
+
 def test_the_broker_keeps_seatings_acks_and_the_queue_through_kill_9(night):
     with open(os.path.join(ROOT, "docs", "club.md"), encoding="utf-8") as f:
         seats = seated(f.read())
