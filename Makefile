@@ -40,7 +40,8 @@ replay: $(STAMP)
 
 # The scorekeeper in this terminal (the firmware's own app in MicroPython);
 # its flash is the folder sim_flash/. ARGS="--buttons" for the four-button layout,
-# ARGS="--panel big" for a larger panel (ARGS=--help lists the options).
+# ARGS="--panel big" for a larger panel, ARGS="--club t01.json" for a club night's table
+# (ARGS=--help lists the options).
 # tools/simterm.sh puts the terminal's settings back however the simulator ends (a SIGTERM
 # or SIGHUP included, which the MicroPython unix port cannot catch).
 sim: $(STAMP)

@@ -10,6 +10,8 @@
     show                                   the standings now (as the terminal view prints)
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
+    cards TABLE ...                        a printable page of QR codes, one a table, that
+                                           open the browser table page (club/cards.py)
 
 Corrections go to the standings service (club/director/correct), which keeps every one in
 its database (the audit trail, also in the standings as "audit"); the latest for a deal
@@ -25,6 +27,7 @@ import threading
 
 from sixtysix.names import MAX, valid
 
+from club import cards
 from club.broker import connect
 from club.view import render
 
@@ -124,6 +127,7 @@ def main(argv=None):
     sub.add_parser("show")
     c = sub.add_parser("close")
     c.add_argument("--csv", required=True)
+    cards.arguments(sub.add_parser("cards"))
     a = ap.parse_args(argv)
 
     if a.cmd == "seat":
@@ -137,6 +141,8 @@ def main(argv=None):
                              "over": a.over, "reason": "director"}
         publish(a, [("club/director/correct", json.dumps(fix), False)])
         print("sent: %s %s match %d deal %d" % (a.cmd, a.table, a.match, a.deal))
+    elif a.cmd == "cards":
+        cards.run(a)
     elif a.cmd == "show":
         sys.stdout.write(render(standings(a)))
     elif a.cmd == "close":

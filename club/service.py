@@ -9,7 +9,8 @@ into the Event (club/standings.py); each batch is committed first, then acked to
 tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published (retained
 "club/standings", at most every --every seconds). The live page (club/page.html) reads
 them from this process over HTTP: "/" the page, "/standings.json", "/events" (server-sent
-events, pushed on every change). Only GET is served: the page is read-only.
+events, pushed on every change), and "/table/" the browser table page (club/tablepage.py)
+for the phones that keep score. Only GET is served: the page is read-only.
 
 Director messages (club/director.py sends them): club/director/correct, club/director/close;
 seatings are read from the retained club/<table>/seat topics.
@@ -25,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as mqtt
 
+from club import tablepage
 from club.broker import hostport, password
 from club.db import Db
 from club.standings import Invalid, check
@@ -64,6 +66,7 @@ class Service:
         self.client.on_message = self._on_message
         self.client.on_disconnect = lambda *a: self.log("disconnected from the broker")
         self.host, self.port = host, port
+        self.table_page = None  # the browser table page's folder, served under /table/
         self.connected = threading.Event()
         self._publish_snapshot()
 
@@ -247,6 +250,8 @@ class Service:
                 self.wfile.write(body)
 
             def do_GET(self):
+                if service.table_page and tablepage.answer(self, service.table_page):
+                    return
                 if self.path == "/":
                     with open(PAGE, "rb") as f:
                         self._send(f.read(), "text/html; charset=utf-8")
@@ -294,14 +299,23 @@ def main(argv=None):
     ap.add_argument("--password-file", help="a file holding the broker password")
     ap.add_argument("--http", default="127.0.0.1:8080", help="the live page, host:port")
     ap.add_argument("--every", type=float, default=0.25, help="seconds between standings")
+    ap.add_argument("--no-table-page", action="store_true",
+                    help="do not build and serve the browser table page at /table/")
     a = ap.parse_args(argv)
     host, port = hostport(a.broker)
     svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every,
                   log=lambda line: print("standings: " + line, flush=True))
+    if not a.no_table_page:
+        try:
+            svc.table_page = tablepage.build()
+        except (SystemExit, OSError) as e:  # e.g. no npm packages: the night goes on
+            print("standings: no table page (%s)" % e, flush=True)
     hh, hp = hostport(a.http, 8080)
     svc.serve(hh, hp)
     print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"
           % (hh, hp, host, port, svc.event.applied, a.db), flush=True)
+    if svc.table_page:
+        print("standings: the table page for phones at " + tablepage.url(hh, hp), flush=True)
     try:
         svc.run()
     except KeyboardInterrupt:

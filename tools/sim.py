@@ -24,6 +24,9 @@ The scorekeeper in this terminal; its flash is the folder sim_flash/.
                    two blocks a pixel: for a large terminal), braille (64x16)
   --lang CODE      the language: uk ru en de
   --flash DIR      keep the flash in DIR instead of sim_flash/
+  --club FILE      a club table: FILE is its club.json (table, password, broker, port;
+                   docs/club.md); its results go to the broker, kept in the flash's
+                   outbox/ until the service acknowledges them
   -h, --help       this text
 
 Keys, keypad: a b c d players A-D | 1-6 ranks A 10 K Q J 9 | 7 8 9 0 suits
@@ -34,7 +37,8 @@ Ctrl-C or x quits.
 
 Scripted runs (no terminal needed):
   --keys KEYS      press these keys, then print the panel and exit; "|" notes the words
-                   on screen for --texts, "." is an idle second (skipped for now)
+                   on screen for --texts, "." is an idle second (with --club the link's
+                   turns, else skipped); with --club the club line follows the panel
   --keys-file F    the keys from a file (the unix port stops on arguments over 255 bytes)
   --dump FILE      write the panel text to FILE instead of printing it
   --png FILE       write the panel as a PNG (white on black, 4x)
@@ -82,7 +86,7 @@ def write_png(path, fb, scale=4):
 
 
 class Sim:
-    def __init__(self, root=SIM_ROOT, layout="keypad", lang=None, panel="quad"):
+    def __init__(self, root=SIM_ROOT, layout="keypad", lang=None, panel="quad", club=None):
         import os
 
         from app import compose
@@ -102,7 +106,50 @@ class Sim:
         self.sent = []  # bytes sent to the panel for each key press
         self.drawn = []  # (y, x, text) drawn in the last frame
         self._watch_text()
+        self.club = self._club(club, root, compose) if club else None
         self.app.render()  # the screen the players left, before any key
+
+    def _club(self, path, root, compose):
+        """The table's club link, built as a board builds it (parts.make_club) but on the
+        host's network: the unix port's sockets, no WiFi to bring up. The outbox is the
+        folder outbox/ in the simulator's flash."""
+        import json
+        import os
+        import socket
+        from time import ticks_ms
+
+        from net.mqtt import MQTT
+        from store.journal import Store
+
+        with open(path) as f:
+            cfg = json.load(f)
+        try:
+            os.mkdir(root)  # the outbox's folder is made inside it
+        except OSError:
+            pass
+        table = cfg["table"]
+        link = MQTT("table-" + table, table, cfg.get("password"), cfg.get("keepalive", 30))
+        return compose.link_club(self.app, cfg, Store(root + "/outbox", os), link, ticks_ms(),
+                                 socket)
+
+    def step(self):
+        """One turn of the club link (start.py's loop does the same on a board); True when
+        the panel changed."""
+        from time import ticks_ms
+
+        before = self.bus.sent
+        self.club.poll(ticks_ms())
+        self.app.render()
+        return self.bus.sent != before
+
+    def club_line(self):
+        """The club link's state in words, as the browser's status line has them."""
+        c = self.club
+        if c.refused:
+            return "club %s: refused (%s)" % (c.cfg["table"], c.refused)
+        n = len(c.outbox.pending)
+        return "club %s: %s, %s" % (c.cfg["table"], c.status,
+                                    "%d waiting for the ack" % n if n else "all acknowledged")
 
     def _watch_text(self):
         """Note every string the app draws, so tests can read the screen as words."""
@@ -162,6 +209,8 @@ def _draw_terminal(sim, out):
     for line in sim.screen():
         out.write("\u2502" + line + "\u2502\x1b[K\r\n")
     out.write(_help(sim.layout) + "\x1b[K\r\n")
+    if sim.club is not None:
+        out.write(sim.club_line() + "\x1b[K\r\n")
 
 
 def terminal_mode():
@@ -186,9 +235,15 @@ def interactive(sim, old):
     try:
         out.write("\x1b[2J")
         _draw_terminal(sim, out)
+        shown = None
         while True:
-            if not poll.poll(1000):
-                continue  # a blocking wait: the loop sleeps until a key arrives
+            club = sim.club
+            if club is not None:
+                if sim.step() or sim.club_line() != shown:
+                    _draw_terminal(sim, out)
+                    shown = sim.club_line()
+            if not poll.poll(1000 if club is None else club.wait_ms()):
+                continue  # a blocking wait: the loop sleeps until a key (or the link's turn)
             ch = sys.stdin.buffer.read(1).decode()
             if ch in ("\x03", "x"):
                 break
@@ -201,6 +256,16 @@ def interactive(sim, old):
         out.write("\r\n")
 
 
+def idle_second(sim):
+    """A second with no key: the club link's turns, as the loop runs them."""
+    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
+
+    end = ticks_add(ticks_ms(), 1000)
+    while ticks_diff(end, ticks_ms()) > 0:
+        sim.step()
+        sleep_ms(min(20, sim.club.wait_ms()))
+
+
 def state_json(sim):
     from jsonout import dumps
     from sixtysix.snapshot import snapshot
@@ -210,15 +275,16 @@ def state_json(sim):
 
 # Options that take a value, and the name each is kept under.
 _VALUED = {"--keys": "keys", "--keys-file": "keys_file", "--flash": "root", "--dump": "dump",
-           "--png": "png", "--lang": "lang", "--texts": "texts", "--panel": "panel"}
+           "--png": "png", "--lang": "lang", "--texts": "texts", "--panel": "panel",
+           "--club": "club"}
 _FLAGS = {"--buttons": "buttons", "--state": "state", "-h": "help", "--help": "help"}
 
 
 def parse_args(argv):
     """The options as a dict; a string (the complaint) for arguments that make no sense."""
     opts = {"keys": None, "keys_file": None, "root": SIM_ROOT, "dump": None, "png": None,
-            "lang": None, "texts": None, "panel": "quad", "buttons": False, "state": False,
-            "help": False}
+            "lang": None, "texts": None, "panel": "quad", "club": None, "buttons": False,
+            "state": False, "help": False}
     i = 1
     while i < len(argv):
         a = argv[i]
@@ -256,17 +322,23 @@ def main(argv):
             sys.stderr.write("sim.py: the interactive simulator needs a terminal;"
                              " scripted runs pass --keys (--help)\n")
             return 2
-        sim = Sim(opts["root"], layout, opts["lang"], opts["panel"])
+        sim = Sim(opts["root"], layout, opts["lang"], opts["panel"], opts["club"])
         interactive(sim, term)
         return 0
-    sim = Sim(opts["root"], layout, opts["lang"], opts["panel"])
+    sim = Sim(opts["root"], layout, opts["lang"], opts["panel"], opts["club"])
     frames = []
     for ch in keys:
         if ch == "|":
             frames.append(sim.words())
+        elif ch == "." and sim.club is not None:
+            idle_second(sim)
         else:
             sim.press(ch)
+            if sim.club is not None:
+                sim.step()
     text = "\n".join(sim.screen()) + "\n"
+    if sim.club is not None:
+        text += sim.club_line() + "\n"
     if opts["dump"]:
         with open(opts["dump"], "w") as f:
             f.write(text)
