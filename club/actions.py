@@ -43,6 +43,8 @@ def act(svc, request, via):
     try:
         if not isinstance(request, dict):
             raise Refused("not a request")
+        if "unreadable" in request:  # what the service could not read (service.py)
+            raise Refused(str(request["unreadable"]))
         do = _COMMANDS.get(cmd)
         if do is None:
             raise Refused("unknown command: %s" % str(cmd)[:40])
@@ -63,7 +65,8 @@ def act(svc, request, via):
                                              else ""))
     else:
         svc.log("director refused: %s: %s" % (text, reply["why"]))
-    svc.db.add_director(via, request if isinstance(request, dict) else {"bad": str(request)},
+    svc.db.add_director(via, request if isinstance(request, dict) else {"unreadable": str(
+        request)[:80]},
                         reply["verdict"], reply.get("why") or reply.get("note") or "")
     svc.db.commit()
     return reply
@@ -219,6 +222,12 @@ def _accept(svc, r):
     svc.db.add_accepted(rid, why)
     how = svc.event.take(table, msg, accept_entry(rid, table, msg, why))
     what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
+    if counted is not None:
+        # The copy that counted is kept aside in its turn: the director may choose it back.
+        svc.db.add_refused("club/%s/result" % table,
+                           json.dumps(counted, separators=(",", ":")).encode(),
+                           "conflict: %s replaced by the director's accept of row %d"
+                           % (what, rid))
     note = ("%s counts, in place of the copy that did" % what if how == "replaced"
             else "%s counts" % what)
     return _accepted(svc, note, [table])

@@ -69,7 +69,7 @@ def handle(svc, h):
         try:
             request = json.loads(h.rfile.read(size))
         except ValueError:
-            request = {"cmd": "?", "bad": "not JSON"}
+            request = {"unreadable": "not JSON"}
         reply = svc.director(request, "web")
         _send(h, 200, json.dumps(reply).encode(), "application/json")
     elif path in ("/director", "/director/state.json", "/director/act"):
@@ -115,11 +115,13 @@ def state(svc):
             if kind not in ("conflict", "late", "held"):
                 kind = "refused"
             try:
-                svc.db.refused_result(row["id"])
+                table, msg = svc.db.refused_result(row["id"])
                 whole = True
+                counted = svc.event.counted(table, msg["inc"], msg["seq"])
             except ValueError:
-                whole = False
-            rows.append(dict(row, kind=kind, acceptable=whole))
+                whole, counted = False, None
+            rows.append(dict(row, kind=kind, acceptable=whole, counted=json.dumps(
+                counted, separators=(",", ":")) if counted else None))
         matches = [{"table": m.table, "inc": m.inc, "match": m.match,
                     "names": (m.head or {}).get("names") or [],
                     "deals": sorted(m.deals)} for m in svc.event.matches.values()]

@@ -212,12 +212,12 @@ class Service:
         reply = self.replies.get(rid)
         if reply is None:
             if len(payload) > MAX_PAYLOAD:
-                request = {"cmd": "?", "size": len(payload)}
+                request = {"unreadable": "too large: %d bytes" % len(payload)}
             else:
                 try:
                     request = json.loads(payload)
                 except ValueError:
-                    request = {"cmd": "?", "bad": payload[:80].decode("utf-8", "replace")}
+                    request = {"unreadable": "not JSON"}
             reply = self.director(request, "mqtt")
             if len(self.replies) >= 1000:
                 self.replies.pop(next(iter(self.replies)))

@@ -183,6 +183,8 @@ def test_the_director_chooses_a_conflicts_other_copy(tmp_path, broker, capsys):
         entry, = after["audit"]
         assert (entry["action"], entry["row"], entry["why"], entry["result"]["gp"]) == (
             "accept", row["id"], "the score sheet says Bob", [0, 3])
+        back, = refused_rows(svc, "conflict")  # the copy that counted, now kept aside
+        assert json.loads(back["body"])["gp"] == [2, 0] and "row %d" % row["id"] in back["why"]
         code, out = run(capsys, cli(tmp_path, broker, "accept", row["id"], "--why", "again"))
         assert (code, out) == (1, "refused: row %d is already accepted\n" % row["id"])
         code, out = run(capsys, cli(tmp_path, broker, "accept", 999, "--why", "x"))
@@ -191,10 +193,17 @@ def test_the_director_chooses_a_conflicts_other_copy(tmp_path, broker, capsys):
     # The choice is in the database: a restarted service counts the same.
     with ServiceThread(db, broker.port) as again:
         assert players(again.svc.event.standings()) == {"Ann": (1, 0, 0), "Bob": (1, 0, 3)}
+        # and the director may change their mind: the first copy back
+        code, out = run(capsys, cli(tmp_path, broker, "accept", back["id"], "--why", "no"))
+        assert code == 0, out
+        assert players(again.svc.event.standings()) == {"Ann": (1, 0, 2), "Bob": (1, 0, 0)}
+        kept = again.svc.db.not_counted()
+        assert [json.loads(r["body"])["gp"] for r in kept] == [[0, 3]]  # aside again
     log = sqlite3.connect(db).execute(
         "SELECT verdict, request FROM director ORDER BY id").fetchall()
     assert [(v, json.loads(r)["cmd"]) for v, r in log] == [
-        ("accepted", "accept"), ("refused", "accept"), ("refused", "accept")]
+        ("accepted", "accept"), ("refused", "accept"), ("refused", "accept"),
+        ("accepted", "accept")]
 
 
 def _csv(path):
@@ -377,3 +386,56 @@ def test_the_directors_page_in_chromium(tmp_path, broker, size):
         "accepted, t01 %s #2 deal counts, in place of the copy that did" % INC]
     assert all(ln.startswith("web ") for ln in r["log"]), r["log"]
     assert players(standings) == {"Ann": (1, 0, 0), "Bob": (1, 0, 3)} and not standings["closed"]
+
+
+def test_every_request_gets_an_answer_and_only_the_service_answers(tmp_path, broker):
+    """Raw requests on the broker: whatever they hold, the one path answers each; the same
+    id twice is done once; nobody but the service can answer, nobody but the director ask."""
+    import threading
+
+    replies = {}
+    heard = threading.Condition()
+
+    def on_message(client, userdata, msg):
+        with heard:
+            replies.setdefault(msg.topic.rsplit("/", 1)[1], []).append(json.loads(msg.payload))
+            heard.notify_all()
+
+    d = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="director",
+                    protocol=paho.MQTTv311)
+    d.username_pw_set("director", PASSWORDS["director"])
+    d.on_message = on_message
+    d.connect("127.0.0.1", broker.port)
+    d.loop_start()
+    d.subscribe("club/director/reply/+", 1)
+    lines = []
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, log=lines.append) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        asks = {"a1": b"not json", "a2": b"[1, 2]", "a3": b'{"cmd": "explode"}',
+                "a4": json.dumps({"cmd": "void", "table": "t01", "inc": INC, "match": "one",
+                                  "deal": 1, "why": "x"}).encode(),
+                "a5": json.dumps({"cmd": "void", "table": "t01", "inc": INC, "match": 1,
+                                  "deal": 1, "why": "dealt twice"}).encode()}
+        for rid, body in asks.items():
+            d.publish("club/director/do/" + rid, body, qos=1).wait_for_publish(5)
+        d.publish("club/director/do/a5", asks["a5"], qos=1).wait_for_publish(5)  # again
+        # a forged verdict (the director) and a forged request (a table): the ACL drops both
+        d.publish("club/director/reply/a9", b'{"ok": true}', qos=1).wait_for_publish(5)
+        t.c.publish("club/director/do/a8", b'{"cmd": "close"}', qos=1).wait_for_publish(5)
+        with heard:
+            heard.wait_for(lambda: len(replies.get("a5", [])) == 2, 10)
+        time.sleep(0.5)
+        t.close()
+        audit = json.loads(svc.svc.snapshot)["audit"]
+        closed = svc.svc.event.closed
+    d.loop_stop()
+    d.disconnect()
+    assert sorted(replies) == ["a1", "a2", "a3", "a4", "a5"], replies
+    why = {rid: r[0].get("why") for rid, r in replies.items()}
+    assert (why["a1"], why["a2"]) == ("not JSON", "not a request")
+    assert why["a3"] == "unknown command: explode"
+    assert why["a4"] == "match: not a number"
+    assert replies["a5"][0] == replies["a5"][1] and replies["a5"][0]["verdict"] == "accepted"
+    assert len(audit) == 1 and not closed
+    assert len([ln for ln in lines if ln.startswith("director ")]) == 5
