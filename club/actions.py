@@ -53,10 +53,11 @@ def act(svc, request, via):
         reply = _refused(svc, str(e))
     except (KeyError, TypeError, ValueError) as e:
         reply = _refused(svc, "bad request: %s" % (e,))
+        svc.event = svc.db.load()  # whatever it left half done in memory is gone
     except Exception as e:  # the service's own failure: still an answer, and the trace
         svc.log(traceback.format_exc().rstrip())
         reply = _refused(svc, "the service failed: %s" % type(e).__name__)
-        svc.event = svc.db.load()  # whatever it left half done in memory is gone
+        svc.event = svc.db.load()
     if cmd == "list":
         return reply  # a look, not an action
     text = describe(request)
@@ -65,9 +66,8 @@ def act(svc, request, via):
                                              else ""))
     else:
         svc.log("director refused: %s: %s" % (text, reply["why"]))
-    svc.db.add_director(via, request if isinstance(request, dict) else {"unreadable": str(
-        request)[:80]},
-                        reply["verdict"], reply.get("why") or reply.get("note") or "")
+    kept = request if isinstance(request, dict) else {"unreadable": str(request)[:80]}
+    svc.db.add_director(via, kept, reply["verdict"], reply.get("why") or reply.get("note") or "")
     svc.db.commit()
     return reply
 
