@@ -76,6 +76,9 @@ def request(a, body):
     try:
         c.subscribe("club/director/reply/" + rid, 1)
         if not subscribed.wait(a.timeout):
+            if not c.is_connected():
+                raise SystemExit("director: the broker did not let the director in "
+                                 "(its password?)")
             return None
         c.publish("club/director/do/" + rid, json.dumps(body), qos=0)
         if not got.wait(a.timeout):

@@ -81,7 +81,8 @@ def cli(tmp_path, broker, *args, timeout=None):
 
 
 def run(capsys, argv):
-    """(exit code, what was printed) of the director's command."""
+    """(exit code, what was printed) of the director's command; the code is the message
+    when it exits with one (argparse's or a SystemExit's text)."""
     from club import director
 
     capsys.readouterr()
@@ -89,7 +90,7 @@ def run(capsys, argv):
         director.main(argv)
         code = 0
     except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
+        code = e.code
     return code, capsys.readouterr().out
 
 
@@ -439,3 +440,10 @@ def test_every_request_gets_an_answer_and_only_the_service_answers(tmp_path, bro
     assert replies["a5"][0] == replies["a5"][1] and replies["a5"][0]["verdict"] == "accepted"
     assert len(audit) == 1 and not closed
     assert len([ln for ln in lines if ln.startswith("director ")]) == 5
+
+
+def test_a_wrong_password_is_said_as_such(tmp_path, broker, capsys):
+    argv = cli(tmp_path, broker, "reopen", "--why", "x", timeout=1)
+    (tmp_path / "director.pw").write_text("not-the-password")
+    code, _ = run(capsys, argv)
+    assert code == "director: the broker did not let the director in (its password?)"
