@@ -447,3 +447,25 @@ def test_a_wrong_password_is_said_as_such(tmp_path, broker, capsys):
     (tmp_path / "director.pw").write_text("not-the-password")
     code, _ = run(capsys, argv)
     assert code == "director: the broker did not let the director in (its password?)"
+
+
+def test_a_held_result_kept_whole_is_accepted_the_same_way(tmp_path, broker, capsys):
+    # Held results (kept whole in the refused table with a reason code, as the service's
+    # checks of a result's plausibility store them) count once the director accepts them.
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        held = wire.result(INC, 3, wire.deal(1, 2, [0, 3], "reached", 1, -1))
+        with svc.svc.lock:
+            svc.svc.db.add_refused("club/t01/result", held.encode(), "held: a test's reason")
+            svc.svc.db.add_refused("club/t01/result", b'{"v":1,"inc', "bad JSON")
+            svc.svc.db.commit()
+        rows = {r["why"]: r["id"] for r in svc.svc.db.not_counted()}
+        code, out = run(capsys, cli(tmp_path, broker, "accept", rows["bad JSON"], "--why", "x"))
+        assert code == 1 and out.startswith("refused: row %d is not a whole result"
+                                            % rows["bad JSON"])
+        code, out = run(capsys, cli(tmp_path, broker, "accept", rows["held: a test's reason"],
+                                    "--why", "the sheet agrees"))
+        assert (code, out) == (0, "accepted: t01 %s #3 deal counts\n" % INC)
+        assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 3)}
+        t.close()
