@@ -5,10 +5,15 @@ results      one row per (table, inc, seq): the first copy that came; later copi
 corrections  the director's corrections and voids, never deleted: the audit trail;
              the latest per (table, inc, match, deal) counts
 seating      the director's rounds: table -> players, rules
-refused      messages that were not results (bad JSON or schema), with the reason
+refused      messages that did not count, with the reason: bad JSON or schema (the first
+             bytes kept), and whole results kept for the director: a conflict's other copy
+             ("conflict: ..."), one that came while the night was closed ("late: ...");
+             any row whose body is a whole result may be accepted (held ones too)
+accepted     the director's accepts of refused rows (one per row): that result counts
+director     every director action, accepted or refused: the request, the verdict, why
 gaps         a table's flash went back to an older copy: results lost_from..lost_to are
              here but no longer on the table, which numbers on from seq (its "gap" result)
-meta         "closed" once the director closes the event
+meta         "closed" while the director has the event closed (reopen removes it)
 
 The service commits before it acks, so an acked result is on disk: a restart reloads the
 whole event from here (load()) and nothing the tables were told is lost.
@@ -39,6 +44,12 @@ CREATE TABLE IF NOT EXISTS gaps (
   table_id TEXT NOT NULL, inc TEXT NOT NULL, seq INTEGER NOT NULL,
   lost_from INTEGER NOT NULL, lost_to INTEGER NOT NULL, at REAL NOT NULL,
   PRIMARY KEY (table_id, inc, seq));
+CREATE TABLE IF NOT EXISTS accepted (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, refused_id INTEGER NOT NULL UNIQUE,
+  why TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS director (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, via TEXT NOT NULL,
+  request TEXT NOT NULL, verdict TEXT NOT NULL, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -58,10 +69,19 @@ class Db:
             "SELECT table_id, body FROM results ORDER BY table_id, inc, seq")
         for table, body in rows:
             ev.apply(table, json.loads(body))
-        for row in self.conn.execute(
-                "SELECT table_id, inc, match, deal, action, result, why, id FROM corrections "
-                "ORDER BY id"):
-            ev.correct(_fix(row))
+        # Corrections and accepts in the order they were made (the audit's order).
+        steps = [(at, 0, cid, row) for at, cid, row in (
+            (r[-1], r[-2], r[:-1]) for r in self.conn.execute(
+                "SELECT table_id, inc, match, deal, action, result, why, id, at "
+                "FROM corrections"))]
+        steps += [(at, 1, aid, (rid, why)) for aid, at, rid, why in self.conn.execute(
+            "SELECT id, at, refused_id, why FROM accepted")]
+        for _at, kind, _n, row in sorted(steps, key=lambda s: s[:3]):
+            if kind == 0:
+                ev.correct(_fix(row))
+            else:
+                table, msg = self.refused_result(row[0])
+                ev.take(table, msg, accept_entry(row[0], table, msg, row[1]))
         for table, body in self.conn.execute(
                 "SELECT table_id, body FROM seating ORDER BY id"):
             ev.seating[table] = json.loads(body)
@@ -91,6 +111,68 @@ class Db:
         self.conn.execute("INSERT INTO refused (at, topic, body, why) VALUES (?, ?, ?, ?)",
                           (time.time(), topic, body, why))
 
+    def refused_row(self, rid):
+        """(topic, body bytes, why) of a refused row, or None."""
+        row = self.conn.execute("SELECT topic, body, why FROM refused WHERE id = ?",
+                                (rid,)).fetchone()
+        if row is None:
+            return None
+        body = row[1]
+        return row[0], body.encode() if isinstance(body, str) else bytes(body or b""), row[2]
+
+    def refused_result(self, rid):
+        """(table, result) a refused row holds whole; raises ValueError (the reason) if the
+        row is not a whole result on a table's result topic."""
+        from club.standings import check
+
+        row = self.refused_row(rid)
+        if row is None:
+            raise ValueError("no row %d among the results that did not count" % rid)
+        topic, body, _why = row
+        parts = topic.split("/")
+        if len(parts) != 3 or parts[0] != "club" or parts[2] != "result":
+            raise ValueError("row %d is not a table's result (%s)" % (rid, topic))
+        try:
+            msg = json.loads(body)
+            check(msg)
+        except ValueError as e:
+            raise ValueError("row %d is not a whole result: %s" % (rid, e)) from None
+        return parts[1], msg
+
+    def not_counted(self, limit=200):
+        """The refused rows that were not accepted, newest first: [{"id","at","topic",
+        "why","body"}] (body as text, at most 300 characters)."""
+        rows = self.conn.execute(
+            "SELECT id, at, topic, body, why FROM refused WHERE id NOT IN "
+            "(SELECT refused_id FROM accepted) ORDER BY id DESC LIMIT ?", (limit,))
+        out = []
+        for rid, at, topic, body, why in rows:
+            if not isinstance(body, str):
+                body = bytes(body or b"").decode("utf-8", "replace")
+            out.append({"id": rid, "at": at, "topic": topic, "why": why, "body": body[:300]})
+        return out
+
+    def accepted_of(self, rid):
+        row = self.conn.execute("SELECT id FROM accepted WHERE refused_id = ?",
+                                (rid,)).fetchone()
+        return row[0] if row else None
+
+    def add_accepted(self, rid, why):
+        self.conn.execute("INSERT INTO accepted (at, refused_id, why) VALUES (?, ?, ?)",
+                          (time.time(), rid, why))
+
+    def add_director(self, via, request, verdict, reason):
+        self.conn.execute(
+            "INSERT INTO director (at, via, request, verdict, reason) VALUES (?, ?, ?, ?, ?)",
+            (time.time(), via, json.dumps(request, sort_keys=True), verdict, reason))
+
+    def director_log(self, limit=200):
+        """The director's actions, newest first: [{"at","via","request","verdict","reason"}]."""
+        return [{"at": at, "via": via, "request": json.loads(req), "verdict": verdict,
+                 "reason": reason} for at, via, req, verdict, reason in self.conn.execute(
+                     "SELECT at, via, request, verdict, reason FROM director "
+                     "ORDER BY id DESC LIMIT ?", (limit,))]
+
     def add_correction(self, fix):
         cur = self.conn.execute(
             "INSERT INTO corrections (at, table_id, inc, match, deal, action, result, why) "
@@ -116,11 +198,21 @@ class Db:
     def set_meta(self, key, value):
         self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def del_meta(self, key):
+        self.conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
     def commit(self):
         self.conn.commit()
 
     def close(self):
         self.conn.close()
+
+
+def accept_entry(rid, table, msg, why):
+    """The audit's entry for an accept of refused row rid (table's result msg)."""
+    return {"table": table, "inc": msg["inc"], "match": msg["match"],
+            "deal": msg.get("deal", 0), "seq": msg["seq"], "action": "accept",
+            "result": msg, "why": why, "row": rid}
 
 
 def _fix(row):

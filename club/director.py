@@ -1,27 +1,38 @@
-"""The director's command: seat a round, correct or void a result, close the night.
+"""The director's command: seat a round, correct or void a result, accept one that did not
+count, close and reopen the night.
 
-    python -m club.director [--broker H:P --user director --password-file F] COMMAND
+    python -m club.director [--broker H:P --user director --password-file F]
+                            [--timeout S] COMMAND
 
     seat ROUND RULES TABLE=NAME,NAME ...   retained seatings: each table starts the round's
                                            match with those names (club/<table>/seat)
     correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] --why TEXT
                                            the deal counts as given (supersedes the table's)
     void TABLE INC MATCH DEAL --why TEXT   the deal does not count
+    list                                   the results that do not count, with their rows
+    accept ROW --why TEXT                  that row's result counts (a conflict's other
+                                           copy in place of the one that counted, a late
+                                           or a held result)
     show                                   the standings now (as the terminal view prints)
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
     cards TABLE ...                        a printable page of QR codes, one a table, that
                                            open the browser table page (club/cards.py)
+    reopen --why TEXT                      the night is open again
 
-Corrections go to the standings service (club/director/correct), which keeps every one in
-its database (the audit trail, also in the standings as "audit"); the latest for a deal
-counts. INC and MATCH are a table's incarnation and match number: the service's
-/standings.json lists them under "tables" (the live page shows the rounds, not these).
+Every command but seat and show is a request to the standings service
+(club/director/do/<id>), which answers on club/director/reply/<id>: this prints
+"accepted" or "refused: <why>" and exits 1 when refused, 2 when no answer came within
+--timeout seconds (10). The service keeps every correction in its database (the audit
+trail, also in the standings as "audit"); the latest for a deal counts. INC and MATCH are a
+table's incarnation and match number: the service's /standings.json lists them under
+"rounds" (the director's page /director too; the live page shows the rounds, not these).
 """
 
 import argparse
 import csv
 import json
+import secrets
 import sys
 import threading
 
@@ -44,6 +55,55 @@ def publish(a, messages):
     finally:
         c.loop_stop()
         c.disconnect()
+
+
+def request(a, body):
+    """Send one request to the service and wait for its reply (a dict); None when no
+    answer came within a.timeout seconds. Sent at QoS 0: a service that is down never
+    finds it queued and carries it out after this has said that nothing came."""
+    rid = secrets.token_hex(8)
+    got = threading.Event()
+    box = {}
+    subscribed = threading.Event()
+
+    def on_message(client, userdata, msg):
+        try:
+            box["reply"] = json.loads(msg.payload)
+        except ValueError:
+            box["reply"] = {"ok": False, "why": "an answer that is not JSON"}
+        got.set()
+
+    c = connect(a, "director")
+    c.on_message = on_message
+    c.on_subscribe = lambda *args: subscribed.set()
+    try:
+        c.subscribe("club/director/reply/" + rid, 1)
+        if not subscribed.wait(a.timeout):
+            if not c.is_connected():
+                raise SystemExit("director: the broker did not let the director in "
+                                 "(its password?)")
+            return None
+        c.publish("club/director/do/" + rid, json.dumps(body), qos=0)
+        if not got.wait(a.timeout):
+            return None
+    finally:
+        c.loop_stop()
+        c.disconnect()
+    return box["reply"]
+
+
+def verdict(a, body):
+    """request(), printed: "accepted[: note]" and the reply, or exit 1 ("refused: why")
+    or 2 (no answer)."""
+    reply = request(a, body)
+    if reply is None:
+        print("no answer from the standings service in %g s: is it running?" % a.timeout)
+        raise SystemExit(2)
+    if not reply.get("ok"):
+        print("refused: %s" % reply.get("why"))
+        raise SystemExit(1)
+    print("accepted" + (": " + reply["note"] if reply.get("note") else ""))
+    return reply
 
 
 def standings(a, want=None, timeout=10):
@@ -108,6 +168,8 @@ def main(argv=None):
     ap.add_argument("--broker", default="127.0.0.1:1883")
     ap.add_argument("--user", default="director")
     ap.add_argument("--password-file")
+    ap.add_argument("--timeout", type=float, default=10,
+                    help="seconds to wait for the service's answer")
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("seat")
     s.add_argument("round", type=int)
@@ -124,33 +186,49 @@ def main(argv=None):
             c.add_argument("winner", type=int)
             c.add_argument("--over", type=int, default=-1)
         c.add_argument("--why", required=True)
+    c = sub.add_parser("accept")
+    c.add_argument("row", type=int)
+    c.add_argument("--why", required=True)
+    sub.add_parser("list")
     sub.add_parser("show")
     c = sub.add_parser("close")
     c.add_argument("--csv", required=True)
     cards.arguments(sub.add_parser("cards"))
+    c = sub.add_parser("reopen")
+    c.add_argument("--why", required=True)
     a = ap.parse_args(argv)
 
     if a.cmd == "seat":
         publish(a, seat_messages(a.round, a.rules, a.seats))
         print("round %d seated: %d tables" % (a.round, len(a.seats)))
     elif a.cmd in ("correct", "void"):
-        fix = {"table": a.table, "inc": a.inc, "match": a.match, "deal": a.deal,
-               "action": "set" if a.cmd == "correct" else "void", "why": a.why}
+        fix = {"cmd": a.cmd, "table": a.table, "inc": a.inc, "match": a.match,
+               "deal": a.deal, "why": a.why}
         if a.cmd == "correct":
-            fix["result"] = {"gp": [int(g) for g in a.gp.split(",")], "winner": a.winner,
-                             "over": a.over, "reason": "director"}
-        publish(a, [("club/director/correct", json.dumps(fix), False)])
-        print("sent: %s %s match %d deal %d" % (a.cmd, a.table, a.match, a.deal))
+            try:
+                gp = [int(g) for g in a.gp.split(",")]
+            except ValueError:
+                raise SystemExit("director: game points are numbers: GP,GP") from None
+            fix["result"] = {"gp": gp, "winner": a.winner, "over": a.over}
+        verdict(a, fix)
+    elif a.cmd == "accept":
+        verdict(a, {"cmd": "accept", "row": a.row, "why": a.why})
+    elif a.cmd == "list":
+        rows = verdict(a, {"cmd": "list"}).get("rows", [])
+        for r in rows:
+            print("row %d  %s  %s\n    %s" % (r["id"], r["topic"], r["why"], r["body"]))
+        print("%d results do not count" % len(rows) if rows else "every result counts")
+    elif a.cmd == "reopen":
+        verdict(a, {"cmd": "reopen", "why": a.why})
     elif a.cmd == "cards":
         cards.run(a)
     elif a.cmd == "show":
         sys.stdout.write(render(standings(a)))
     elif a.cmd == "close":
-        publish(a, [("club/director/close", "1", False)])
-        data = standings(a, lambda d: d.get("closed"))
+        verdict(a, {"cmd": "close"})
+        data = standings(a, lambda d: d.get("closed"), a.timeout)
         write_csv(a.csv, data)
         print("closed; final standings in %s (%d players)" % (a.csv, len(data["players"])))
-
 
 if __name__ == "__main__":
     main()

@@ -10,10 +10,12 @@ tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published 
 "club/standings", at most every --every seconds). The live page (club/page.html) reads
 them from this process over HTTP: "/" the page, "/standings.json", "/events" (server-sent
 events, pushed on every change), and "/table/" the browser table page (club/tablepage.py)
-for the phones that keep score. Only GET is served: the page is read-only.
+for the phones that keep score. The public page is read-only (GET only).
 
-Director messages (club/director.py sends them): club/director/correct, club/director/close;
-seatings are read from the retained club/<table>/seat topics.
+The director's requests (club/director.py sends them) come on club/director/do/<id>; each
+gets its verdict on club/director/reply/<id>. They and the director's web page
+(/director, club/directorpage.py, with --director-password-file) take the one path of
+club/actions.py. Seatings are read from the retained club/<table>/seat topics.
 """
 
 import argparse
@@ -26,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as mqtt
 
-from club import tablepage
+from club import actions, directorpage, tablepage
 from club.broker import hostport, password
 from club.db import Db
 from club.standings import Invalid, check
@@ -45,8 +47,11 @@ ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
 
 class Service:
     def __init__(self, db_path, host, port, user=None, password=None,
-                 client_id="standings-service", every=0.25, log=None):
+                 client_id="standings-service", every=0.25, log=None, director_password=None):
         self.log = log or (lambda line: None)  # one line per refusal and director action
+        self.director_password = director_password  # the director's web page's, or None
+        self.lock = threading.RLock()  # the event and the database: one user at a time
+        self.replies = {}  # request id -> the reply sent (a request that comes again)
         self.db = Db(db_path)
         self.event = self.db.load()
         self.every = every
@@ -77,7 +82,7 @@ class Service:
             self.log("broker refused the login: %s" % reason)
             return
         self.log("connected to the broker")
-        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/#", 1)])
+        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
@@ -106,26 +111,24 @@ class Service:
                     except queue.Empty:
                         break
                 now = time.monotonic()
-                for topic, payload in batch:
-                    if topic == "":
-                        dirty.update(self.event.latest_inc)
-                        continue
-                    got = self._handle(topic, payload)
-                    if got:
-                        dirty.add(got[0])
-                        if got[1]:
-                            standings_due = True
-                            waiting.append(now)
-                if dirty:
-                    self.db.commit()  # on disk before any table hears its ack
-                    for table in sorted(dirty):
-                        ack = self.event.ack(table)
-                        if ack:
-                            self.client.publish("club/%s/ack" % table, "%s %d" % ack, qos=1,
-                                                retain=True)
-                    dirty.clear()
+                with self.lock:
+                    for topic, payload in batch:
+                        if topic == "":
+                            dirty.update(self.event.latest_inc)
+                            continue
+                        got = self._handle(topic, payload)
+                        if got:
+                            dirty.add(got[0])
+                            if got[1]:
+                                standings_due = True
+                                waiting.append(now)
+                    if dirty:
+                        self.db.commit()  # on disk before any table hears its ack
+                        self._acks(dirty)
+                        dirty.clear()
                 if standings_due and time.monotonic() - last_pub >= self.every:
-                    self._publish_snapshot()
+                    with self.lock:
+                        self._publish_snapshot()
                     done = time.monotonic()
                     self.latency.extend(done - t for t in waiting)
                     waiting = []
@@ -136,9 +139,18 @@ class Service:
             self.client.disconnect()
             self.db.commit()
 
+    def _acks(self, tables):
+        for table in sorted(tables):
+            ack = self.event.ack(table)
+            if ack:
+                self.client.publish("club/%s/ack" % table, "%s %d" % ack, qos=1, retain=True)
+
     def _handle(self, topic, payload):
         """(table, counted) for a topic that touches a table, else None."""
         parts = topic.split("/")
+        if len(parts) == 4 and topic.startswith("club/director/do/"):
+            self._director_message(parts[3], payload)
+            return None
         if len(payload) > MAX_PAYLOAD:
             self._refuse(topic, payload, "too large: %d bytes (at most %d)"
                          % (len(payload), MAX_PAYLOAD))
@@ -152,8 +164,9 @@ class Service:
                 self._refuse(topic, payload, str(e))
                 return None
             if self.event.closed:
-                # Kept for the director, never counted: the standings were final at close.
-                self._refuse(topic, payload, "late: the night is closed")
+                # Kept whole for the director, not counted: the standings were final at
+                # close; the director may accept it after a reopen.
+                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD)
                 return None
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
             if self.db.add_result(table, msg):
@@ -166,8 +179,7 @@ class Service:
                 else:
                     self.log("accepted " + what)
                 return table, self.event.apply(table, msg)
-            if self.db.stored(table, msg["inc"], msg["seq"]) != json.dumps(
-                    msg, separators=(",", ":")):
+            if self.event.counted(table, msg["inc"], msg["seq"]) != msg:
                 # The same number with other content: the first copy counts, this one is
                 # kept beside it for the director, never dropped silently.
                 self._refuse(topic, payload, "conflict: %s differs from the copy kept" % what,
@@ -185,36 +197,42 @@ class Service:
                 self.event.seating[parts[1]] = seat
                 self.db.add_seating(parts[1], seat)
             return None
-        if topic == "club/director/correct":
-            try:
-                fix = json.loads(payload)
-                fix = {"table": str(fix["table"]), "inc": str(fix["inc"]),
-                       "match": int(fix["match"]), "deal": int(fix["deal"]),
-                       "action": fix["action"], "result": fix.get("result"),
-                       "why": str(fix.get("why", ""))}
-                if fix["action"] not in ("void", "set"):
-                    raise Invalid("action: void or set")
-                if fix["action"] == "set":
-                    res = dict(fix["result"], v=1, inc=fix["inc"], seq=1, kind="deal",
-                               match=fix["match"], deal=fix["deal"])
-                    check(res)
-                    fix["result"] = res
-            except (ValueError, KeyError, TypeError, Invalid) as e:
-                self._refuse(topic, payload, str(e))
-                return None
-            fix["id"] = self.db.add_correction(fix)
-            self.event.correct(fix)
-            self.log("director: %s %s %s match %d deal %d (%s)" % (
-                fix["action"], fix["table"], fix["inc"], fix["match"], fix["deal"], fix["why"]))
-            return fix["table"], True
-        if topic == "club/director/close":
-            if not self.event.closed:  # closed once: a second close changes nothing
-                self.db.set_meta("closed", str(time.time()))
-                self.event.closed = True
-                self.db.commit()
-                self.log("closed: %d results counted" % self.event.applied)
-            self._publish_snapshot()
         return None
+
+    # ---- the director ----
+
+    def director(self, request, via):
+        """Carry out one director request (club/actions.py); returns the reply."""
+        with self.lock:
+            return actions.act(self, request, via)
+
+    def director_done(self, tables):
+        """After an action that changed the event: on disk, acks, standings at once."""
+        self.db.commit()
+        self._acks(tables)
+        self._publish_snapshot()
+
+    def _director_message(self, rid, payload):
+        """A request on club/director/do/<rid>: answered on club/director/reply/<rid>.
+        The same request again (QoS 1 may deliver it twice) gets the same reply, once done."""
+        if not 1 <= len(rid) <= 40 or not rid.replace("-", "").isalnum():
+            self.log("director: a request id that is not one: %r" % rid[:40])
+            return
+        reply = self.replies.get(rid)
+        if reply is None:
+            if len(payload) > MAX_PAYLOAD:
+                request = {"unreadable": "too large: %d bytes" % len(payload)}
+            else:
+                try:
+                    request = json.loads(payload)
+                except ValueError:
+                    request = {"unreadable": "not JSON"}
+            reply = self.director(request, "mqtt")
+            if len(self.replies) >= 1000:
+                self.replies.pop(next(iter(self.replies)))
+            self.replies[rid] = reply
+        text = json.dumps(dict(reply, id=rid), separators=(",", ":"))
+        self.client.publish("club/director/reply/" + rid, text, qos=1)
 
     def _refuse(self, topic, payload, why, keep=KEEP_REFUSED):
         """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
@@ -252,6 +270,8 @@ class Service:
             def do_GET(self):
                 if service.table_page and tablepage.answer(self, service.table_page):
                     return
+                if directorpage.handle(service, self):
+                    return
                 if self.path == "/":
                     with open(PAGE, "rb") as f:
                         self._send(f.read(), "text/html; charset=utf-8")
@@ -263,6 +283,10 @@ class Service:
                     self._events()
                 else:
                     self.send_error(404)
+
+            def do_POST(self):
+                if not directorpage.handle(service, self):
+                    self.send_error(501)  # the public page is read-only
 
             def _events(self):
                 self.send_response(200)
@@ -301,10 +325,14 @@ def main(argv=None):
     ap.add_argument("--every", type=float, default=0.25, help="seconds between standings")
     ap.add_argument("--no-table-page", action="store_true",
                     help="do not build and serve the browser table page at /table/")
+    ap.add_argument("--director-password-file",
+                    help="a file holding the director's password for /director (without "
+                    "it the director's page is off)")
     a = ap.parse_args(argv)
     host, port = hostport(a.broker)
     svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every,
-                  log=lambda line: print("standings: " + line, flush=True))
+                  log=lambda line: print("standings: " + line, flush=True),
+                  director_password=password(a.director_password_file))
     if not a.no_table_page:
         try:
             svc.table_page = tablepage.build()

@@ -8,6 +8,9 @@ or how many times they came. A "gap" result counts nothing: it says the table's 
 back to an older copy, and is listed in "gaps" for the director. A director's correction
 (by id, latest wins) sits on top, and keeps its audit trail.
 
+The director may also accept a result that did not count (club/actions.py): it then counts
+for its (table, inc, seq), in place of the copy that did (take()).
+
 Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the service as
 messages come; standings() is what the page, the terminal view and the retained topic show.
 """
@@ -58,6 +61,7 @@ class Event:
         self.audit = []  # every correction, oldest first
         self.gaps = []  # tables whose flash went back to an older copy ("gap" results)
         self.seating = {}  # table -> {"round", "names", "rules"} (the director's latest)
+        self.results = {}  # (table, inc, seq) -> the result that counts for it
         self.closed = False
         self.applied = 0
 
@@ -78,23 +82,48 @@ class Event:
         self.contiguous[key] = c
         self.latest_inc[table] = inc
         self.applied += 1
-        kind = msg["kind"]
-        if kind == "gap":
+        self.results[(table, inc, seq)] = msg
+        if msg["kind"] == "gap":
             self.gaps.append({"table": table, "inc": inc, "seq": seq, "from": msg["from"],
                               "to": msg["to"]})
             return True
-        mkey = (table, inc, msg["match"])
+        self._fold(table, msg)
+        return True
+
+    def _fold(self, table, msg):
+        if msg["kind"] == "gap":  # counts nothing (take() folds every result again)
+            return
+        seq = msg["seq"]
+        mkey = (table, msg["inc"], msg["match"])
         m = self.matches.get(mkey)
         if m is None:
-            m = self.matches[mkey] = Match(table, inc, msg["match"])
-        if kind == "match":
+            m = self.matches[mkey] = Match(table, msg["inc"], msg["match"])
+        if msg["kind"] == "match":
             if seq > m.head_seq:
                 m.head, m.head_seq = msg, seq
         else:
             old = m.deals.get(msg["deal"])
             if old is None or seq > old[0]:
                 m.deals[msg["deal"]] = (seq, msg)
-        return True
+
+    def counted(self, table, inc, seq):
+        """The result that counts for (table, inc, seq), or None."""
+        return self.results.get((table, inc, seq))
+
+    def take(self, table, msg, entry):
+        """The director accepts a result that was not counted (a conflict's other copy, a
+        late or held one): it counts as (table, inc, seq), in place of the copy that did.
+        entry goes to the audit. Returns "replaced" or "added"."""
+        key = (table, msg["inc"], msg["seq"])
+        self.audit.append(entry)
+        if key not in self.results:
+            self.apply(table, msg)
+            return "added"
+        self.results[key] = msg
+        self.matches = {}
+        for (t, _i, _s), m in sorted(self.results.items(), key=lambda kv: kv[0]):
+            self._fold(t, m)
+        return "replaced"
 
     def ack(self, table):
         """(inc, seq) the table is told: its latest incarnation's contiguous seq."""

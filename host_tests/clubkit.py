@@ -90,10 +90,11 @@ class ServiceThread:
     """The standings service (club/service.py) in a thread of this process."""
 
     def __init__(self, db, port, user="standings", password=PASSWORDS["standings"],
-                 every=0.05, http=False):
+                 every=0.05, http=False, director_password=None, log=None):
         from club.service import Service
 
-        self.svc = Service(db, "127.0.0.1", port, user, password, every=every)
+        self.svc = Service(db, "127.0.0.1", port, user, password, every=every, log=log,
+                           director_password=director_password)
         self.http = self.svc.serve("127.0.0.1", 0) if http else None
         self.thread = threading.Thread(target=self.svc.run, daemon=True)
 

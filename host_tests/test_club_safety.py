@@ -219,6 +219,12 @@ def _service(tmp_path):
     return svc, lines
 
 
+def _director(svc, request):
+    """A director's request as the service gets it from the broker (club/director/do/<id>)."""
+    _director.n = getattr(_director, "n", 0) + 1
+    svc._handle("club/director/do/r%d" % _director.n, json.dumps(request).encode())
+
+
 def _refused(svc):
     return [(topic, len(body), why) for topic, body, why in svc.db.conn.execute(
         "SELECT topic, body, why FROM refused ORDER BY at")]
@@ -246,15 +252,17 @@ def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing
     assert svc._handle("club/t01/result", seat.encode()) == ("t01", True)
     one = wire.result("abcd0001", 2, wire.deal(1, 1, [2, 0], "reached", 0, -1))
     assert svc._handle("club/t01/result", one.encode()) == ("t01", True)
-    svc._handle("club/director/close", b"")
+    _director(svc, {"cmd": "close"})
     first = svc.event.standings()
     late = wire.result("abcd0001", 3, wire.deal(1, 2, [0, 3], "reached", 1, -1))
     assert svc._handle("club/t01/result", late.encode()) is None
-    svc._handle("club/director/close", b"")
+    _director(svc, {"cmd": "close"})
     assert svc.event.standings() == first
-    assert _refused(svc)[-1][2] == "late: the night is closed"
-    assert lines[-2:] == ["closed: %d results counted" % first["results"],
-                          "refused club/t01/result: late: the night is closed"]
+    assert _refused(svc)[-1][1:] == (len(late), "late: the night is closed")  # kept whole
+    assert lines[-3:] == [
+        "director accepted: close - closed: %d results counted" % first["results"],
+        "refused club/t01/result: late: the night is closed",
+        "director accepted: close - already closed: nothing changed"]
     csvs = []
     for n in (1, 2):
         path = str(tmp_path / ("final%d.csv" % n))
@@ -338,9 +346,8 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_audit_and_gap
             msg = wire.result("abcd000%d" % t, d + 1,
                               wire.deal(1, d, [3, 0], "reached", 0, -1))
             svc._handle("club/t0%d/result" % (t + 1), msg.encode())
-    fix = {"table": "t01", "inc": "abcd0000", "match": 1, "deal": 2, "action": "void",
-           "why": "a card was dropped"}
-    svc._handle("club/director/correct", json.dumps(fix).encode())
+    _director(svc, {"cmd": "void", "table": "t01", "inc": "abcd0000", "match": 1, "deal": 2,
+                    "why": "a card was dropped"})
     # t02's flash went back to an older copy: results 3 and 4 are here, not on the table.
     gap = wire.result("abcd0001", 5, {"kind": "gap", "from": 3, "to": 4})
     svc._handle("club/t02/result", gap.encode())
@@ -371,14 +378,13 @@ def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path
     other = wire.result("abcd0001", 2, wire.deal(1, 1, [0, 3], "reached", 1, -1))
     for payload in (first, deal, deal, other):
         svc._handle("club/t01/result", payload.encode())
-    fix = {"table": "t01", "inc": "abcd0001", "match": 1, "deal": 1, "action": "void",
-           "why": "misdealt"}
-    svc._handle("club/director/correct", json.dumps(fix).encode())
+    _director(svc, {"cmd": "void", "table": "t01", "inc": "abcd0001", "match": 1, "deal": 1,
+                    "why": "misdealt"})
     assert lines == [
         "accepted t01 abcd0001 #1 match", "accepted t01 abcd0001 #2 deal",
         "duplicate t01 abcd0001 #2 deal",
         "refused club/t01/result: conflict: t01 abcd0001 #2 deal differs from the copy kept",
-        "director: void t01 abcd0001 match 1 deal 1 (misdealt)"]
+        "director accepted: void t01 abcd0001 match 1 deal 1 (misdealt)"]
     (topic, kept, why), = _refused(svc)
     assert kept == len(other) and why.startswith("conflict")  # the whole second copy
     assert svc.event.applied == 2  # the first copy counted, the second did not

@@ -38,12 +38,16 @@ def missing():
     return None
 
 
-def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180):
+def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
+          credentials=None):
+    """credentials: (user, password) the browser answers HTTP Basic challenges with."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
            "scale": scale, "touch": touch, "steps": steps}
+    if credentials:
+        job["credentials"] = {"username": credentials[0], "password": credentials[1]}
     try:
         proc = subprocess.run(["node", DRIVER], input=json.dumps(job), capture_output=True,
                               text=True, timeout=timeout, cwd=ROOT)

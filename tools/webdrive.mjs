@@ -2,7 +2,8 @@
 // on stdin, runs its steps in order, prints one JSON answer on stdout.
 //
 //   job:    {"url": "...", "profile": "dir", "chromium": "/usr/bin/chromium",
-//            "viewport": [390, 844], "steps": [{"do": "open"}, ...]}
+//            "viewport": [390, 844], "steps": [{"do": "open"}, ...],
+//            "credentials": {"username": "...", "password": "..."} (optional, HTTP Basic)}
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
 //            "foreign": [requests to another origin], "log": [every console line]}
 //
@@ -33,6 +34,7 @@ const context = await chromium.launchPersistentContext(job.profile, {
   deviceScaleFactor: job.scale || 1,
   hasTouch: !!job.touch,
   acceptDownloads: true,
+  httpCredentials: job.credentials || undefined, // {username, password}: HTTP Basic
 });
 context.on("request", (r) => {
   const u = r.url();

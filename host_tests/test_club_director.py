@@ -1,0 +1,471 @@
+"""The club director gets the service's verdict: each command (club/director.py) is a
+request through a real Mosquitto with the project's ACL, answered by the standings service
+(club/actions.py, the one path); conflicts and late results accepted by the director; close,
+reopen and close again; the director's web page (club/directorpage.py) behind its
+password, in Chromium at a phone's and a projector's size."""
+
+import base64
+import json
+import sqlite3
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import mosquitto
+import paho.mqtt.client as paho
+import pytest
+from clubkit import PASSWORDS, ServiceThread, need_broker, players, table_passwords
+from conftest import FIRMWARE, ROOT
+
+sys.path.insert(0, ROOT)  # club/ is a package at the root
+sys.path.insert(0, FIRMWARE)
+
+from net import wire  # noqa: E402
+
+INC = "abcd0001"
+DIRECTOR_WEB = "page-pw"
+
+
+@pytest.fixture
+def broker(tmp_path):
+    need_broker()
+    users = dict(PASSWORDS, **table_passwords(2))
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+        yield b
+
+
+class Table:
+    """t01 as a test drives it: its results published as they are, one by one."""
+
+    def __init__(self, port, table="t01"):
+        self.c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="table-" + table,
+                             protocol=paho.MQTTv311)
+        self.c.username_pw_set(table, "pw-" + table)
+        self.c.connect("127.0.0.1", port)
+        self.c.loop_start()
+        self.table = table
+
+    def send(self, seq, body):
+        payload = wire.result(INC, seq, body)
+        info = self.c.publish("club/%s/result" % self.table, payload, qos=1)
+        info.wait_for_publish(5)
+        return payload
+
+    def close(self):
+        self.c.loop_stop()
+        self.c.disconnect()
+
+
+def until(cond, seconds=10):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def refused_rows(svc, why):
+    return until(lambda: [r for r in svc.svc.db.not_counted() if r["why"].startswith(why)])
+
+
+def cli(tmp_path, broker, *args, timeout=None):
+    pw = tmp_path / "director.pw"
+    pw.write_text(PASSWORDS["director"])
+    out = ["--broker", "127.0.0.1:%d" % broker.port, "--password-file", str(pw)]
+    if timeout is not None:
+        out += ["--timeout", str(timeout)]
+    return out + [str(a) for a in args]
+
+
+def run(capsys, argv):
+    """(exit code, what was printed) of the director's command; the code is the message
+    when it exits with one (argparse's or a SystemExit's text)."""
+    from club import director
+
+    capsys.readouterr()
+    try:
+        director.main(argv)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    return code, capsys.readouterr().out
+
+
+def a_match(table, gps=((2, 0),)):
+    """Match 1 (Ann v Bob, classic66) and its deals, each won by the side that scores."""
+    seq = 1
+    table.send(seq, wire.match(1, 1, ["Ann", "Bob"], "classic66"))
+    for d, gp in enumerate(gps, 1):
+        seq += 1
+        table.send(seq, wire.deal(1, d, list(gp), "reached", 0 if gp[0] else 1, -1))
+    return seq
+
+
+def test_a_command_on_an_unknown_table_or_match_is_refused(tmp_path, broker, capsys):
+    # Issue: `correct`/`void` printed "sent" and exited 0 whatever the service made of it.
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        code, out = run(capsys, cli(tmp_path, broker, "void", "t09", INC, 1, 1, "--why", "x"))
+        assert code == 1 and out == "refused: no such table: t09\n"
+        code, out = run(capsys, cli(tmp_path, broker, "void", "t01", INC, 7, 1, "--why", "x"))
+        assert code == 1 and out.startswith("refused: no such match: t01 %s match 7" % INC)
+        code, out = run(capsys, cli(tmp_path, broker, "void", "t01", INC, 1, 5, "--why", "x"))
+        assert code == 1 and out.startswith("refused: no such deal")
+        code, out = run(capsys, cli(tmp_path, broker, "void", "t01", INC, 1, 1, "--why", " "))
+        assert code == 1 and out == "refused: a reason is needed (--why)\n"
+        t.close()
+        log = svc.svc.db.director_log()
+    assert [e["verdict"] for e in log] == ["refused"] * 4
+    assert log[-1]["request"]["table"] == "t09" and log[-1]["via"] == "mqtt"
+
+
+def test_an_impossible_correction_is_refused_and_a_possible_one_accepted(tmp_path, broker,
+                                                                         capsys):
+    lines = []
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, log=lines.append) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t, [(2, 0), (0, 1)])})
+        for gp, winner, why in [("9,0", 0, "game points: 9 is not what one deal can give "
+                                            "(0..3)"),
+                                ("1,1,1", 0, "game points: 2 numbers, one per side"),
+                                ("0,3", 2, "winner: not an integer in -1..1")]:
+            code, out = run(capsys, cli(tmp_path, broker, "correct", "t01", INC, 1, 1, gp,
+                                        winner, "--why", "misread"))
+            assert (code, out) == (1, "refused: %s\n" % why)
+        before = json.loads(svc.svc.snapshot)
+        assert players(before) == {"Ann": (1, 0, 2), "Bob": (1, 0, 1)}
+        code, out = run(capsys, cli(tmp_path, broker, "correct", "t01", INC, 1, 1, "0,3", 1,
+                                    "--why", "misread"))
+        assert (code, out) == (0, "accepted\n")
+        after = until(lambda: (lambda d: d if d["audit"] else None)(
+            json.loads(svc.svc.snapshot)))
+        t.close()
+    assert players(after) == {"Ann": (1, 0, 0), "Bob": (1, 0, 4)}
+    assert [a["why"] for a in after["audit"]] == ["misread"]
+    said = [ln for ln in lines if ln.startswith("director")]
+    assert said[0] == ("director refused: correct t01 %s match 1 deal 1 to 9:0 (misread): "
+                       "game points: 9 is not what one deal can give (0..3)" % INC)
+    assert said[-1] == "director accepted: correct t01 %s match 1 deal 1 to 0:3 (misread)" % INC
+    assert len(said) == 4
+
+
+def test_with_the_service_down_the_command_says_so_and_fails(tmp_path, broker, capsys):
+    start = time.monotonic()
+    code, out = run(capsys, cli(tmp_path, broker, "close", "--csv", tmp_path / "f.csv",
+                                timeout=1))
+    took = time.monotonic() - start
+    assert code == 2 and out.startswith("no answer from the standings service in 1 s")
+    assert 1 <= took < 8, took
+    assert not (tmp_path / "f.csv").exists()
+
+
+def test_the_director_chooses_a_conflicts_other_copy(tmp_path, broker, capsys):
+    db = str(tmp_path / "ev.sqlite")
+    with ServiceThread(db, broker.port) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        other = t.send(2, wire.deal(1, 1, [0, 3], "reached", 1, -1))  # seq 2 again
+        row, = refused_rows(svc, "conflict")
+        assert json.loads(row["body"]) == json.loads(other)
+        assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 0)}
+        code, out = run(capsys, cli(tmp_path, broker, "list"))
+        assert code == 0 and "row %d  club/t01/result  conflict: " % row["id"] in out
+        code, out = run(capsys, cli(tmp_path, broker, "accept", row["id"], "--why",
+                                    "the score sheet says Bob"))
+        assert code == 0, out
+        assert out == "accepted: t01 %s #2 deal counts, in place of the copy that did\n" % INC
+        after = until(lambda: (lambda d: d if d["audit"] else None)(
+            json.loads(svc.svc.snapshot)))
+        assert players(after) == {"Ann": (1, 0, 0), "Bob": (1, 0, 3)}
+        entry, = after["audit"]
+        assert (entry["action"], entry["row"], entry["why"], entry["result"]["gp"]) == (
+            "accept", row["id"], "the score sheet says Bob", [0, 3])
+        back, = refused_rows(svc, "conflict")  # the copy that counted, now kept aside
+        assert json.loads(back["body"])["gp"] == [2, 0] and "row %d" % row["id"] in back["why"]
+        code, out = run(capsys, cli(tmp_path, broker, "accept", row["id"], "--why", "again"))
+        assert (code, out) == (1, "refused: row %d is already accepted\n" % row["id"])
+        code, out = run(capsys, cli(tmp_path, broker, "accept", 999, "--why", "x"))
+        assert code == 1 and out.startswith("refused: no row 999")
+        t.close()
+    # The choice is in the database: a restarted service counts the same.
+    with ServiceThread(db, broker.port) as again:
+        assert players(again.svc.event.standings()) == {"Ann": (1, 0, 0), "Bob": (1, 0, 3)}
+        # and the director may change their mind: the first copy back
+        code, out = run(capsys, cli(tmp_path, broker, "accept", back["id"], "--why", "no"))
+        assert code == 0, out
+        assert players(again.svc.event.standings()) == {"Ann": (1, 0, 2), "Bob": (1, 0, 0)}
+        kept = again.svc.db.not_counted()
+        assert [json.loads(r["body"])["gp"] for r in kept] == [[0, 3]]  # aside again
+    log = sqlite3.connect(db).execute(
+        "SELECT verdict, request FROM director ORDER BY id").fetchall()
+    assert [(v, json.loads(r)["cmd"]) for v, r in log] == [
+        ("accepted", "accept"), ("refused", "accept"), ("refused", "accept"),
+        ("accepted", "accept")]
+
+
+def _csv(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def test_close_late_reopen_accept_and_close_again(tmp_path, broker, capsys):
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        code, out = run(capsys, cli(tmp_path, broker, "close", "--csv", tmp_path / "1.csv"))
+        assert code == 0 and out.startswith("accepted: closed: 2 results counted\nclosed;")
+        code, out = run(capsys, cli(tmp_path, broker, "close", "--csv", tmp_path / "2.csv"))
+        assert code == 0 and out.startswith("accepted: already closed: nothing changed")
+        assert _csv(tmp_path / "1.csv") == _csv(tmp_path / "2.csv")
+        final = json.loads(svc.svc.snapshot)
+        t.send(3, wire.deal(1, 2, [0, 2], "reached", 1, -1))  # late
+        row, = refused_rows(svc, "late")
+        time.sleep(0.3)
+        assert json.loads(svc.svc.snapshot) == final
+        code, out = run(capsys, cli(tmp_path, broker, "accept", row["id"], "--why", "x"))
+        assert (code, out) == (1, "refused: the night is closed: reopen it first\n")
+        code, out = run(capsys, cli(tmp_path, broker, "reopen", "--why", "t01 was late"))
+        assert (code, out) == (0, "accepted: open again; 1 late results do not count "
+                                  "unless accepted\n")
+        opened = json.loads(svc.svc.snapshot)
+        assert not opened["closed"] and players(opened) == players(final)  # still not counted
+        code, out = run(capsys, cli(tmp_path, broker, "reopen", "--why", "again"))
+        assert (code, out) == (1, "refused: the night is not closed\n")
+        code, out = run(capsys, cli(tmp_path, broker, "accept", row["id"], "--why",
+                                    "t01's last deal was played before the close"))
+        assert (code, out) == (0, "accepted: t01 %s #3 deal counts\n" % INC)
+        assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 2)}
+        assert svc.svc.event.ack("t01") == (INC, 3)  # the table hears it counts
+        code, out = run(capsys, cli(tmp_path, broker, "close", "--csv", tmp_path / "3.csv"))
+        assert code == 0, out
+        code, out = run(capsys, cli(tmp_path, broker, "close", "--csv", tmp_path / "4.csv"))
+        t.close()
+    assert _csv(tmp_path / "3.csv") == _csv(tmp_path / "4.csv") != _csv(tmp_path / "1.csv")
+    assert b"Bob,1,0,2,1" in _csv(tmp_path / "3.csv")
+
+
+# ---- the director's web page ----
+
+
+def _open(url, auth=None, data=None, headers=None):
+    req = urllib.request.Request(url, data=data, headers=dict(headers or {}),
+                                 method="POST" if data is not None else "GET")
+    if auth:
+        req.add_header("Authorization", "Basic " + base64.b64encode(
+            ("%s:%s" % auth).encode()).decode())
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def test_the_page_needs_the_password_and_refuses_forged_posts(tmp_path, broker):
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, http=True,
+                       director_password=DIRECTOR_WEB) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        me = ("director", DIRECTOR_WEB)
+        assert _open(base + "/")[0] == 200  # the standings stay public
+        assert _open(base + "/director")[0] == 401
+        assert _open(base + "/director/state.json", ("director", "wrong"))[0] == 401
+        assert _open(base + "/director/state.json", ("viewer", DIRECTOR_WEB))[0] == 401
+        code, body = _open(base + "/director/state.json", me)
+        token = json.loads(body)["token"]
+        assert code == 200 and len(token) >= 24
+        close = json.dumps({"cmd": "close"}).encode()
+        js = {"Content-Type": "application/json"}
+        assert _open(base + "/director/act", me, close, js)[0] == 403  # no token
+        assert _open(base + "/director/act", me, close,
+                     dict(js, **{"X-Director-Token": "x" * len(token)}))[0] == 403
+        assert _open(base + "/director/act", me, close,
+                     {"Content-Type": "text/plain", "X-Director-Token": token})[0] == 403
+        assert _open(base + "/director/act", me, close,
+                     dict(js, **{"X-Director-Token": token,
+                                 "Origin": "http://evil.example"}))[0] == 403
+        assert _open(base + "/director/act", None, close,
+                     dict(js, **{"X-Director-Token": token}))[0] == 401
+        assert _open(base + "/director", me, b"", {})[0] == 405
+        assert not svc.svc.event.closed  # none of these did anything
+        code, body = _open(base + "/director/act", me, close,
+                           dict(js, **{"X-Director-Token": token}))
+        assert code == 200 and json.loads(body)["verdict"] == "accepted"
+        assert svc.svc.event.closed
+    with ServiceThread(str(tmp_path / "ev2.sqlite"), broker.port, http=True) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        assert _open(base + "/director", me)[0] == 404  # no password file: no page
+
+
+PAGE_JS = """(async () => {
+  const $ = (id) => document.getElementById(id);
+  const until = async (f) => {
+    for (let i = 0; i < 200; i++) {
+      if (f()) return true;
+      await new Promise(r => setTimeout(r, 50));
+    }
+    return false;
+  };
+  const said = async (before) => {
+    await until(() => $("verdict").textContent !== before);
+    return $("verdict").textContent;
+  };
+  const out = {};
+  await until(() => $("verdict").textContent === "ready");
+  out.rows = [...document.querySelectorAll("#rows .row")].map(r => r.id);
+  out.wide = document.documentElement.scrollWidth;
+  out.view = window.innerWidth;
+  // accept the conflict's other copy
+  const row = document.querySelector("#rows .row");
+  row.querySelector("input").value = "the score sheet";
+  let before = $("verdict").textContent;
+  row.querySelector("button").click();
+  out.accept = await said(before);
+  // a refused action: a table that is not there
+  $("fix-table").value = "t09"; $("fix-inc").value = "abcd0001";
+  $("fix-match").value = "1"; $("fix-deal").value = "1"; $("fix-why").value = "test";
+  before = $("verdict").textContent;
+  $("void").click();
+  out.void = await said(before);
+  // an impossible correction
+  $("fix-table").value = "t01"; $("fix-gp").value = "0,7"; $("fix-winner").value = "1";
+  before = $("verdict").textContent;
+  $("correct").click();
+  out.correct = await said(before);
+  before = $("verdict").textContent;
+  $("close").click();
+  out.close = await said(before);
+  await until(() => $("reopen").disabled === false);
+  $("reopen-why").value = "one more deal";
+  before = $("verdict").textContent;
+  $("reopen").click();
+  out.reopen = await said(before);
+  await until(() => $("log").children.length === 5);
+  out.audit = [...$("audit").children].map(li => li.textContent);
+  out.log = [...$("log").children].map(li => li.textContent.replace(/^\\S+ /, ""));
+  out.wide2 = document.documentElement.scrollWidth;
+  return out;
+})()"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+def test_the_directors_page_in_chromium(tmp_path, broker, size):
+    import browser
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, http=True,
+                       director_password=DIRECTOR_WEB) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        t.send(2, wire.deal(1, 1, [0, 3], "reached", 1, -1))
+        row, = refused_rows(svc, "conflict")
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        got = browser.drive(base + "/director", [{"do": "goto"}, {"do": "eval", "js": PAGE_JS}],
+                            viewport=size, credentials=("director", DIRECTOR_WEB))
+        standings = json.loads(svc.svc.snapshot)
+        t.close()
+    assert got["failed"] is None, got["failed"]
+    assert not got["errors"], got["errors"]
+    r = got["results"][1]
+    assert r["rows"] == ["row-%d" % row["id"]]
+    assert r["wide"] <= r["view"] and r["wide2"] <= r["view"], r  # no sideways scroll
+    assert r["accept"] == "accepted: t01 %s #2 deal counts, in place of the copy that did" % INC
+    assert r["void"] == "refused: no such table: t09"
+    assert r["correct"] == "refused: game points: 7 is not what one deal can give (0..3)"
+    assert r["close"] == "accepted: closed: 2 results counted"
+    assert r["reopen"].startswith("accepted: open again")
+    assert r["audit"] == ["t01 match 1 deal 1: accepted row %d (#2) (the score sheet)"
+                          % row["id"]]
+    assert [ln.split(": ", 1)[1] for ln in r["log"]] == [
+        "accepted, open again; 0 late results do not count unless accepted",
+        "accepted, closed: 2 results counted",
+        "refused, game points: 7 is not what one deal can give (0..3)",
+        "refused, no such table: t09",
+        "accepted, t01 %s #2 deal counts, in place of the copy that did" % INC]
+    assert all(ln.startswith("web ") for ln in r["log"]), r["log"]
+    assert players(standings) == {"Ann": (1, 0, 0), "Bob": (1, 0, 3)} and not standings["closed"]
+
+
+def test_every_request_gets_an_answer_and_only_the_service_answers(tmp_path, broker):
+    """Raw requests on the broker: whatever they hold, the one path answers each; the same
+    id twice is done once; nobody but the service can answer, nobody but the director ask."""
+    import threading
+
+    replies = {}
+    heard = threading.Condition()
+
+    def on_message(client, userdata, msg):
+        with heard:
+            replies.setdefault(msg.topic.rsplit("/", 1)[1], []).append(json.loads(msg.payload))
+            heard.notify_all()
+
+    d = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="director",
+                    protocol=paho.MQTTv311)
+    d.username_pw_set("director", PASSWORDS["director"])
+    d.on_message = on_message
+    d.connect("127.0.0.1", broker.port)
+    d.loop_start()
+    d.subscribe("club/director/reply/+", 1)
+    lines = []
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, log=lines.append) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        asks = {"a1": b"not json", "a2": b"[1, 2]", "a3": b'{"cmd": "explode"}',
+                "a4": json.dumps({"cmd": "void", "table": "t01", "inc": INC, "match": "one",
+                                  "deal": 1, "why": "x"}).encode(),
+                "a5": json.dumps({"cmd": "void", "table": "t01", "inc": INC, "match": 1,
+                                  "deal": 1, "why": "dealt twice"}).encode()}
+        for rid, body in asks.items():
+            d.publish("club/director/do/" + rid, body, qos=1).wait_for_publish(5)
+        d.publish("club/director/do/a5", asks["a5"], qos=1).wait_for_publish(5)  # again
+        # a forged verdict (the director) and a forged request (a table): the ACL drops both
+        d.publish("club/director/reply/a9", b'{"ok": true}', qos=1).wait_for_publish(5)
+        t.c.publish("club/director/do/a8", b'{"cmd": "close"}', qos=1).wait_for_publish(5)
+        with heard:
+            heard.wait_for(lambda: len(replies.get("a5", [])) == 2, 10)
+        time.sleep(0.5)
+        t.close()
+        audit = json.loads(svc.svc.snapshot)["audit"]
+        closed = svc.svc.event.closed
+    d.loop_stop()
+    d.disconnect()
+    assert sorted(replies) == ["a1", "a2", "a3", "a4", "a5"], replies
+    why = {rid: r[0].get("why") for rid, r in replies.items()}
+    assert (why["a1"], why["a2"]) == ("not JSON", "not a request")
+    assert why["a3"] == "unknown command: explode"
+    assert why["a4"] == "match: not a number"
+    assert replies["a5"][0] == replies["a5"][1] and replies["a5"][0]["verdict"] == "accepted"
+    assert len(audit) == 1 and not closed
+    assert len([ln for ln in lines if ln.startswith("director ")]) == 5
+
+
+def test_a_wrong_password_is_said_as_such(tmp_path, broker, capsys):
+    argv = cli(tmp_path, broker, "reopen", "--why", "x", timeout=1)
+    (tmp_path / "director.pw").write_text("not-the-password")
+    code, _ = run(capsys, argv)
+    assert code == "director: the broker did not let the director in (its password?)"
+
+
+def test_a_held_result_kept_whole_is_accepted_the_same_way(tmp_path, broker, capsys):
+    # Held results (kept whole in the refused table with a reason code, as the service's
+    # checks of a result's plausibility store them) count once the director accepts them.
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
+        t = Table(broker.port)
+        svc.settle({"t01": a_match(t)})
+        held = wire.result(INC, 3, wire.deal(1, 2, [0, 3], "reached", 1, -1))
+        with svc.svc.lock:
+            svc.svc.db.add_refused("club/t01/result", held.encode(), "held: a test's reason")
+            svc.svc.db.add_refused("club/t01/result", b'{"v":1,"inc', "bad JSON")
+            svc.svc.db.commit()
+        rows = {r["why"]: r["id"] for r in svc.svc.db.not_counted()}
+        code, out = run(capsys, cli(tmp_path, broker, "accept", rows["bad JSON"], "--why", "x"))
+        assert code == 1 and out.startswith("refused: row %d is not a whole result"
+                                            % rows["bad JSON"])
+        code, out = run(capsys, cli(tmp_path, broker, "accept", rows["held: a test's reason"],
+                                    "--why", "the sheet agrees"))
+        assert (code, out) == (0, "accepted: t01 %s #3 deal counts\n" % INC)
+        assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 3)}
+        t.close()
