@@ -38,12 +38,15 @@ def missing():
     return None
 
 
-def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180):
+def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
+          spki=None):
+    """spki: the base64 SHA-256 of an HTTPS server's public key that Chromium then trusts
+    (as a phone trusts a certificate whose authority it installed)."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
-           "scale": scale, "touch": touch, "steps": steps}
+           "scale": scale, "touch": touch, "steps": steps, "spki": spki}
     try:
         proc = subprocess.run(["node", DRIVER], input=json.dumps(job), capture_output=True,
                               text=True, timeout=timeout, cwd=ROOT)
