@@ -119,19 +119,34 @@ def pack(files):
 
 # ---- the page --------------------------------------------------------------------------
 
-def _key_html(name, lines, label=None):
-    """One on-screen key: its own name small in the corner, what it does below."""
+def page_texts():
+    """The page's own texts in the four languages of the firmware (web/pagetext.json: per
+    language code, the text of each English key); every language has every key."""
+    from ui.i18n import LANGS
+
+    with open(os.path.join(WEB, "pagetext.json"), encoding="utf-8") as f:
+        texts = json.load(f)
+    for code in LANGS:
+        if set(texts.get(code, ())) != set(texts["en"]):
+            raise SystemExit("web/pagetext.json: %s has not the keys of en" % code)
+    return texts
+
+
+def _key_html(name, lines, label=None, words=()):
+    """One on-screen key: its own name small in the corner, what it does below. A line
+    that is one of the page's texts (words) follows the UI's language (data-t)."""
     out = ['<button type="button" data-key="%s">' % html.escape(name, quote=True)]
     if label:
         out.append('<span class="id">%s</span>' % html.escape(label))
     for text, scale, red in lines:
         cls = "s%d red" % scale if red else "s%d" % scale
-        out.append('<span class="%s">%s</span>' % (cls, html.escape(text)))
+        tr = ' data-t="%s"' % html.escape(text, quote=True) if text in words else ""
+        out.append('<span class="%s"%s>%s</span>' % (cls, tr, html.escape(text)))
     out.append("</button>")
     return "".join(out)
 
 
-def keypad_html():
+def keypad_html(words=()):
     """The 4x4 keypad, row by row, labelled as the printed overlay is."""
     from make_overlay import MEANING, RED, ROWS
 
@@ -139,7 +154,7 @@ def keypad_html():
     for row in ROWS:
         for k in row:
             lines = [(text, scale, colour == RED) for text, scale, colour in MEANING[k]]
-            keys.append(_key_html(k, lines, k))
+            keys.append(_key_html(k, lines, k, words))
     return "\n".join(keys)
 
 
@@ -147,7 +162,7 @@ def keypad_html():
 BUTTON_HOLD = {"UP": "hold: redo", "OK": "hold: menu", "BACK": "hold: undo"}
 
 
-def buttons_html():
+def buttons_html(words=()):
     from ui.keymap import BUTTON_NAMES
 
     keys = []
@@ -155,15 +170,21 @@ def buttons_html():
         lines = [(name, 4, False)]
         if name in BUTTON_HOLD:
             lines.append(("(" + BUTTON_HOLD[name] + ")", 2, False))
-        keys.append(_key_html(name, lines))
+        keys.append(_key_html(name, lines, None, words))
     return "\n".join(keys)
 
 
 def page_html():
     with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
         page = f.read()
-    return page.replace("<!-- keypad -->", keypad_html()).replace(
-        "<!-- buttons -->", buttons_html())
+    texts = page_texts()
+    words = set(texts["en"])
+    # The texts as a JSON data block (not a script: the CSP has nothing to allow), so the
+    # page has them with its first byte and no request more; "</" cannot end the block.
+    block = ('<script type="application/json" id="pagetext">%s</script>'
+             % json.dumps(texts, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"))
+    return page.replace("<!-- keypad -->", keypad_html(words)).replace(
+        "<!-- buttons -->", buttons_html(words)).replace("<!-- pagetext -->", block)
 
 
 def service_worker(files, version, lazy=LAZY):

@@ -25,6 +25,11 @@ from ui.text import Text
 
 
 class App:
+    # A function(kind) that exports the match ("csv" or "json") where the host can: the
+    # browser build sets one (web/webmain.py: the page downloads the file) and the history
+    # list then offers it. None on the board, which has nowhere to put a file: nothing shown.
+    export = None
+
     def __init__(self, display, session, font, layout=keymap.KEYPAD, settings=None,
                  buzzer=None, on_settings=None):
         self.fb = display

@@ -28,6 +28,9 @@ class History(List):
                 self.rows.append(row)
         if not items:
             items.append((t("no deals yet"), None))
+        if app.export is not None:  # the browser build: the match as a file (ui/app.py)
+            for kind in ("CSV", "JSON"):
+                items.append((t("export") + " " + kind, _exporter(kind.lower())))
         List.__init__(self, t("history"), items)
 
     def detail(self, app, i):  # type: ignore[override]
@@ -39,6 +42,10 @@ class History(List):
         if max(pts):
             text += " " + ":".join([str(p) for p in pts])
         return text
+
+
+def _exporter(kind):
+    return lambda app: app.export(kind)
 
 
 class Stats(List):
