@@ -10,7 +10,8 @@ The page runs the firmware itself on the MicroPython WebAssembly port (npm, pinn
 package-lock.json). The build writes:
 
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
-                       tools/make_overlay.py, and the four buttons of ui/keymap.py)
+                       tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
+                       page's texts in the four languages (web/pagetext.json)
   app.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/, as they are
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by club.js only on a page with club settings
