@@ -28,9 +28,10 @@ class History(List):
                 self.rows.append(row)
         if not items:
             items.append((t("no deals yet"), None))
-        if app.export is not None:  # the browser build: the match as a file (ui/app.py)
+        export = getattr(app, "export", None)  # the browser build's hook (ui/app.py)
+        if export is not None:
             for kind in ("CSV", "JSON"):
-                items.append((t("export") + " " + kind, _exporter(kind.lower())))
+                items.append((t("export") + " " + kind, _exporter(export, kind.lower())))
         List.__init__(self, t("history"), items)
 
     def detail(self, app, i):  # type: ignore[override]
@@ -44,8 +45,8 @@ class History(List):
         return text
 
 
-def _exporter(kind):
-    return lambda app: app.export(kind)
+def _exporter(export, kind):
+    return lambda app: export(kind)
 
 
 class Stats(List):
