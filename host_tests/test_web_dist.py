@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import browser
@@ -148,3 +149,46 @@ def test_the_https_banner_says_how_a_phone_trusts_the_certificate(https_site, mo
     assert webcert.fingerprint(tls["ca"]) in text
     plain = web.banner("0.0.0.0", 8066)
     assert "HTTPS=1" in plain and "make web-dist" in plain
+
+
+def test_make_web_https_serves_the_authority_for_a_phone_to_install(tmp_path):
+    # tools/web.py --https as make web HTTPS=1 runs it (its certificate in tmp_path).
+    cert = tmp_path / "cert"
+    proc = subprocess.Popen([sys.executable, os.path.join(TOOLS, "web.py"), "--https",
+                             "--port", "0", "--out", str(tmp_path / "web"), "--cert",
+                             str(cert)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        seen = []
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            seen.append(line)
+            if "serving the scorekeeper" in line:
+                break
+        out = "".join(seen)
+        assert "made a server certificate" in out
+        url = out.split("serving the scorekeeper at ", 1)[1].split(" ", 1)[0]
+        assert url.startswith("https://127.0.0.1:")
+        ctx = ssl.create_default_context(cafile=str(cert / "ca.crt"))
+        with urllib.request.urlopen(url + "ca.crt", context=ctx, timeout=10) as r:
+            assert r.headers["Content-Type"] == "application/x-x509-ca-cert"
+            assert r.read() == (cert / "ca.crt").read_bytes()
+        for secret in ("server.key", "ca.key", "../cert/ca.key"):
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(url + secret, context=ctx, timeout=10)
+        with urllib.request.urlopen(url, context=ctx, timeout=10) as r:
+            assert b'id="pagetext"' in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert oct((cert / "ca.key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_new_network_gets_a_new_server_certificate_from_the_same_authority(tmp_path):
+    first = webcert.ensure("192.168.1.23", folder=str(tmp_path))
+    ca = open(first["ca"]).read()
+    again = webcert.ensure("10.0.0.7", folder=str(tmp_path))  # the laptop moved
+    assert again["made"] and open(again["ca"]).read() == ca  # the phone's trust still holds
+    names = webcert._subject_alt_names(os.path.join(str(tmp_path), "server.crt"))
+    assert "IP:10.0.0.7" in names and "IP:192.168.1.23" not in names
+    assert webcert.ensure("10.0.0.7", folder=str(tmp_path))["made"] is False

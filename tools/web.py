@@ -369,7 +369,9 @@ def main(argv=None):
     ap.add_argument("--host", default="127.0.0.1",
                     help="the address to serve on (0.0.0.0: this computer's network too)")
     ap.add_argument("--https", action="store_true",
-                    help="serve HTTPS with this computer's own certificate (made in .web-cert/)")
+                    help="serve HTTPS with this computer's own certificate (tools/webcert.py)")
+    ap.add_argument("--cert", metavar="DIR", default=None,
+                    help="the certificate's folder for --https (default: .web-cert/)")
     ap.add_argument("--build-only", action="store_true", help="build, do not serve")
     ap.add_argument("--screenshot", metavar="PNG", help="write the phone screenshot, no serving")
     args = ap.parse_args(argv)
@@ -383,7 +385,8 @@ def main(argv=None):
         import webcert
 
         addr = lan_address() if args.host in ("0.0.0.0", "") else args.host
-        tls = webcert.ensure(None if addr in (None, "127.0.0.1", "localhost") else addr)
+        tls = webcert.ensure(None if addr in (None, "127.0.0.1", "localhost") else addr,
+                             folder=args.cert or webcert.FOLDER)
         if tls["made"]:
             print("made a server certificate for %s (%s)" % (
                 ", ".join(sum(webcert.names(addr), [])), os.path.relpath(tls["cert"])))
