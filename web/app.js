@@ -143,10 +143,14 @@ function soon() {
 // history list (ui/info.py) downloads as the CSV and JSON links do; a new language in its
 // settings turns the page's texts too.
 function follow() {
-  const want = web.wanted();
-  if (want) download(want);
-  const lang = web.lang();
-  if (lang !== pageLang) setTexts(lang);
+  try {
+    const want = web.wanted();
+    if (want) download(want);
+    const lang = web.lang();
+    if (lang !== pageLang) setTexts(lang);
+  } catch (err) {
+    fail(err);
+  }
 }
 
 function press(name, long, since) {
