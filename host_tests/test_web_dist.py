@@ -178,9 +178,13 @@ def test_make_web_https_serves_the_authority_for_a_phone_to_install(tmp_path):
                 urllib.request.urlopen(url + secret, context=ctx, timeout=10)
         with urllib.request.urlopen(url, context=ctx, timeout=10) as r:
             assert b'id="pagetext"' in r.read()
+        with pytest.raises(OSError):  # http:// typed for the https:// address
+            urllib.request.urlopen(url.replace("https:", "http:"), timeout=10)
     finally:
         proc.terminate()
         proc.wait(10)
+    rest = proc.stdout.read()
+    assert "plain http to the HTTPS port" in rest and "Traceback" not in rest
     assert oct((cert / "ca.key").stat().st_mode & 0o777) == "0o600"
 
 

@@ -254,10 +254,29 @@ class Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """Over HTTPS a browser that does not trust the certificate yet (a phone's first
+        visit: the warning) and an http:// address typed for the https:// one end in the
+        TLS handshake: one line each, not a traceback."""
+        import ssl
+
+        err = sys.exc_info()[1]
+        if isinstance(err, (ssl.SSLError, ConnectionError)):
+            if self.verbose:
+                why = getattr(err, "reason", None) or err
+                hint = (" (plain http to the HTTPS port: the address is https://)"
+                        if why == "HTTP_REQUEST" else "")
+                print("%s: no TLS connection: %s%s" % (client_address[0], why, hint),
+                      file=sys.stderr)
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(folder=OUT, port=PORT, verbose=False, host="127.0.0.1", tls=None):
     """An HTTP server for folder on host:port (port 0: any free port); not started.
     tls: a webcert.ensure() answer, to serve HTTPS with its certificate."""
-    server = ThreadingHTTPServer((host, port), functools.partial(Handler, directory=folder))
+    server = Server((host, port), functools.partial(Handler, directory=folder))
     server.sent = 0
     server.verbose = verbose
     server.daemon_threads = True
