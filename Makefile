@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # port (a 32-bit runtime for the tests, the browser build's runtime) and playwright-core.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: venv test lint replay sim run font screenshots clean web romfs
+.PHONY: venv test lint replay sim run font screenshots clean web web-dist romfs
 
 venv: $(STAMP)
 
@@ -58,10 +58,17 @@ run: $(STAMP)
 # MicroPython WebAssembly port) and serves it on 127.0.0.1, port WEB_PORT (8066 by default);
 # HOST=0.0.0.0 serves it on this computer's network too and prints the address a phone
 # opens, with a QR code of it (docs/web.md).
+# HTTPS=1 serves it over HTTPS with this computer's own certificate (made once in .web-cert/,
+# tools/webcert.py), so a phone that trusts it gets offline use and installing.
 WEB_PORT ?= 8066
 HOST ?= 127.0.0.1
+HTTPS ?=
 web: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python tools/web.py --port $(WEB_PORT) --host $(HOST)
+	$(BIN)/python tools/web.py --port $(WEB_PORT) --host $(HOST)$(if $(HTTPS), --https)
+
+# The same site as a folder, dist/web/, for any static host that serves HTTPS (docs/web.md).
+web-dist: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python tools/web.py --build-only --out dist/web
 
 # Regenerate the README's screenshots (docs/img, from the simulator) and the keypad overlay.
 screenshots: $(STAMP)
@@ -73,7 +80,7 @@ font: $(STAMP)
 	$(BIN)/python tools/make_font.py
 
 clean:
-	rm -rf $(VENV) typings .pytest_cache build node_modules
+	rm -rf $(VENV) typings .pytest_cache build dist node_modules
 
 # ---- Boards and deploy (tools/deploy.py; boards/*.json; docs/boards.md) -------------------
 # make deploy BOARD=devkitc-ssd1306-keypad PORT=/dev/ttyUSB0   (PORT defaults to auto)

@@ -125,6 +125,7 @@ LAYOUT = (
     + [("<%s>" % k, LIST) for k in TITLES] + [("<new match>?", W)]
     + [("1 <%s>" % k, LIST) for k in LIST_ITEMS]
     + [("1 <dealer> 4", LIST)]
+    + [("1 <export> JSON", LIST)]  # the history list's export, where the host has one (web)
     + [("1 \u2660 <suit_%d>" % s, LIST) for s in range(4)]
     + [("1 <language>: <lang_name>", LIST), ("1 <contrast>: 255", LIST),
        ("1 <dim after>: 120<sec>", LIST),

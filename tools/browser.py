@@ -39,13 +39,15 @@ def missing():
 
 
 def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
-          credentials=None):
-    """credentials: (user, password) the browser answers HTTP Basic challenges with."""
+          credentials=None, spki=None):
+    """credentials: (user, password) the browser answers HTTP Basic challenges with.
+    spki: the base64 SHA-256 of an HTTPS server's public key that Chromium then trusts
+    (as a phone trusts a certificate whose authority it installed)."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
-           "scale": scale, "touch": touch, "steps": steps}
+           "scale": scale, "touch": touch, "steps": steps, "spki": spki}
     if credentials:
         job["credentials"] = {"username": credentials[0], "password": credentials[1]}
     try:

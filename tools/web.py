@@ -1,14 +1,17 @@
 """Build the scorekeeper for a phone's browser into build/web/ and serve it on 127.0.0.1.
 
     make web                                  # build, then serve; prints the URL
-    .venv/bin/python tools/web.py [--out DIR] [--port N] [--build-only]
+    make web HOST=0.0.0.0 HTTPS=1             # over HTTPS, for a phone (tools/webcert.py)
+    make web-dist                             # only the folder dist/web/, for an HTTPS host
+    .venv/bin/python tools/web.py [--out DIR] [--port N] [--host H] [--https] [--build-only]
     .venv/bin/python tools/web.py --screenshot docs/img/web/phone-390x844.png
 
 The page runs the firmware itself on the MicroPython WebAssembly port (npm, pinned in
 package-lock.json). The build writes:
 
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
-                       tools/make_overlay.py, and the four buttons of ui/keymap.py)
+                       tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
+                       page's texts in the four languages (web/pagetext.json)
   app.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/, as they are
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by club.js only on a page with club settings
@@ -64,6 +67,7 @@ MIME = {
     ".webmanifest": "application/manifest+json",
     ".svg": "image/svg+xml",
     ".pack": "application/octet-stream",
+    ".crt": "application/x-x509-ca-cert",  # the HTTPS option's authority, for a phone
 }
 
 for _p in (TOOLS, os.path.join(ROOT, "firmware")):
@@ -116,19 +120,34 @@ def pack(files):
 
 # ---- the page --------------------------------------------------------------------------
 
-def _key_html(name, lines, label=None):
-    """One on-screen key: its own name small in the corner, what it does below."""
+def page_texts():
+    """The page's own texts in the four languages of the firmware (web/pagetext.json: per
+    language code, the text of each English key); every language has every key."""
+    from ui.i18n import LANGS
+
+    with open(os.path.join(WEB, "pagetext.json"), encoding="utf-8") as f:
+        texts = json.load(f)
+    for code in LANGS:
+        if set(texts.get(code, ())) != set(texts["en"]):
+            raise SystemExit("web/pagetext.json: %s has not the keys of en" % code)
+    return texts
+
+
+def _key_html(name, lines, label=None, words=()):
+    """One on-screen key: its own name small in the corner, what it does below. A line
+    that is one of the page's texts (words) follows the UI's language (data-t)."""
     out = ['<button type="button" data-key="%s">' % html.escape(name, quote=True)]
     if label:
         out.append('<span class="id">%s</span>' % html.escape(label))
     for text, scale, red in lines:
         cls = "s%d red" % scale if red else "s%d" % scale
-        out.append('<span class="%s">%s</span>' % (cls, html.escape(text)))
+        tr = ' data-t="%s"' % html.escape(text, quote=True) if text in words else ""
+        out.append('<span class="%s"%s>%s</span>' % (cls, tr, html.escape(text)))
     out.append("</button>")
     return "".join(out)
 
 
-def keypad_html():
+def keypad_html(words=()):
     """The 4x4 keypad, row by row, labelled as the printed overlay is."""
     from make_overlay import MEANING, RED, ROWS
 
@@ -136,7 +155,7 @@ def keypad_html():
     for row in ROWS:
         for k in row:
             lines = [(text, scale, colour == RED) for text, scale, colour in MEANING[k]]
-            keys.append(_key_html(k, lines, k))
+            keys.append(_key_html(k, lines, k, words))
     return "\n".join(keys)
 
 
@@ -144,7 +163,7 @@ def keypad_html():
 BUTTON_HOLD = {"UP": "hold: redo", "OK": "hold: menu", "BACK": "hold: undo"}
 
 
-def buttons_html():
+def buttons_html(words=()):
     from ui.keymap import BUTTON_NAMES
 
     keys = []
@@ -152,15 +171,21 @@ def buttons_html():
         lines = [(name, 4, False)]
         if name in BUTTON_HOLD:
             lines.append(("(" + BUTTON_HOLD[name] + ")", 2, False))
-        keys.append(_key_html(name, lines))
+        keys.append(_key_html(name, lines, None, words))
     return "\n".join(keys)
 
 
 def page_html():
     with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
         page = f.read()
-    return page.replace("<!-- keypad -->", keypad_html()).replace(
-        "<!-- buttons -->", buttons_html())
+    texts = page_texts()
+    words = set(texts["en"])
+    # The texts as a JSON data block (not a script: the CSP has nothing to allow), so the
+    # page has them with its first byte and no request more; "</" cannot end the block.
+    block = ('<script type="application/json" id="pagetext">%s</script>'
+             % json.dumps(texts, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"))
+    return page.replace("<!-- keypad -->", keypad_html(words)).replace(
+        "<!-- buttons -->", buttons_html(words)).replace("<!-- pagetext -->", block)
 
 
 def service_worker(files, version, lazy=LAZY):
@@ -229,12 +254,41 @@ class Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(folder=OUT, port=PORT, verbose=False, host="127.0.0.1"):
-    """An HTTP server for folder on host:port (port 0: any free port); not started."""
-    server = ThreadingHTTPServer((host, port), functools.partial(Handler, directory=folder))
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """Over HTTPS a browser that does not trust the certificate yet (a phone's first
+        visit: the warning) and an http:// address typed for the https:// one end in the
+        TLS handshake: one line each, not a traceback."""
+        import ssl
+
+        err = sys.exc_info()[1]
+        if isinstance(err, (ssl.SSLError, ConnectionError)):
+            if self.verbose:
+                why = getattr(err, "reason", None) or err
+                hint = (" (plain http to the HTTPS port: the address is https://)"
+                        if why == "HTTP_REQUEST" else "")
+                print("%s: no TLS connection: %s%s" % (client_address[0], why, hint),
+                      file=sys.stderr)
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(folder=OUT, port=PORT, verbose=False, host="127.0.0.1", tls=None):
+    """An HTTP server for folder on host:port (port 0: any free port); not started.
+    tls: a webcert.ensure() answer, to serve HTTPS with its certificate."""
+    server = Server((host, port), functools.partial(Handler, directory=folder))
     server.sent = 0
     server.verbose = verbose
     server.daemon_threads = True
+    if tls is not None:
+        import ssl
+
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(tls["cert"], tls["key"])
+        # The handshake happens on the handler's thread, at its first read: a client that
+        # stalls it (a phone that shows the warning first) holds up no one else.
+        server.socket = ctx.wrap_socket(server.socket, server_side=True,
+                                        do_handshake_on_connect=False)
     return server
 
 
@@ -289,28 +343,42 @@ def lan_address():
     return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
 
 
-def banner(host, port):
+def banner(host, port, tls=None):
     """What `make web` prints about where the page is: the address to open, and for a
     phone a QR code of it (its camera opens the page). Plain http from another machine is
-    no secure context: the page works, but no offline use and no install (docs/web.md)."""
+    no secure context: the page works, but no offline use and no install (docs/web.md).
+    tls: the webcert.ensure() answer when serving HTTPS."""
+    scheme = "https" if tls else "http"
     if host in ("127.0.0.1", "localhost"):
-        return ("serving the scorekeeper at http://127.0.0.1:%d/ (this computer only; "
-                "make web HOST=0.0.0.0 for a phone on this network; Ctrl-C stops)" % port)
+        return ("serving the scorekeeper at %s://127.0.0.1:%d/ (this computer only; "
+                "make web HOST=0.0.0.0%s for a phone on this network; Ctrl-C stops)"
+                % (scheme, port, " HTTPS=1" if tls else ""))
     addr = lan_address() if host in ("0.0.0.0", "") else host
     if addr is None:
         return ("serving the scorekeeper on port %d of every address of this computer, but "
                 "it has no network address a phone could reach (Ctrl-C stops)" % port)
-    url = "http://%s:%d/" % (addr, port)
+    url = "%s://%s:%d/" % (scheme, addr, port)
     import io
 
     import segno
 
     qr = io.StringIO()
     segno.make(url, error="m").terminal(out=qr, compact=True, border=2)
+    if tls:
+        import webcert
+
+        after = ("HTTPS with this computer's own certificate: the first visit warns (\"not "
+                 "private\"). For offline use and installing, the phone trusts it once: "
+                 "open %sca.crt, install it as a CA certificate (SHA-256 %s), reload "
+                 "(docs/web.md, \"HTTPS from this computer\")."
+                 % (url, webcert.fingerprint(tls["ca"])))
+    else:
+        after = ("Plain http: the page keeps score and keeps the match; offline use and "
+                 "installing need HTTPS: make web HOST=0.0.0.0 HTTPS=1, or make web-dist "
+                 "for an HTTPS host (docs/web.md).")
     return ("serving the scorekeeper at %s (Ctrl-C stops)\n"
-            "On a phone on the same network, open that address or scan:\n%s"
-            "Plain http: the page keeps score and keeps the match; offline use and "
-            "installing need HTTPS (docs/web.md)." % (url, qr.getvalue()))
+            "On a phone on the same network, open that address or scan:\n%s%s"
+            % (url, qr.getvalue(), after))
 
 
 def main(argv=None):
@@ -319,6 +387,10 @@ def main(argv=None):
     ap.add_argument("--port", type=int, default=PORT, help="the port to serve on (0: any)")
     ap.add_argument("--host", default="127.0.0.1",
                     help="the address to serve on (0.0.0.0: this computer's network too)")
+    ap.add_argument("--https", action="store_true",
+                    help="serve HTTPS with this computer's own certificate (tools/webcert.py)")
+    ap.add_argument("--cert", metavar="DIR", default=None,
+                    help="the certificate's folder for --https (default: .web-cert/)")
     ap.add_argument("--build-only", action="store_true", help="build, do not serve")
     ap.add_argument("--screenshot", metavar="PNG", help="write the phone screenshot, no serving")
     args = ap.parse_args(argv)
@@ -327,10 +399,20 @@ def main(argv=None):
         print(screenshot(args.screenshot))
         return 0
     server = None
+    tls = None
+    if args.https and not args.build_only:
+        import webcert
+
+        addr = lan_address() if args.host in ("0.0.0.0", "") else args.host
+        tls = webcert.ensure(None if addr in (None, "127.0.0.1", "localhost") else addr,
+                             folder=args.cert or webcert.FOLDER)
+        if tls["made"]:
+            print("made a server certificate for %s (%s)" % (
+                ", ".join(sum(webcert.names(addr), [])), os.path.relpath(tls["cert"])))
     if not args.build_only:
         # The port first, so a taken one is said before a build the user waits for.
         try:
-            server = make_server(args.out, args.port, verbose=True, host=args.host)
+            server = make_server(args.out, args.port, verbose=True, host=args.host, tls=tls)
         except OSError as e:
             if e.errno == errno.EADDRINUSE:
                 print("make web: port %d is taken (another make web?); stop that one, or "
@@ -346,7 +428,9 @@ def main(argv=None):
                                             sum(sizes.values())))
     if server is None:
         return 0
-    print(banner(args.host, server.server_address[1]), flush=True)
+    if tls:  # the authority's certificate (never a key), for a phone to install
+        shutil.copyfile(tls["ca"], os.path.join(args.out, "ca.crt"))
+    print(banner(args.host, server.server_address[1], tls), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

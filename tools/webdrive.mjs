@@ -2,7 +2,9 @@
 // on stdin, runs its steps in order, prints one JSON answer on stdout.
 //
 //   job:    {"url": "...", "profile": "dir", "chromium": "/usr/bin/chromium",
-//            "viewport": [390, 844], "steps": [{"do": "open"}, ...],
+//            "viewport": [390, 844], "spki": "base64 sha-256" (optional: Chromium trusts
+//            the HTTPS server certificate whose public key has that hash, as a phone that
+//            installed its authority does), "steps": [{"do": "open"}, ...],
 //            "credentials": {"username": "...", "password": "..."} (optional, HTTP Basic)}
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
 //            "foreign": [requests to another origin], "log": [every console line]}
@@ -12,7 +14,8 @@
 // simulator's characters (tools/sim.py); frame (the canvas as 64 rows of 128 "0"/"1",
 // read back from its pixels), state (the match, sixtysix/snapshot.py), switch (the layout
 // button), offline ON, worker (wait until the service worker controls the page), export
-// KIND (the downloaded file), screenshot PATH, eval JS, wait MS; touch PATH (writes the
+// KIND (the downloaded file), download KEYS (types the keys, answers the file they
+// download), text SELECTOR (the text of each element that matches), screenshot PATH, eval JS, wait MS; touch PATH (writes the
 // file) and await PATH (waits up to 60 s for it): a test in another process (a broker
 // killed and started again) keeps step with the page through them.
 // tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
@@ -26,10 +29,12 @@ const foreign = [];
 const results = [];
 const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "Backspace" };
 
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+if (job.spki) args.push("--ignore-certificate-errors-spki-list=" + job.spki);
 const context = await chromium.launchPersistentContext(job.profile, {
   executablePath: job.chromium || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args,
   viewport: { width: job.viewport[0], height: job.viewport[1] },
   deviceScaleFactor: job.scale || 1,
   hasTouch: !!job.touch,
@@ -86,11 +91,13 @@ function frame() {
   });
 }
 
-async function exportFile(kind) {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-" + kind)]);
+async function downloaded(act) {
+  const [download] = await Promise.all([page.waitForEvent("download"), act()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), text: readFileSync(path, "utf8") };
 }
+
+const exportFile = (kind) => downloaded(() => page.click("#export-" + kind));
 
 let failed = null;
 try {
@@ -110,6 +117,10 @@ try {
         await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
         break;
       case "export": out = await exportFile(step.kind); break;
+      case "download": out = await downloaded(() => typeKeys(step.keys)); break;
+      case "text":
+        out = await page.$$eval(step.selector, (els) => els.map((el) => el.textContent));
+        break;
       case "screenshot": await page.screenshot({ path: step.path }); break;
       case "eval": out = await page.evaluate(step.js); break;
       case "wait": await page.waitForTimeout(step.ms); break;

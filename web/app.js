@@ -9,6 +9,10 @@ const LIT = 0xffffe6bf; // a lit pixel, RGBA bytes bf e6 ff ff read as a little-
 const DARK = 0xff000000;
 const LAYOUT_ITEM = "s66.layout"; // the page's own choice, outside the firmware's files
 const HTTP_NOTE_ITEM = "s66.httpnote"; // the note on plain http, said once
+const LANG_ITEM = "s66.lang"; // the UI's language as last seen, for the texts before boot
+// The page's texts in the firmware's four languages (web/pagetext.json, put into the page
+// by tools/web.py): they follow the language chosen in the device's settings.
+const TEXTS = JSON.parse(document.getElementById("pagetext").textContent);
 const STORE_PREFIX = "s66:"; // webstore.py PREFIX
 const KEYBOARD = { Enter: "\r", Backspace: "\x7f" }; // as the terminal simulator reads them
 
@@ -30,6 +34,8 @@ const latency = []; // ms from a key's input event to its frame on the canvas
 let firstFrame = 0; // ms from navigation start to the first frame
 let club = globalThis.s66clubcfg.load(); // club settings (clubcfg.js), or null
 let tickDue = false;
+let pageLang = "en";
+let statusKey = ""; // the page text the status line shows ("" if none, or another text)
 
 let readyResolve;
 let readyReject;
@@ -46,8 +52,37 @@ window.s66 = {
   club: () => JSON.parse(web.club_info()),
 };
 
+function tr(key) {
+  const texts = TEXTS[pageLang] || TEXTS.en;
+  return texts[key] || TEXTS.en[key] || key;
+}
+
+// Every text of the page in the UI's language: elements marked data-t (their text),
+// data-t-aria (their aria-label) and data-t-title (their tooltip), and the ones set here.
+function setTexts(lang) {
+  pageLang = TEXTS[lang] ? lang : "en";
+  document.documentElement.lang = pageLang;
+  document.title = tr("title");
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = tr(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-aria]")) el.setAttribute("aria-label", tr(el.dataset.tAria));
+  for (const el of document.querySelectorAll("[data-t-title]")) el.title = tr(el.dataset.tTitle);
+  switchButton.textContent = tr(layout === "keypad" ? "4 buttons" : "keypad");
+  if (statusKey) statusLine.textContent = tr(statusKey);
+  try {
+    localStorage.setItem(LANG_ITEM, pageLang);
+  } catch (err) {
+    console.warn("page language: " + err);
+  }
+}
+
+function say(key) {
+  statusKey = key;
+  statusLine.textContent = key ? tr(key) : "";
+}
+
 function fail(err) {
-  statusLine.textContent = "error: " + (err && err.message ? err.message : err);
+  statusKey = "";
+  statusLine.textContent = tr("error") + ": " + (err && err.message ? err.message : err);
   statusLine.classList.add("error");
   console.error(err);
 }
@@ -85,9 +120,12 @@ function tick() {
     if (web.tick()) paint();
     const c = JSON.parse(web.club_info());
     if (c && !statusLine.classList.contains("error")) {
-      statusLine.textContent = "club " + c.table + ": " + (c.refused
-        ? "refused (" + c.refused + "): check the table id and password"
-        : c.status + ", " + (c.pending ? c.pending + " waiting for the ack" : "all acknowledged"));
+      const [word, ...why] = c.status.split(":"); // "offline: reason": the word in the language
+      statusKey = "";
+      statusLine.textContent = tr("club") + " " + c.table + ": " + (c.refused
+        ? tr("refused") + " (" + c.refused + "): " + tr("check the table id and password")
+        : [tr(word)].concat(why).join(":") + ", "
+          + (c.pending ? c.pending + " " + tr("waiting for the ack") : tr("all acknowledged")));
     }
   } catch (err) {
     fail(err);
@@ -101,6 +139,20 @@ function soon() {
   }
 }
 
+// After a key: what the firmware asked of the page. An export chosen in the device's
+// history list (ui/info.py) downloads as the CSV and JSON links do; a new language in its
+// settings turns the page's texts too.
+function follow() {
+  try {
+    const want = web.wanted();
+    if (want) download(want);
+    const lang = web.lang();
+    if (lang !== pageLang) setTexts(lang);
+  } catch (err) {
+    fail(err);
+  }
+}
+
 function press(name, long, since) {
   let changed;
   try {
@@ -110,6 +162,7 @@ function press(name, long, since) {
     return;
   }
   afterKey(since, changed);
+  follow();
   soon();
   if (navigator.vibrate && navigator.userActivation && navigator.userActivation.isActive) {
     navigator.vibrate(long ? 30 : 8);
@@ -163,6 +216,7 @@ document.addEventListener("keydown", (e) => {
   if (r < 0) return; // not a key of this layout: the browser keeps it
   e.preventDefault();
   afterKey(e.timeStamp, r > 0);
+  follow();
   soon();
 });
 
@@ -172,7 +226,7 @@ function start(name) {
   frame = web.start(localStorage, layout, club ? JSON.stringify(club) : "");
   keypad.hidden = layout !== "keypad";
   buttons.hidden = layout !== "buttons";
-  switchButton.textContent = layout === "keypad" ? "4 buttons" : "keypad";
+  setTexts(web.lang());
   paint();
 }
 
@@ -199,7 +253,7 @@ window.addEventListener("storage", (e) => {
 });
 
 function download(kind, e) {
-  e.preventDefault();
+  if (e) e.preventDefault();
   if (!web) return;
   let text;
   try {
@@ -255,7 +309,7 @@ function clubForm() {
     const saved = cfg.save({ url: el.url.value.trim(), table: el.table.value.trim(),
       password: el.password.value || (club ? club.password : "") });
     if (!saved) {
-      document.getElementById("club-why").textContent = "a ws:// or wss:// URL and a table id (letters, digits, -)";
+      document.getElementById("club-why").textContent = tr("club why");
       return;
     }
     location.reload();
@@ -267,6 +321,8 @@ function clubForm() {
 }
 
 async function boot() {
+  setTexts(localStorage.getItem(LANG_ITEM) || "en"); // as last seen, until the app says
+  say("loading");
   clubForm();
   // npm mqtt comes with club.js: club tables only. Not cached and no network: the table
   // keeps score without the club.
@@ -296,11 +352,12 @@ async function boot() {
   else club = null;
   start(localStorage.getItem(LAYOUT_ITEM));
   firstFrame = performance.now();
-  statusLine.textContent = "";
+  say("");
   // Plain http from another machine (a phone on the laptop's address) is no secure
   // context: no service worker, so no offline use and no install. Said once, briefly.
+  // It names the two ways to HTTPS (docs/web.md): make web HTTPS=1, make web-dist.
   if (!window.isSecureContext && !localStorage.getItem(HTTP_NOTE_ITEM)) {
-    statusLine.textContent = "Offline use and install need HTTPS; scores are kept here.";
+    say("httpnote");
     localStorage.setItem(HTTP_NOTE_ITEM, "1");
   }
   if (club) {

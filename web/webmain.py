@@ -63,6 +63,7 @@ def start(storage, layout="keypad", club=""):
         _font = board_font()
     fs = WebFS(storage)
     _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open)
+    _app.export = _want  # the history list offers the export (ui/info.py)
     _store = _app.session.store
     global _storage, _typed
     _storage = storage
@@ -174,6 +175,23 @@ def lang():
 def state():
     """The match as JSON (sixtysix/snapshot.py)."""
     return json.dumps(snapshot(_app.match))
+
+
+_wanted = ""
+
+
+def _want(kind):
+    global _wanted
+    _wanted = kind
+
+
+def wanted():
+    """The export ("csv" or "json") chosen in the device's history list since the last call,
+    or "": app.js asks after each key and downloads it as its own links do."""
+    global _wanted
+    kind = _wanted
+    _wanted = ""
+    return kind
 
 
 def export_text(kind):

@@ -25,6 +25,11 @@ from ui.text import Text
 
 
 class App:
+    # export: a function(kind) that exports the match ("csv" or "json"), set on the app by
+    # a host that can (the browser build, web/webmain.py: the page downloads the file); the
+    # history list (ui/info.py) then offers it. The board sets none and has no attribute
+    # for it at all (not even a None in the class: its RAM is that tight).
+
     def __init__(self, display, session, font, layout=keymap.KEYPAD, settings=None,
                  buzzer=None, on_settings=None):
         self.fb = display

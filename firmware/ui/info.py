@@ -28,6 +28,10 @@ class History(List):
                 self.rows.append(row)
         if not items:
             items.append((t("no deals yet"), None))
+        export = getattr(app, "export", None)  # the browser build's hook (ui/app.py)
+        if export is not None:
+            for kind in ("CSV", "JSON"):
+                items.append((t("export") + " " + kind, _exporter(export, kind.lower())))
         List.__init__(self, t("history"), items)
 
     def detail(self, app, i):  # type: ignore[override]
@@ -39,6 +43,10 @@ class History(List):
         if max(pts):
             text += " " + ":".join([str(p) for p in pts])
         return text
+
+
+def _exporter(export, kind):
+    return lambda app: export(kind)
 
 
 class Stats(List):
