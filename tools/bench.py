@@ -42,7 +42,8 @@ WebAssembly port; the other figures on the 64-bit unix port.
                each power state, the loop's wake-ups, the lit pixels. tools/battery.py
                prices it with datasheet currents and the board file's cell.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
-               the first frame, key-to-frame latency (median, p95).
+               the first frame (first visit and from the cache), key-to-frame latency for
+               keyboard keys and for taps with real touch events (median, p95).
   club night   tools/club_figures.py with a real Mosquitto: results per second the standings
                service sustains, publish-to-standings latency, bytes on the air per deal, the
                device's heap with the club link up.
@@ -860,6 +861,12 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
             "%.1f / %.1f ms" % (web["key_to_frame_median_ms"], web["key_to_frame_p95_ms"]),
             "p95 <= %.0f ms" % TARGETS["web_key_p95_ms"],
             web["key_to_frame_p95_ms"] <= TARGETS["web_key_p95_ms"], "web_key_to_frame", web)
+        if "tap_to_frame_p95_ms" in web:
+            row("  tap to frame, touch events, median / p95 (%d taps)" % web["key_presses"],
+                "%.1f / %.1f ms" % (web["tap_to_frame_median_ms"], web["tap_to_frame_p95_ms"]),
+                "p95 <= %.0f ms" % TARGETS["web_key_p95_ms"],
+                web["tap_to_frame_p95_ms"] <= TARGETS["web_key_p95_ms"], "web_tap_to_frame",
+                web)
     if club:
         sv = club["service"]
         row("club night: results the standings service takes (%d tables x %d deals)"

@@ -4,7 +4,8 @@
 
 Each call launches a fresh headless Chromium with its own profile folder (a temporary one
 unless `profile` is given: pass the same folder to keep storage and the service worker
-across calls) and returns webdrive.mjs's answer: results, errors, foreign, failed.
+across calls) and returns webdrive.mjs's answer: results, errors, foreign, failed. `init`
+is a script run in the page before its own (a test's instruments).
 """
 
 import json
@@ -38,12 +39,13 @@ def missing():
     return None
 
 
-def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180):
+def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
+          init=None):
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
-           "scale": scale, "touch": touch, "steps": steps}
+           "scale": scale, "touch": touch, "steps": steps, "init": init}
     try:
         proc = subprocess.run(["node", DRIVER], input=json.dumps(job), capture_output=True,
                               text=True, timeout=timeout, cwd=ROOT)

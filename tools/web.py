@@ -156,11 +156,31 @@ def buttons_html():
     return "\n".join(keys)
 
 
+def board_tones():
+    """The beeper's patterns as the board plays them: start.py make_buzzer's table
+    ((frequency Hz, ms) per pattern number), read from its source, so that the page's
+    Web Audio beeper (web/app.js) plays the same tones."""
+    import ast
+
+    with open(os.path.join(ROOT, "firmware", "start.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name == "make_buzzer":
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name)
+                        and node.targets[0].id == "tones"):
+                    return [list(t) for t in ast.literal_eval(node.value)]
+    raise SystemExit("firmware/start.py: make_buzzer has no tones table")
+
+
 def page_html():
     with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
         page = f.read()
+    tones = html.escape(json.dumps(board_tones(), separators=(",", ":")), quote=True)
     return page.replace("<!-- keypad -->", keypad_html()).replace(
-        "<!-- buttons -->", buttons_html())
+        "<!-- buttons -->", buttons_html()).replace(
+        "<body>", '<body data-tones="%s">' % tones, 1)
 
 
 def service_worker(files, version, lazy=LAZY):
