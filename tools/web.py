@@ -10,6 +10,7 @@ package-lock.json). The build writes:
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
                        tools/make_overlay.py, and the four buttons of ui/keymap.py)
   app.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/, as they are
+  icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by club.js only on a page with club settings
   sw.js                web/sw.js with the list of files and a version (their hash);
@@ -49,6 +50,9 @@ OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js", "club.js")
+# The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
+# from icon.svg by tools/web_icons.py and committed.
+ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
 LAZY = ("club.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the
@@ -204,7 +208,7 @@ def build(out=OUT):
     with tempfile.TemporaryDirectory() as tmp:
         contents = {"firmware.pack": pack(bundle_files(tmp))}
     contents["index.html"] = page_html().encode()
-    for name in STATIC:
+    for name in STATIC + ICONS:
         with open(os.path.join(WEB, name), "rb") as f:
             contents[name] = f.read()
     for name in RUNTIME_FILES:

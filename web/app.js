@@ -41,6 +41,7 @@ window.s66 = {
   keyFor: (ch) => JSON.parse(web.key_for(ch)),
   layout: () => layout,
   longMs: () => longMs,
+  held: () => [...held].sort(),
   lang: () => web.lang(),
   latency,
   firstFrame: () => firstFrame,
