@@ -7,18 +7,15 @@ icons' files are checked against their tool (tools/web_icons.py) as well.
 import json
 import os
 import struct
-import sys
 import zlib
 
 import browser
 import pytest
-from conftest import ROOT, TOOLS
+import web
+import web_icons
+from conftest import ROOT
 from keyseq import KEYPAD, SETTINGS, first_deal, menu
 from sixtysix.match import Match
-
-sys.path.insert(0, TOOLS)
-import web  # noqa: E402
-import web_icons  # noqa: E402
 
 no_browser = pytest.mark.skipif(browser.missing() is not None, reason=browser.missing() or "")
 

@@ -2,7 +2,7 @@
 
     make web                                  # build, then serve; prints the URL
     .venv/bin/python tools/web.py [--out DIR] [--port N] [--build-only]
-    .venv/bin/python tools/web.py --screenshot docs/img/web/phone-390x844.png
+    .venv/bin/python tools/web.py --screenshots [DIR]   # docs/img/web/*.png, the pictures
 
 The page runs the firmware itself on the MicroPython WebAssembly port (npm, pinned in
 package-lock.json). The build writes:
@@ -274,28 +274,59 @@ def serving(folder=OUT, port=0):
         server.server_close()
 
 
-SCREENSHOT = os.path.join(ROOT, "docs", "img", "web", "phone-390x844.png")
+SHOTS_DIR = os.path.join(ROOT, "docs", "img", "web")
+# The pictures of the page in docs/web.md: (file, viewport, key layout), at the screen
+# sizes the layout test covers (host_tests/test_web.py): small, common and sideways
+# phones, a tablet, a desktop window; the four buttons where their layout differs most.
+SHOTS = (
+    ("phone-320x568.png", (320, 568), "keypad"),
+    ("phone-390x844.png", (390, 844), "keypad"),
+    ("phone-390x844-buttons.png", (390, 844), "buttons"),
+    ("phone-844x390.png", (844, 390), "keypad"),
+    ("phone-844x390-buttons.png", (844, 390), "buttons"),
+    ("tablet-768x1024.png", (768, 1024), "keypad"),
+    ("desktop-1280x800.png", (1280, 800), "keypad"),
+)
 
 
-def screenshot(path=SCREENSHOT):
-    """The page on a 390x844 phone, a trick under way, as a PNG (the README's picture)."""
-    import browser
+def shot_keys():
+    """The keys every picture shows typed: a deal under way, a trick half typed."""
     from keyseq import KEYPAD, first_deal
+
+    entries = first_deal(KEYPAD)
+    return "".join(k for _line, k in entries[:6]) + entries[6][1][:2]
+
+
+def screenshots(out=SHOTS_DIR, shots=SHOTS, url=None):
+    """Write the pictures of SHOTS into out (each viewport in its own fresh browser, the
+    keys typed, then the layout switched where asked); returns their paths. `url`: a
+    site already served (else the build is made and served here)."""
+    import browser
 
     why = browser.missing()
     if why:
         raise SystemExit(why)
-    entries = first_deal(KEYPAD)
-    keys = "".join(k for _line, k in entries[:6]) + entries[6][1][:2]
-    with tempfile.TemporaryDirectory() as tmp:
-        build(tmp)
-        with serving(tmp) as (_server, url):
-            got = browser.drive(url, [{"do": "open"}, {"do": "type", "keys": keys},
-                                      {"do": "screenshot", "path": os.path.abspath(path)}],
-                                touch=True)
-    if got["failed"] or got["errors"]:
-        raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
-    return path
+    if url is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            build(tmp)
+            with serving(tmp) as (_server, served):
+                return screenshots(out, shots, served)
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for viewport in sorted({v for _n, v, _l in shots}, key=lambda v: (v[0] * v[1], v)):
+        steps = [{"do": "open"}, {"do": "type", "keys": shot_keys()}]
+        for layout in ("keypad", "buttons"):
+            for name, v, lay in shots:
+                if v == viewport and lay == layout:
+                    path = os.path.abspath(os.path.join(out, name))
+                    steps.append({"do": "screenshot", "path": path})
+                    paths.append(path)
+            if layout == "keypad":
+                steps.append({"do": "switch"})
+        got = browser.drive(url, steps, viewport=viewport, touch=True)
+        if got["failed"] or got["errors"]:
+            raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
+    return paths
 
 
 def lan_address():
@@ -344,11 +375,13 @@ def main(argv=None):
     ap.add_argument("--host", default="127.0.0.1",
                     help="the address to serve on (0.0.0.0: this computer's network too)")
     ap.add_argument("--build-only", action="store_true", help="build, do not serve")
-    ap.add_argument("--screenshot", metavar="PNG", help="write the phone screenshot, no serving")
+    ap.add_argument("--screenshots", metavar="DIR", nargs="?", const=SHOTS_DIR,
+                    help="write the pictures of the page at each screen size (into "
+                         "docs/img/web/ unless DIR is given), no serving")
     args = ap.parse_args(argv)
-    if args.screenshot:
-        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
-        print(screenshot(args.screenshot))
+    if args.screenshots:
+        for path in screenshots(args.screenshots):
+            print(path)
         return 0
     server = None
     if not args.build_only:

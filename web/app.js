@@ -28,6 +28,7 @@ let longMs = 600;
 let layout = "keypad";
 let held = new Set(); // the keys that count on release (bindKey)
 const latency = []; // ms from a key's input event to its frame on the canvas
+const waited = []; // of that, ms from a touch's event to its handler: the browser's share
 let firstFrame = 0; // ms from navigation start to the first frame
 let club = globalThis.s66clubcfg.load(); // club settings (clubcfg.js), or null
 let tickDue = false;
@@ -44,6 +45,7 @@ window.s66 = {
   held: () => [...held].sort(),
   lang: () => web.lang(),
   latency,
+  waited,
   firstFrame: () => firstFrame,
   club: () => JSON.parse(web.club_info()),
 };
@@ -130,6 +132,7 @@ function bindKey(button) {
   button.addEventListener("pointerdown", (e) => {
     if (e.button > 0 || !web) return;
     e.preventDefault();
+    if (waited.push(performance.now() - e.timeStamp) > 1000) waited.shift();
     if (button.setPointerCapture) button.setPointerCapture(e.pointerId);
     down = true;
     button.classList.add("down");
