@@ -15,11 +15,12 @@ import struct
 import browser
 import pytest
 import termpanel
-import web
 from conftest import ROOT, run_micropython
 from keyseq import BUTTONS, KEYPAD, SETTINGS, first_deal, menu, pick
 from sixtysix.match import Match
 from ui.i18n import LANGS
+
+import web
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None,
                                 reason=browser.missing() or "")

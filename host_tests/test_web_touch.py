@@ -11,11 +11,12 @@ import zlib
 
 import browser
 import pytest
-import web
 import web_icons
 from conftest import ROOT
 from keyseq import KEYPAD, SETTINGS, first_deal, menu
 from sixtysix.match import Match
+
+import web
 
 no_browser = pytest.mark.skipif(browser.missing() is not None, reason=browser.missing() or "")
 

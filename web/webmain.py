@@ -67,8 +67,7 @@ def start(storage, layout="keypad", club="", beep=None):
     if _font is None:
         _font = board_font()
     fs = WebFS(storage)
-    _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open,
-                         buzzer=beep)
+    _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open, buzzer=beep)
     _store = _app.session.store
     global _storage, _typed
     _storage = storage
