@@ -7,16 +7,17 @@
 //            "foreign": [requests to another origin], "log": [every console line]}
 //
 // Steps: open, reload (each waits for the first frame), click KEYS (the on-screen keys
-// with the mouse, a long press held as a finger would), tap KEYS (the same with real touch
-// events, Chromium's Input.dispatchTouchEvent, as a phone's screen gives them: needs
-// "touch": true), type KEYS (the keyboard), all with the terminal simulator's characters
-// (tools/sim.py); frame (the canvas as 64 rows of 128 "0"/"1",
-// read back from its pixels), state (the match, sixtysix/snapshot.py), switch (the layout
-// button), offline ON, worker (wait until the service worker controls the page), export
-// KIND (the downloaded file), screenshot PATH, eval JS, wait MS; touch PATH (writes the
-// file) and await PATH (waits up to 60 s for it): a test in another process (a broker
-// killed and started again) keeps step with the page through them. The job's "init", if
-// any, is a script run in the page before its own (a test's instruments).
+// with the mouse, a long press held as a finger would), tap KEYS (the same with real
+// touch events, Chromium's Input.dispatchTouchEvent, as a phone's screen gives them,
+// each finger on the glass for "hold" ms, 0 unless given; needs "touch": true), type
+// KEYS (the keyboard), all with the terminal simulator's characters (tools/sim.py);
+// frame (the canvas as 64 rows of 128 "0"/"1", read back from its pixels), state (the
+// match, sixtysix/snapshot.py), switch (the layout button), offline ON, worker (wait
+// until the service worker controls the page), export KIND (the downloaded file),
+// screenshot PATH, eval JS, wait MS; touch PATH (writes the file) and await PATH (waits
+// up to 60 s for it): a test in another process (a broker killed and started again)
+// keeps step with the page through them. The job's "init", if any, is a script run in
+// the page before its own (a test's instruments).
 // tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { chromium } from "playwright-core";
