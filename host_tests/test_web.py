@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import os
+import struct
 
 import browser
 import pytest
@@ -18,6 +19,8 @@ from conftest import ROOT, run_micropython
 from keyseq import BUTTONS, KEYPAD, SETTINGS, first_deal, menu, pick
 from sixtysix.match import Match
 from ui.i18n import LANGS
+
+import web
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None,
                                 reason=browser.missing() or "")
@@ -218,14 +221,25 @@ LAYOUT_CHECK = """(() => {
 })()"""
 
 
+SHOTS = {(v, layout): name for name, v, layout in web.SHOTS}
+
+
 @pytest.mark.parametrize("size", [(390, 844), (844, 390), (320, 568), (568, 320), (360, 740),
-                                  (740, 360), (768, 1024), (1280, 720)])
-def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(site, size):
+                                  (740, 360), (768, 1024), (1280, 720), (1280, 800)])
+def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(site, size,
+                                                                                tmp_path):
     # A phone held sideways put the key rows under the bottom bar (a tap on "CSV" typed a
     # 9); at 320x568 the keys' corner names ran into their texts.
-    got = run(site, [{"do": "open"}, {"do": "eval", "js": LAYOUT_CHECK}, {"do": "switch"},
-                     {"do": "eval", "js": LAYOUT_CHECK}], viewport=size, touch=True)
-    for layout, r in (("keypad", got[1]), ("buttons", got[3])):
+    # The sizes docs/web.md shows are photographed here too, as tools/web.py --screenshots
+    # takes them (the same keys, the same steps), and must be the committed pictures.
+    shots = {layout: tmp_path / ("%s.png" % layout) for layout in ("keypad", "buttons")}
+    got = run(site, [{"do": "open"}, {"do": "type", "keys": web.shot_keys()},
+                     {"do": "eval", "js": LAYOUT_CHECK},
+                     {"do": "screenshot", "path": str(shots["keypad"])}, {"do": "switch"},
+                     {"do": "eval", "js": LAYOUT_CHECK},
+                     {"do": "screenshot", "path": str(shots["buttons"])}],
+              viewport=size, touch=True)
+    for layout, r in (("keypad", got[2]), ("buttons", got[5])):
         where = "%s at %dx%d: %s" % (layout, size[0], size[1], r)
         assert r["scroll"] == [False, False], where
         assert r["outside"] == 0 and r["under"] == 0, where
@@ -235,3 +249,22 @@ def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(s
             assert r["panelWidth"] >= 0.4 * size[0], where
         else:
             assert r["used"] >= 0.8, where  # portrait: the keys fill the screen
+        name = SHOTS.get((size, layout))
+        if name:
+            with open(os.path.join(web.SHOTS_DIR, name), "rb") as f:
+                committed = f.read()
+            assert shots[layout].read_bytes() == committed, \
+                "docs/img/web/%s is not the page today: run tools/web.py --screenshots" % name
+
+
+def test_the_pictures_of_the_page_are_the_tools_and_docs_web_md_shows_each():
+    names = {name for name, _v, _l in web.SHOTS}
+    assert set(os.listdir(web.SHOTS_DIR)) == names
+    with open(os.path.join(ROOT, "docs", "web.md"), encoding="utf-8") as f:
+        doc = f.read()
+    for name in names:
+        assert "(img/web/%s)" % name in doc, name
+    for name, (w, h), _layout in web.SHOTS:
+        with open(os.path.join(web.SHOTS_DIR, name), "rb") as f:
+            head = f.read(24)
+        assert struct.unpack(">II", head[16:24]) == (w, h), name  # one CSS pixel a pixel

@@ -4,7 +4,8 @@
 
 Each call launches a fresh headless Chromium with its own profile folder (a temporary one
 unless `profile` is given: pass the same folder to keep storage and the service worker
-across calls) and returns webdrive.mjs's answer: results, errors, foreign, failed.
+across calls) and returns webdrive.mjs's answer: results, errors, foreign, failed. `init`
+is a script run in the page before its own (a test's instruments).
 """
 
 import json
@@ -39,15 +40,16 @@ def missing():
 
 
 def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
-          credentials=None, spki=None):
+          credentials=None, spki=None, init=None):
     """credentials: (user, password) the browser answers HTTP Basic challenges with.
     spki: the base64 SHA-256 of an HTTPS server's public key that Chromium then trusts
-    (as a phone trusts a certificate whose authority it installed)."""
+    (as a phone trusts a certificate whose authority it installed). init: a script run in
+    the page before its own (a test's instruments)."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
-           "scale": scale, "touch": touch, "steps": steps, "spki": spki}
+           "scale": scale, "touch": touch, "steps": steps, "spki": spki, "init": init}
     if credentials:
         job["credentials"] = {"username": credentials[0], "password": credentials[1]}
     try:

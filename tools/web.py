@@ -4,7 +4,7 @@
     make web HOST=0.0.0.0 HTTPS=1             # over HTTPS, for a phone (tools/webcert.py)
     make web-dist                             # only the folder dist/web/, for an HTTPS host
     .venv/bin/python tools/web.py [--out DIR] [--port N] [--host H] [--https] [--build-only]
-    .venv/bin/python tools/web.py --screenshot docs/img/web/phone-390x844.png
+    .venv/bin/python tools/web.py --screenshots [DIR]   # docs/img/web/*.png, the pictures
 
 The page runs the firmware itself on the MicroPython WebAssembly port (npm, pinned in
 package-lock.json). The build writes:
@@ -13,6 +13,7 @@ package-lock.json). The build writes:
                        tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
                        page's texts in the four languages (web/pagetext.json)
   app.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/, as they are
+  icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by club.js only on a page with club settings
   sw.js                web/sw.js with the list of files and a version (their hash);
@@ -52,6 +53,9 @@ OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js", "club.js")
+# The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
+# from icon.svg by tools/web_icons.py and committed.
+ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
 LAZY = ("club.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the
@@ -175,6 +179,24 @@ def buttons_html(words=()):
     return "\n".join(keys)
 
 
+def board_tones():
+    """The beeper's patterns as the board plays them: start.py make_buzzer's table
+    ((frequency Hz, ms) per pattern number), read from its source, so that the page's
+    Web Audio beeper (web/app.js) plays the same tones."""
+    import ast
+
+    with open(os.path.join(ROOT, "firmware", "start.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name == "make_buzzer":
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name)
+                        and node.targets[0].id == "tones"):
+                    return [list(t) for t in ast.literal_eval(node.value)]
+    raise SystemExit("firmware/start.py: make_buzzer has no tones table")
+
+
 def page_html():
     with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
         page = f.read()
@@ -184,8 +206,10 @@ def page_html():
     # page has them with its first byte and no request more; "</" cannot end the block.
     block = ('<script type="application/json" id="pagetext">%s</script>'
              % json.dumps(texts, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"))
+    tones = html.escape(json.dumps(board_tones(), separators=(",", ":")), quote=True)
     return page.replace("<!-- keypad -->", keypad_html(words)).replace(
-        "<!-- buttons -->", buttons_html(words)).replace("<!-- pagetext -->", block)
+        "<!-- buttons -->", buttons_html(words)).replace("<!-- pagetext -->", block).replace(
+        "<body>", '<body data-tones="%s">' % tones, 1)
 
 
 def service_worker(files, version, lazy=LAZY):
@@ -209,7 +233,7 @@ def build(out=OUT):
     with tempfile.TemporaryDirectory() as tmp:
         contents = {"firmware.pack": pack(bundle_files(tmp))}
     contents["index.html"] = page_html().encode()
-    for name in STATIC:
+    for name in STATIC + ICONS:
         with open(os.path.join(WEB, name), "rb") as f:
             contents[name] = f.read()
     for name in RUNTIME_FILES:
@@ -304,28 +328,59 @@ def serving(folder=OUT, port=0):
         server.server_close()
 
 
-SCREENSHOT = os.path.join(ROOT, "docs", "img", "web", "phone-390x844.png")
+SHOTS_DIR = os.path.join(ROOT, "docs", "img", "web")
+# The pictures of the page in docs/web.md: (file, viewport, key layout), at the screen
+# sizes the layout test covers (host_tests/test_web.py): small, common and sideways
+# phones, a tablet, a desktop window; the four buttons where their layout differs most.
+SHOTS = (
+    ("phone-320x568.png", (320, 568), "keypad"),
+    ("phone-390x844.png", (390, 844), "keypad"),
+    ("phone-390x844-buttons.png", (390, 844), "buttons"),
+    ("phone-844x390.png", (844, 390), "keypad"),
+    ("phone-844x390-buttons.png", (844, 390), "buttons"),
+    ("tablet-768x1024.png", (768, 1024), "keypad"),
+    ("desktop-1280x800.png", (1280, 800), "keypad"),
+)
 
 
-def screenshot(path=SCREENSHOT):
-    """The page on a 390x844 phone, a trick under way, as a PNG (the README's picture)."""
-    import browser
+def shot_keys():
+    """The keys every picture shows typed: a deal under way, a trick half typed."""
     from keyseq import KEYPAD, first_deal
+
+    entries = first_deal(KEYPAD)
+    return "".join(k for _line, k in entries[:6]) + entries[6][1][:2]
+
+
+def screenshots(out=SHOTS_DIR, shots=SHOTS, url=None):
+    """Write the pictures of SHOTS into out (each viewport in its own fresh browser, the
+    keys typed, then the layout switched where asked); returns their paths. `url`: a
+    site already served (else the build is made and served here)."""
+    import browser
 
     why = browser.missing()
     if why:
         raise SystemExit(why)
-    entries = first_deal(KEYPAD)
-    keys = "".join(k for _line, k in entries[:6]) + entries[6][1][:2]
-    with tempfile.TemporaryDirectory() as tmp:
-        build(tmp)
-        with serving(tmp) as (_server, url):
-            got = browser.drive(url, [{"do": "open"}, {"do": "type", "keys": keys},
-                                      {"do": "screenshot", "path": os.path.abspath(path)}],
-                                touch=True)
-    if got["failed"] or got["errors"]:
-        raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
-    return path
+    if url is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            build(tmp)
+            with serving(tmp) as (_server, served):
+                return screenshots(out, shots, served)
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for viewport in sorted({v for _n, v, _l in shots}, key=lambda v: (v[0] * v[1], v)):
+        steps = [{"do": "open"}, {"do": "type", "keys": shot_keys()}]
+        for layout in ("keypad", "buttons"):
+            for name, v, lay in shots:
+                if v == viewport and lay == layout:
+                    path = os.path.abspath(os.path.join(out, name))
+                    steps.append({"do": "screenshot", "path": path})
+                    paths.append(path)
+            if layout == "keypad":
+                steps.append({"do": "switch"})
+        got = browser.drive(url, steps, viewport=viewport, touch=True)
+        if got["failed"] or got["errors"]:
+            raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
+    return paths
 
 
 def lan_address():
@@ -392,11 +447,13 @@ def main(argv=None):
     ap.add_argument("--cert", metavar="DIR", default=None,
                     help="the certificate's folder for --https (default: .web-cert/)")
     ap.add_argument("--build-only", action="store_true", help="build, do not serve")
-    ap.add_argument("--screenshot", metavar="PNG", help="write the phone screenshot, no serving")
+    ap.add_argument("--screenshots", metavar="DIR", nargs="?", const=SHOTS_DIR,
+                    help="write the pictures of the page at each screen size (into "
+                         "docs/img/web/ unless DIR is given), no serving")
     args = ap.parse_args(argv)
-    if args.screenshot:
-        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
-        print(screenshot(args.screenshot))
+    if args.screenshots:
+        for path in screenshots(args.screenshots):
+            print(path)
         return 0
     server = None
     tls = None

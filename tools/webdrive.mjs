@@ -9,15 +9,19 @@
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
 //            "foreign": [requests to another origin], "log": [every console line]}
 //
-// Steps: open, reload (each waits for the first frame), click KEYS (the on-screen keys,
-// a long press held as a finger would), type KEYS (the keyboard), both with the terminal
-// simulator's characters (tools/sim.py); frame (the canvas as 64 rows of 128 "0"/"1",
-// read back from its pixels), state (the match, sixtysix/snapshot.py), switch (the layout
-// button), offline ON, worker (wait until the service worker controls the page), export
-// KIND (the downloaded file), download KEYS (types the keys, answers the file they
-// download), text SELECTOR (the text of each element that matches), screenshot PATH, eval JS, wait MS; touch PATH (writes the
-// file) and await PATH (waits up to 60 s for it): a test in another process (a broker
-// killed and started again) keeps step with the page through them.
+// Steps: open, reload (each waits for the first frame), click KEYS (the on-screen keys
+// with the mouse, a long press held as a finger would), tap KEYS (the same with real
+// touch events, Chromium's Input.dispatchTouchEvent, as a phone's screen gives them,
+// each finger on the glass for "hold" ms, 0 unless given; needs "touch": true), type
+// KEYS (the keyboard), all with the terminal simulator's characters (tools/sim.py);
+// frame (the canvas as 64 rows of 128 "0"/"1", read back from its pixels), state (the
+// match, sixtysix/snapshot.py), switch (the layout button), offline ON, worker (wait
+// until the service worker controls the page), export KIND (the downloaded file),
+// download KEYS (types the keys, answers the file they download), text SELECTOR (the
+// text of each element that matches), screenshot PATH, eval JS, wait MS; touch PATH (writes the file) and await PATH (waits
+// up to 60 s for it): a test in another process (a broker killed and started again)
+// keeps step with the page through them. The job's "init", if any, is a script run in
+// the page before its own (a test's instruments).
 // tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { chromium } from "playwright-core";
@@ -41,6 +45,7 @@ const context = await chromium.launchPersistentContext(job.profile, {
   acceptDownloads: true,
   httpCredentials: job.credentials || undefined, // {username, password}: HTTP Basic
 });
+if (job.init) await context.addInitScript(job.init);
 context.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
@@ -71,6 +76,23 @@ async function clickKeys(keys) {
     await page.waitForTimeout(longMs + 150);
     await page.mouse.up();
   }
+}
+
+// Touches as a phone's screen sends them, through the DevTools protocol: a touch start at
+// the key's middle and its end (held LONG_MS and a little for a long press).
+async function tapKeys(keys, step) {
+  const longMs = await page.evaluate(() => window.s66.longMs());
+  const cdp = await context.newCDPSession(page);
+  for (const ch of keys) {
+    const [name, long] = await page.evaluate((c) => window.s66.keyFor(c), ch);
+    if (name === null) throw new Error("not a key in this layout: " + JSON.stringify(ch));
+    const box = await page.locator(`.keys:not([hidden]) button[data-key="${name}"]`).boundingBox();
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [at] });
+    await page.waitForTimeout(long ? longMs + 150 : (step.hold || 0));
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  }
+  await cdp.detach();
 }
 
 async function typeKeys(keys) {
@@ -108,6 +130,7 @@ try {
       case "goto": await page.goto(job.url); break; // a page that is not the scorekeeper's
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
+      case "tap": await tapKeys(step.keys, step); break;
       case "type": await typeKeys(step.keys); break;
       case "frame": out = await frame(); break;
       case "state": out = await page.evaluate(() => window.s66.state()); break;

@@ -30,7 +30,9 @@ let web = null; // the webmain module
 let frame = 0; // address of the frame buffer in the WebAssembly memory
 let longMs = 600;
 let layout = "keypad";
+let held = new Set(); // the keys that count on release (bindKey)
 const latency = []; // ms from a key's input event to its frame on the canvas
+const waited = []; // of that, ms from a key's pointerdown to its handler: the browser's share
 let firstFrame = 0; // ms from navigation start to the first frame
 let club = globalThis.s66clubcfg.load(); // club settings (clubcfg.js), or null
 let tickDue = false;
@@ -46,8 +48,10 @@ window.s66 = {
   keyFor: (ch) => JSON.parse(web.key_for(ch)),
   layout: () => layout,
   longMs: () => longMs,
+  held: () => [...held].sort(),
   lang: () => web.lang(),
   latency,
+  waited,
   firstFrame: () => firstFrame,
   club: () => JSON.parse(web.club_info()),
 };
@@ -169,8 +173,11 @@ function press(name, long, since) {
   }
 }
 
-// A touch key acts like the real one (hw/keys.py): a press counts on release; held for
-// LONG_MS it is a long press at once, and its release then does nothing more.
+// A touch key counts when it is touched (pointerdown), not on release: a finger that
+// lifts late costs nothing. Only the keys that mean something when held (webmain
+// held_keys(): * and # on the keypad, UP OK BACK on the buttons) keep the real key's
+// timing (hw/keys.py): such a press counts on release; held for LONG_MS it is a long press
+// at once, and its release then does nothing more.
 function bindKey(button) {
   const name = button.dataset.key;
   let timer = 0;
@@ -178,9 +185,14 @@ function bindKey(button) {
   button.addEventListener("pointerdown", (e) => {
     if (e.button > 0 || !web) return;
     e.preventDefault();
+    if (waited.push(performance.now() - e.timeStamp) > 1000) waited.shift();
     if (button.setPointerCapture) button.setPointerCapture(e.pointerId);
     down = true;
     button.classList.add("down");
+    if (!held.has(name)) {
+      press(name, false, e.timeStamp);
+      return;
+    }
     timer = setTimeout(() => {
       timer = 0;
       press(name, true, performance.now());
@@ -199,6 +211,44 @@ function bindKey(button) {
   button.addEventListener("pointerup", (e) => end(e, true));
   button.addEventListener("pointercancel", (e) => end(e, false));
   button.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+
+// The board's beeper (start.py make_buzzer) through Web Audio: the same tones, a square
+// wave as a piezo on PWM gives, from the table tools/web.py copies out of start.py into
+// the page (data-tones: [frequency Hz, ms] per pattern). The app calls beep() only while
+// its sound setting is on (ui/app.py), as on the board. Browsers start audio only after a
+// user gesture: the context is made (or resumed) on the first key or tap.
+const TONES = JSON.parse(document.body.dataset.tones || "[]");
+let audio = null;
+
+function unlockAudio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  try {
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+  } catch (err) {
+    console.warn("no audio: " + err);
+  }
+}
+for (const kind of ["pointerup", "keydown", "touchend"]) {
+  document.addEventListener(kind, unlockAudio, { capture: true, passive: true });
+}
+
+function beep(kind) {
+  const tone = TONES[kind];
+  if (!tone || !tone[0]) return;
+  if (!audio) unlockAudio();
+  if (!audio) return;
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.type = "square";
+  osc.frequency.value = tone[0];
+  gain.gain.value = 0.08;
+  osc.connect(gain).connect(audio.destination);
+  const at = audio.currentTime;
+  osc.start(at);
+  osc.stop(at + tone[1] / 1000);
 }
 
 document.addEventListener("keydown", (e) => {
@@ -223,7 +273,8 @@ document.addEventListener("keydown", (e) => {
 // Boot the app (again) from what localStorage holds, with a key layout.
 function start(name) {
   layout = name === "buttons" ? "buttons" : "keypad";
-  frame = web.start(localStorage, layout, club ? JSON.stringify(club) : "");
+  frame = web.start(localStorage, layout, club ? JSON.stringify(club) : "", beep);
+  held = new Set(web.held_keys().split(" "));
   keypad.hidden = layout !== "keypad";
   buttons.hidden = layout !== "buttons";
   setTexts(web.lang());

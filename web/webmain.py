@@ -11,6 +11,9 @@ What the page supplies, as start.py does on the board:
   storage   localStorage through webstore.WebFS
   club      the club night's link (webclub.py), only when the page has club settings:
             app.js calls tick() after each key and when mqtt.js has news, never waiting
+  buzzer    the board's beeper as Web Audio: the app calls it (only while its sound
+            setting is on, ui/app.py beep()) with the pattern's number, and app.js plays
+            it (start()'s beep argument, a JavaScript function)
 """
 
 import framebuf
@@ -24,6 +27,7 @@ from hw.keys import LONG_MS  # noqa: F401  (app.js reads it: a long press, as on
 from sixtysix.snapshot import snapshot
 from store.journal import Store
 from ui.keyboard import key_of
+from ui.keymap import BOARD_KEYS, BUTTON_NAMES, LIST_KEYS, NUMBER_KEYS, action
 from ui.text import board_font
 from webstore import WebFS
 
@@ -50,9 +54,10 @@ _store = None
 _club = None
 
 
-def start(storage, layout="keypad", club=""):
+def start(storage, layout="keypad", club="", beep=None):
     """Boot (or boot again, e.g. with the other key layout) from what storage holds.
-    club: the club settings as JSON ({"url", "table", "password"}), or empty for none."""
+    club: the club settings as JSON ({"url", "table", "password"}), or empty for none;
+    beep: the page's beeper (called with the pattern's number), or None for silence."""
     global _app, _font, _store, _club
     if _club is not None:
         _club.close()
@@ -62,7 +67,7 @@ def start(storage, layout="keypad", club=""):
     if _font is None:
         _font = board_font()
     fs = WebFS(storage)
-    _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open)
+    _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open, buzzer=beep)
     _app.export = _want  # the history list offers the export (ui/info.py)
     _store = _app.session.store
     global _storage, _typed
@@ -94,6 +99,16 @@ def tick():
 def club_info():
     """The club link's state as JSON ("null": no club settings)."""
     return "null" if _club is None else _club.info(_app.message)
+
+
+def held_keys():
+    """The keys of the current layout that mean something when held (ui/keymap.py, on
+    any screen), space separated: app.js counts them on release, as the board does, so
+    that holding one is a long press; every other key counts as soon as it is touched."""
+    names = BUTTON_NAMES if _app.layout != "keypad" else "0123456789ABCD*#"
+    return " ".join(n for n in names
+                    if any(action(_app.layout, n, True, m) is not None
+                           for m in (BOARD_KEYS, LIST_KEYS, NUMBER_KEYS)))
 
 
 def frame_address():
