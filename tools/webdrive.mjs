@@ -36,6 +36,7 @@ const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 if (job.spki) args.push("--ignore-certificate-errors-spki-list=" + job.spki);
+for (const flag of job.flags || []) args.push(flag); // a figure's own switches
 const context = await chromium.launchPersistentContext(job.profile, {
   executablePath: job.chromium || "/usr/bin/chromium",
   args,
