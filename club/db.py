@@ -5,7 +5,15 @@ results      one row per (table, inc, seq): the first copy that came; later copi
 corrections  the director's corrections and voids, never deleted: the audit trail;
              the latest per (table, inc, match, deal) counts
 seating      the director's rounds: table -> players, rules
-refused      messages that were not results (bad JSON or schema), with the reason
+refused      messages not counted, each with its reason (why) and its kind:
+               bad       not a result (bad JSON or schema, too large): its first bytes
+               late      a result after the director's close
+               conflict  a table's number again with other content (the first counts)
+               held      a result the core does not agree with (club/rescore.py; code says
+                         which check), or from a table or players not seated for its round
+             A late, conflict or held result is kept whole, with its table_id, inc and seq,
+             so the director can count it later (refusal(id) reads one back). A held result
+             is also in results (its number is taken and acked); load() holds it again.
 meta         "closed" once the director closes the event
 
 The service commits before it acks, so an acked result is on disk: a restart reloads the
@@ -16,7 +24,7 @@ import json
 import sqlite3
 import time
 
-from club.standings import Event
+from club.standings import HELD_FIELDS, Event
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -32,7 +40,8 @@ CREATE TABLE IF NOT EXISTS seating (
   table_id TEXT NOT NULL, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refused (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, topic TEXT NOT NULL,
-  body BLOB, why TEXT NOT NULL);
+  body BLOB, why TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'bad', code TEXT,
+  table_id TEXT, inc TEXT, seq INTEGER);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -43,22 +52,33 @@ class Db:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.executescript(SCHEMA)
+        cols = [r[1] for r in self.conn.execute("PRAGMA table_info(refused)")]
+        for col, decl in (("kind", "TEXT NOT NULL DEFAULT 'bad'"), ("code", "TEXT"),
+                          ("table_id", "TEXT"), ("inc", "TEXT"), ("seq", "INTEGER")):
+            if col not in cols:  # a database of an earlier version
+                self.conn.execute("ALTER TABLE refused ADD COLUMN %s %s" % (col, decl))
         self.conn.commit()
 
     def load(self):
         """The Event as the database holds it."""
         ev = Event()
+        for table, body in self.conn.execute(
+                "SELECT table_id, body FROM seating ORDER BY id"):
+            ev.seat(table, json.loads(body))
+        held = {}
+        for row in self.conn.execute(
+                "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused "
+                "WHERE kind = 'held' ORDER BY id"):
+            h = _held(row)
+            held[(h["table"], h["inc"], h["seq"])] = {k: h.get(k) for k in HELD_FIELDS}
         rows = self.conn.execute(
             "SELECT table_id, body FROM results ORDER BY table_id, inc, seq")
         for table, body in rows:
-            ev.apply(table, json.loads(body))
+            ev.apply(table, json.loads(body), held)
         for row in self.conn.execute(
                 "SELECT table_id, inc, match, deal, action, result, why, id FROM corrections "
                 "ORDER BY id"):
             ev.correct(_fix(row))
-        for table, body in self.conn.execute(
-                "SELECT table_id, body FROM seating ORDER BY id"):
-            ev.seating[table] = json.loads(body)
         ev.closed = self.meta("closed") is not None
         return ev
 
@@ -77,9 +97,31 @@ class Db:
             (table, inc, seq)).fetchone()
         return row[0] if row else None
 
-    def add_refused(self, topic, body, why):
-        self.conn.execute("INSERT INTO refused (at, topic, body, why) VALUES (?, ?, ?, ?)",
-                          (time.time(), topic, body, why))
+    def add_refused(self, topic, body, why, kind="bad", code=None, key=(None, None, None)):
+        """Keep a message that does not count (see refused above); key: its (table, inc,
+        seq) when it is a result. Returns the row's id."""
+        cur = self.conn.execute(
+            "INSERT INTO refused (at, topic, body, why, kind, code, table_id, inc, seq) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (time.time(), topic, body, why, kind, code)
+            + tuple(key))
+        return cur.lastrowid
+
+    def refusal(self, rid):
+        """One refused message by its id, as a dict ("body" as stored: the whole message
+        for late, conflict and held ones), or None."""
+        row = self.conn.execute(
+            "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused "
+            "WHERE id = ?", (rid,)).fetchone()
+        return _held(row) if row else None
+
+    def refusals(self, kind=None):
+        """Every refused message (of that kind), oldest first, as refusal() has them."""
+        sql = "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused"
+        args = ()
+        if kind is not None:
+            sql += " WHERE kind = ?"
+            args = (kind,)
+        return [_held(row) for row in self.conn.execute(sql + " ORDER BY id", args)]
 
     def add_correction(self, fix):
         cur = self.conn.execute(
@@ -117,3 +159,22 @@ def _fix(row):
     table, inc, match, deal, action, result, why, cid = row
     return {"table": table, "inc": inc, "match": match, "deal": deal, "action": action,
             "result": json.loads(result) if result else None, "why": why, "id": cid}
+
+
+def _held(row):
+    """A refused row as a dict; a held result's fields as the standings list them."""
+    rid, at, topic, body, why, kind, code, table, inc, seq = row
+    if isinstance(body, bytes):
+        try:
+            body = body.decode()
+        except UnicodeError:
+            pass
+    out = {"id": rid, "at": at, "topic": topic, "body": body, "why": why, "kind": kind,
+           "code": code, "table": table, "inc": inc, "seq": seq}
+    if table is not None:  # a result: which match and deal it is
+        try:
+            msg = json.loads(body)
+            out.update(match=msg["match"], deal=msg.get("deal"), what=msg["kind"])
+        except (ValueError, KeyError, TypeError):
+            pass
+    return out

@@ -150,18 +150,22 @@ class Service:
                 return None
             if self.event.closed:
                 # Kept for the director, never counted: the standings were final at close.
-                self._refuse(topic, payload, "late: the night is closed")
+                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD, "late",
+                             (table, msg["inc"], msg["seq"]))
                 return None
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
+            key = (table, msg["inc"], msg["seq"])
             if self.db.add_result(table, msg):
                 self.log("accepted " + what)
-                return table, self.event.apply(table, msg)
+                new = self.event.apply(table, msg)
+                self._hold(topic)
+                return table, new
             if self.db.stored(table, msg["inc"], msg["seq"]) != json.dumps(
                     msg, separators=(",", ":")):
                 # The same number with other content: the first copy counts, this one is
                 # kept beside it for the director, never dropped silently.
                 self._refuse(topic, payload, "conflict: %s differs from the copy kept" % what,
-                             MAX_PAYLOAD)
+                             MAX_PAYLOAD, "conflict", key)
                 return table, False
             self.duplicates += 1
             self.log("duplicate " + what)
@@ -171,8 +175,10 @@ class Service:
                 seat = json.loads(payload)
             except ValueError:
                 return None
-            if self.event.seating.get(parts[1]) != seat:
-                self.event.seating[parts[1]] = seat
+            if not isinstance(seat, dict) or type(seat.get("round")) is not int:
+                return None
+            if self.event.seats.get((parts[1], seat["round"])) != seat:
+                self.event.seat(parts[1], seat)
                 self.db.add_seating(parts[1], seat)
             return None
         if topic == "club/director/correct":
@@ -206,11 +212,26 @@ class Service:
             self._publish_snapshot()
         return None
 
-    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED):
+    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3):
         """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
-        self.db.add_refused(topic, payload[:keep], why)
+        self.db.add_refused(topic, payload[:keep], why, kind, None, key)
         self.db.commit()
         self.log("refused %s: %s" % (topic, why))
+
+    def _hold(self, topic):
+        """Store the results the core did not agree with (Event.new_held) whole, with the
+        reason, on disk at once, and say so: never counted, never dropped silently."""
+        ev = self.event
+        for h in ev.new_held:
+            msg = ev.held_msgs.pop((h["table"], h["inc"], h["seq"]))
+            body = json.dumps(msg, separators=(",", ":"))
+            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+                                          "held", h["code"], (h["table"], h["inc"], h["seq"]))
+            self.log("held %s %s #%d %s (%s): %s, not counted" % (
+                h["table"], h["inc"], h["seq"], h["what"], h["code"], h["why"]))
+        if ev.new_held:
+            ev.new_held = []
+            self.db.commit()
 
     def _publish_snapshot(self):
         data = self.event.standings()

@@ -7,12 +7,24 @@ takes it back; so the standings are a function of the set of results, whatever o
 or how many times they came. A director's correction (by id, latest wins) sits on top,
 and keeps its audit trail.
 
+Only what the core agrees with counts: the results of a (table, inc) are judged in their
+number's order by club/rescore.py (a result that comes before one it follows waits for it;
+the ack says the contiguous number, so the table sends the gap again), and one the core
+does not agree with is held: its number is taken (acked, never counted twice) but it
+counts nothing, and a held deal takes the place of the table's earlier copy of that deal.
+Held results are listed in the standings ("held") with their reason.
+
 Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the service as
 messages come; standings() is what the page, the terminal view and the retained topic show.
 """
 
 # The checks are the wire's (club/__init__.py puts firmware/ on the path); the service's.
 from net.wire import Invalid, check  # noqa: F401
+
+from club.rescore import Judge
+
+# A held result as the standings list it (the service fills in id, its row in refused).
+HELD_FIELDS = ("id", "table", "inc", "seq", "match", "deal", "what", "code", "why")
 
 
 class Match:
@@ -56,39 +68,79 @@ class Event:
         self.corrections = {}  # (table, inc, match, deal) -> the latest correction
         self.audit = []  # every correction, oldest first
         self.seating = {}  # table -> {"round", "names", "rules"} (the director's latest)
+        self.seats = {}  # (table, round) -> that round's seating of the table (the latest)
+        self.judge = Judge(self.seats)
+        self.waiting = {}  # (table, inc) -> {seq: message} past a gap, not judged yet
+        self.held = {}  # (table, inc, seq) -> {"table", "inc", "seq", ..., "code", "why"}
+        self.new_held = []  # entries of self.held judged since the caller last took them
+        self.held_msgs = {}  # (table, inc, seq) -> the message of each entry in new_held
         self.closed = False
         self.applied = 0
 
-    def apply(self, table, msg):
-        """Apply one checked result; False for a duplicate (then nothing changes)."""
+    def seat(self, table, seat):
+        """A seating from the director (club/<table>/seat)."""
+        self.seating[table] = seat
+        rnd = seat.get("round") if isinstance(seat, dict) else None
+        if type(rnd) is int:
+            self.seats[(table, rnd)] = seat
+
+    def apply(self, table, msg, stored=None):
+        """Take one checked result; False for a duplicate (then nothing changes). It is
+        judged (club/rescore.py) and counted, or held, once every lower number of its
+        (table, inc) is in. stored: at start-up, {(table, inc, seq): held entry} of the
+        verdicts on disk, which stand (a result not in it was counted)."""
         inc, seq = msg["inc"], msg["seq"]
         key = (table, inc)
         seen = self.seen.get(key)
         if seen is None:
             seen = self.seen[key] = set()
             self.contiguous[key] = 0
+            self.waiting[key] = {}
         if seq in seen:
             return False
         seen.add(seq)
-        c = self.contiguous[key]
-        while c + 1 in seen:
-            c += 1
-        self.contiguous[key] = c
         self.latest_inc[table] = inc
         self.applied += 1
-        kind = msg["kind"]
-        mkey = (table, inc, msg["match"])
+        waiting = self.waiting[key]
+        waiting[seq] = msg
+        c = self.contiguous[key]
+        while c + 1 in waiting:
+            c += 1
+            self._judged(table, waiting.pop(c), stored)
+            self.contiguous[key] = c
+        return True
+
+    def _judged(self, table, msg, stored):
+        why = self.judge.judge(table, msg)
+        hkey = (table, msg["inc"], msg["seq"])
+        if stored is not None:
+            entry = stored.get(hkey)  # the verdict given when it came stands
+        elif why is not None:
+            entry = {"id": None, "table": table, "inc": msg["inc"], "seq": msg["seq"],
+                     "match": msg["match"], "deal": msg.get("deal"), "what": msg["kind"],
+                     "code": why[0], "why": why[1]}
+            self.new_held.append(entry)
+            self.held_msgs[hkey] = msg
+        else:
+            entry = None
+        if entry is not None:
+            self.held[hkey] = entry
+        self.count(table, msg, entry is not None)
+
+    def count(self, table, msg, held=False):
+        """Fold a judged result in: counted, or (held) taking its number's place."""
+        seq = msg["seq"]
+        mkey = (table, msg["inc"], msg["match"])
         m = self.matches.get(mkey)
         if m is None:
-            m = self.matches[mkey] = Match(table, inc, msg["match"])
-        if kind == "match":
-            if seq > m.head_seq:
+            m = self.matches[mkey] = Match(table, msg["inc"], msg["match"])
+        if msg["kind"] == "match":
+            if not held and seq >= m.head_seq:
                 m.head, m.head_seq = msg, seq
         else:
             old = m.deals.get(msg["deal"])
-            if old is None or seq > old[0]:
-                m.deals[msg["deal"]] = (seq, msg)
-        return True
+            if old is None or seq >= old[0]:
+                m.deals[msg["deal"]] = (seq, None if held else msg)
 
     def ack(self, table):
         """(inc, seq) the table is told: its latest incarnation's contiguous seq."""
@@ -152,8 +204,9 @@ class Event:
         tables = {}
         for table, inc in self.latest_inc.items():
             tables[table] = {"acked": self.contiguous[(table, inc)]}
+        held = sorted(self.held.values(), key=lambda h: (h["table"], h["inc"], h["seq"]))
         return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
-                "closed": self.closed, "results": self.applied}
+                "held": held, "closed": self.closed, "results": self.applied}
 
 
 def side_names(names, sides, s):
