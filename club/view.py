@@ -40,9 +40,9 @@ def render(data, width=78):
             where = "match %s" % h["match"]
             if h.get("deal") is not None:
                 where += " deal %s" % h["deal"]
-            lines.append(("  #%s %-5s %s #%s %s: %s (%s)" % (
-                h.get("id"), h["table"], h["inc"], h["seq"], where, h["why"],
-                h["code"]))[:width])
+            lines.append(("  #%s %-5s %s #%s %s (%s)" % (
+                h.get("id"), h["table"], h["inc"], h["seq"], where, h["code"]))[:width])
+            lines.append("      " + h["why"])  # whole: the director decides on it
     lines.append("")
     lines.append("%d results" % data.get("results", 0))
     return "\n".join(lines) + "\n"
