@@ -183,13 +183,13 @@ def test_results_out_of_order_wait_and_undo_is_scored_again(tmp_path):
 def test_good_results_from_firmware_tables_still_count_and_are_acked(tmp_path):
     # A table in the unix port: seated by the director, deals played card by card, then
     # quick results to the match's end, through a real Mosquitto with the project's ACL.
+    import types
+
+    from club import director
+
     need_broker()
-    from clubkit import PASSWORDS as _pw  # noqa: F401
     users = dict(PASSWORDS, **table_passwords(1))
     with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
-        from club import director
-        import types
-
         pw = os.path.join(str(tmp_path), "director.pw")
         with open(pw, "w") as f:
             f.write(PASSWORDS["director"])

@@ -34,6 +34,7 @@ the session's change count has moved, so a key press that changes nothing costs 
 """
 
 from compat import const
+
 from net import wire
 
 COMPACT_LINES = 64  # journal lines that make an ack compact the outbox
