@@ -113,6 +113,7 @@ class Judge:
             return "events", "the entries are not records"
         m = g.core
         st = m.state
+        # The log stays empty: deal_body below then builds no entries of its own.
         m.base = base
         m.log = bytearray()
         m.prev = None
@@ -122,12 +123,18 @@ class Judge:
             if st.deals() >= d:
                 return "events", "the deal ended at entry %d of %d" % (k, len(recs))
             try:
-                m.enter(rec)
+                # Match.enter's check and apply in one: an entry's function checks all
+                # before it changes anything when applied (sixtysix/deal.py), so the check
+                # alone would be done twice.
+                if st.over:
+                    raise Refused("match_over")
+                st.apply(rec)
             except Refused as e:
                 return "events", "entry %d (%s) refused by the core: %s" % (k + 1, words[k],
                                                                             e.code)
             except (IndexError, KeyError, TypeError, ValueError):
                 return "events", "entry %d (%s) is not a record" % (k + 1, words[k])
+        st.rolled = False
         if st.deals() < d:
             return "events", "the entries do not end deal %d" % d
         # The entries are the deal: what follows it starts from here, whatever was claimed.
