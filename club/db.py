@@ -106,6 +106,12 @@ class Db:
             + tuple(key))
         return cur.lastrowid
 
+    def has_refused(self, kind, key):
+        """Whether a result (table, inc, seq) is kept as refused of this kind."""
+        return self.conn.execute(
+            "SELECT 1 FROM refused WHERE kind = ? AND table_id = ? AND inc = ? AND seq = ?",
+            (kind,) + tuple(key)).fetchone() is not None
+
     def refusal(self, rid):
         """One refused message by its id, as a dict ("body" as stored: the whole message
         for late, conflict and held ones), or None."""

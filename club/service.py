@@ -148,13 +148,17 @@ class Service:
             except (ValueError, Invalid) as e:
                 self._refuse(topic, payload, str(e))
                 return None
-            if self.event.closed:
-                # Kept for the director, never counted: the standings were final at close.
-                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD, "late",
-                             (table, msg["inc"], msg["seq"]))
-                return None
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
             key = (table, msg["inc"], msg["seq"])
+            if self.event.closed:
+                # Kept whole for the director, never counted: the standings were final at
+                # close. Once: the table sends it again until acked, and no ack comes.
+                if self.db.has_refused("late", key):
+                    self.log("duplicate late " + what)
+                    return None
+                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD, "late",
+                             key)
+                return None
             if self.db.add_result(table, msg):
                 self.log("accepted " + what)
                 new = self.event.apply(table, msg)

@@ -252,11 +252,15 @@ def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing
     svc._handle("club/director/close", b"")
     first = svc.event.standings()
     assert svc._handle("club/t01/result", late.encode()) is None
+    assert svc._handle("club/t01/result", late.encode()) is None  # sent again: kept once
+    assert [r[2] for r in _refused(svc)].count("late: the night is closed") == 1
     svc._handle("club/director/close", b"")
     assert svc.event.standings() == first
     assert _refused(svc)[-1][2] == "late: the night is closed"
-    assert lines[-2:] == ["closed: %d results counted" % first["results"],
-                          "refused club/t01/result: late: the night is closed"]
+    assert lines[-3:] == ["closed: %d results counted" % first["results"],
+                          "refused club/t01/result: late: the night is closed",
+                          "duplicate late t01 abcd0001 #3 deal"]
+    assert json.loads(svc.db.refusals("late")[0]["body"]) == json.loads(late)  # whole
     csvs = []
     for n in (1, 2):
         path = str(tmp_path / ("final%d.csv" % n))
