@@ -96,6 +96,13 @@ def test_a_99_to_99_deal_is_held_and_changes_no_standing(tmp_path):
     svc2 = _restart(svc, tmp_path)
     again = svc2.event.standings()
     assert again["players"] == after["players"] and again["held"] == after["held"]
+    # ...and the core's match is rebuilt from the database: the table's real second deal
+    # (a higher number than the forged one) is scored from the first and counts.
+    p.deal("result 2 1")
+    _send(svc2, p.payloads[-1:])
+    assert {q["name"]: q["gp"] for q in svc2.event.standings()["players"]} == {"Ann": 2,
+                                                                              "Bob": 1}
+    assert len(svc2.event.held) == 1
     svc2.db.close()
 
 
