@@ -7,7 +7,9 @@
     correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] --why TEXT
                                            the deal counts as given (supersedes the table's)
     void TABLE INC MATCH DEAL --why TEXT   the deal does not count
-    show                                   the standings now (as the terminal view prints)
+    show                                   the standings now (as the terminal view prints),
+                                           then the results held, not counted, with the
+                                           id of each and why (club/rescore.py)
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
 
