@@ -153,7 +153,7 @@ def limits(m):
     if names:
         return (2 if len(names) == 4 else len(names)), 6 if len(names) == 4 else 3
     for _seq, msg in m.deals.values():
-        if msg.get("kind") == "deal":
+        if msg is not None and msg.get("kind") == "deal":  # None: a held deal
             return len(msg["gp"]), 6 if len(msg["gp"]) == 2 else 3
     return 2, 6
 
@@ -227,9 +227,10 @@ def _accept(svc, r):
         svc.db.add_refused("club/%s/result" % table,
                            json.dumps(counted, separators=(",", ":")).encode(),
                            "conflict: %s replaced by the director's accept of row %d"
-                           % (what, rid))
-    note = ("%s counts, in place of the copy that did" % what if how == "replaced"
-            else "%s counts" % what)
+                           % (what, rid), "conflict", None, (table, msg["inc"], msg["seq"]))
+    # A held result's number was taken but counted nothing: it now counts, in no copy's place.
+    note = ("%s counts, in place of the copy that did" % what
+            if how == "replaced" and counted is not None else "%s counts" % what)
     return _accepted(svc, note, [table])
 
 

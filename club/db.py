@@ -5,10 +5,15 @@ results      one row per (table, inc, seq): the first copy that came; later copi
 corrections  the director's corrections and voids, never deleted: the audit trail;
              the latest per (table, inc, match, deal) counts
 seating      the director's rounds: table -> players, rules
-refused      messages that did not count, with the reason: bad JSON or schema (the first
-             bytes kept), and whole results kept for the director: a conflict's other copy
-             ("conflict: ..."), one that came while the night was closed ("late: ...");
-             any row whose body is a whole result may be accepted (held ones too)
+refused      messages not counted, each with its reason (why) and its kind:
+               bad       not a result (bad JSON or schema, too large): its first bytes
+               late      a result after the director's close
+               conflict  a table's number again with other content (the first counts)
+               held      a result the core does not agree with (club/rescore.py; code says
+                         which check), or from a table or players not seated for its round
+             A late, conflict or held result is kept whole, with its table_id, inc and seq,
+             so the director can count it later (refusal(id) reads one back). A held result
+             is also in results (its number is taken and acked); load() holds it again.
 accepted     the director's accepts of refused rows (one per row): that result counts
 director     every director action, accepted or refused: the request, the verdict, why
 gaps         a table's flash went back to an older copy: results lost_from..lost_to are
@@ -23,7 +28,7 @@ import json
 import sqlite3
 import time
 
-from club.standings import Event
+from club.standings import HELD_FIELDS, Event
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -39,7 +44,8 @@ CREATE TABLE IF NOT EXISTS seating (
   table_id TEXT NOT NULL, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refused (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, topic TEXT NOT NULL,
-  body BLOB, why TEXT NOT NULL);
+  body BLOB, why TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'bad', code TEXT,
+  table_id TEXT, inc TEXT, seq INTEGER);
 CREATE TABLE IF NOT EXISTS gaps (
   table_id TEXT NOT NULL, inc TEXT NOT NULL, seq INTEGER NOT NULL,
   lost_from INTEGER NOT NULL, lost_to INTEGER NOT NULL, at REAL NOT NULL,
@@ -60,15 +66,29 @@ class Db:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.executescript(SCHEMA)
+        cols = [r[1] for r in self.conn.execute("PRAGMA table_info(refused)")]
+        for col, decl in (("kind", "TEXT NOT NULL DEFAULT 'bad'"), ("code", "TEXT"),
+                          ("table_id", "TEXT"), ("inc", "TEXT"), ("seq", "INTEGER")):
+            if col not in cols:  # a database of an earlier version
+                self.conn.execute("ALTER TABLE refused ADD COLUMN %s %s" % (col, decl))
         self.conn.commit()
 
     def load(self):
         """The Event as the database holds it."""
         ev = Event()
+        for table, body in self.conn.execute(
+                "SELECT table_id, body FROM seating ORDER BY id"):
+            ev.seat(table, json.loads(body))
+        held = {}
+        for row in self.conn.execute(
+                "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused "
+                "WHERE kind = 'held' ORDER BY id"):
+            h = _held(row)
+            held[(h["table"], h["inc"], h["seq"])] = {k: h.get(k) for k in HELD_FIELDS}
         rows = self.conn.execute(
             "SELECT table_id, body FROM results ORDER BY table_id, inc, seq")
         for table, body in rows:
-            ev.apply(table, json.loads(body))
+            ev.apply(table, json.loads(body), held)
         # Corrections and accepts in the order they were made (the audit's order).
         steps = [(at, 0, cid, row) for at, cid, row in (
             (r[-1], r[-2], r[:-1]) for r in self.conn.execute(
@@ -82,9 +102,6 @@ class Db:
             else:
                 table, msg = self.refused_result(row[0])
                 ev.take(table, msg, accept_entry(row[0], table, msg, row[1]))
-        for table, body in self.conn.execute(
-                "SELECT table_id, body FROM seating ORDER BY id"):
-            ev.seating[table] = json.loads(body)
         ev.closed = self.meta("closed") is not None
         return ev
 
@@ -107,9 +124,37 @@ class Db:
             (table, inc, seq)).fetchone()
         return row[0] if row else None
 
-    def add_refused(self, topic, body, why):
-        self.conn.execute("INSERT INTO refused (at, topic, body, why) VALUES (?, ?, ?, ?)",
-                          (time.time(), topic, body, why))
+    def add_refused(self, topic, body, why, kind="bad", code=None, key=(None, None, None)):
+        """Keep a message that does not count (see refused above); key: its (table, inc,
+        seq) when it is a result. Returns the row's id."""
+        cur = self.conn.execute(
+            "INSERT INTO refused (at, topic, body, why, kind, code, table_id, inc, seq) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (time.time(), topic, body, why, kind, code)
+            + tuple(key))
+        return cur.lastrowid
+
+    def has_refused(self, kind, key):
+        """Whether a result (table, inc, seq) is kept as refused of this kind."""
+        return self.conn.execute(
+            "SELECT 1 FROM refused WHERE kind = ? AND table_id = ? AND inc = ? AND seq = ?",
+            (kind,) + tuple(key)).fetchone() is not None
+
+    def refusal(self, rid):
+        """One refused message by its id, as a dict ("body" as stored: the whole message
+        for late, conflict and held ones), or None."""
+        row = self.conn.execute(
+            "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused "
+            "WHERE id = ?", (rid,)).fetchone()
+        return _held(row) if row else None
+
+    def refusals(self, kind=None):
+        """Every refused message (of that kind), oldest first, as refusal() has them."""
+        sql = "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused"
+        args = ()
+        if kind is not None:
+            sql += " WHERE kind = ?"
+            args = (kind,)
+        return [_held(row) for row in self.conn.execute(sql + " ORDER BY id", args)]
 
     def refused_row(self, rid):
         """(topic, body bytes, why) of a refused row, or None."""
@@ -219,3 +264,22 @@ def _fix(row):
     table, inc, match, deal, action, result, why, cid = row
     return {"table": table, "inc": inc, "match": match, "deal": deal, "action": action,
             "result": json.loads(result) if result else None, "why": why, "id": cid}
+
+
+def _held(row):
+    """A refused row as a dict; a held result's fields as the standings list them."""
+    rid, at, topic, body, why, kind, code, table, inc, seq = row
+    if isinstance(body, bytes):
+        try:
+            body = body.decode()
+        except UnicodeError:
+            pass
+    out = {"id": rid, "at": at, "topic": topic, "body": body, "why": why, "kind": kind,
+           "code": code, "table": table, "inc": inc, "seq": seq}
+    if table is not None:  # a result: which match and deal it is
+        try:
+            msg = json.loads(body)
+            out.update(match=msg["match"], deal=msg.get("deal"), what=msg["kind"])
+        except (ValueError, KeyError, TypeError):
+            pass
+    return out

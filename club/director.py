@@ -13,7 +13,9 @@ count, close and reopen the night.
     accept ROW --why TEXT                  that row's result counts (a conflict's other
                                            copy in place of the one that counted, a late
                                            or a held result)
-    show                                   the standings now (as the terminal view prints)
+    show                                   the standings now (as the terminal view prints),
+                                           then the results held, not counted, with the
+                                           row of each and why (club/rescore.py)
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
     cards TABLE ...                        a printable page of QR codes, one a table, that

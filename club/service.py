@@ -163,12 +163,17 @@ class Service:
             except (ValueError, Invalid) as e:
                 self._refuse(topic, payload, str(e))
                 return None
-            if self.event.closed:
-                # Kept whole for the director, not counted: the standings were final at
-                # close; the director may accept it after a reopen.
-                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD)
-                return None
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
+            key = (table, msg["inc"], msg["seq"])
+            if self.event.closed:
+                # Kept whole for the director, never counted: the standings were final at
+                # close. Once: the table sends it again until acked, and no ack comes.
+                if self.db.has_refused("late", key):
+                    self.log("duplicate late " + what)
+                    return None
+                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD, "late",
+                             key)
+                return None
             if self.db.add_result(table, msg):
                 if msg["kind"] == "gap":
                     self.db.add_gap(table, msg)
@@ -178,12 +183,14 @@ class Service:
                                            msg["seq"]))
                 else:
                     self.log("accepted " + what)
-                return table, self.event.apply(table, msg)
-            if self.event.counted(table, msg["inc"], msg["seq"]) != msg:
+                new = self.event.apply(table, msg)
+                self._hold(topic)
+                return table, new
+            if self.event.copy(table, msg["inc"], msg["seq"]) != msg:
                 # The same number with other content: the first copy counts, this one is
                 # kept beside it for the director, never dropped silently.
                 self._refuse(topic, payload, "conflict: %s differs from the copy kept" % what,
-                             MAX_PAYLOAD)
+                             MAX_PAYLOAD, "conflict", key)
                 return table, False
             self.duplicates += 1
             self.log("duplicate " + what)
@@ -193,8 +200,10 @@ class Service:
                 seat = json.loads(payload)
             except ValueError:
                 return None
-            if self.event.seating.get(parts[1]) != seat:
-                self.event.seating[parts[1]] = seat
+            if not isinstance(seat, dict) or type(seat.get("round")) is not int:
+                return None
+            if self.event.seats.get((parts[1], seat["round"])) != seat:
+                self.event.seat(parts[1], seat)
                 self.db.add_seating(parts[1], seat)
             return None
         return None
@@ -234,11 +243,26 @@ class Service:
         text = json.dumps(dict(reply, id=rid), separators=(",", ":"))
         self.client.publish("club/director/reply/" + rid, text, qos=1)
 
-    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED):
+    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3):
         """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
-        self.db.add_refused(topic, payload[:keep], why)
+        self.db.add_refused(topic, payload[:keep], why, kind, None, key)
         self.db.commit()
         self.log("refused %s: %s" % (topic, why))
+
+    def _hold(self, topic):
+        """Store the results the core did not agree with (Event.new_held) whole, with the
+        reason, on disk at once, and say so: never counted, never dropped silently."""
+        ev = self.event
+        for h in ev.new_held:
+            msg = ev.held_msgs.pop((h["table"], h["inc"], h["seq"]))
+            body = json.dumps(msg, separators=(",", ":"))
+            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+                                          "held", h["code"], (h["table"], h["inc"], h["seq"]))
+            self.log("held %s %s #%d %s (%s): %s, not counted" % (
+                h["table"], h["inc"], h["seq"], h["what"], h["code"], h["why"]))
+        if ev.new_held:
+            ev.new_held = []
+            self.db.commit()
 
     def _publish_snapshot(self):
         data = self.event.standings()

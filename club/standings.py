@@ -9,7 +9,14 @@ back to an older copy, and is listed in "gaps" for the director. A director's co
 (by id, latest wins) sits on top, and keeps its audit trail.
 
 The director may also accept a result that did not count (club/actions.py): it then counts
-for its (table, inc, seq), in place of the copy that did (take()).
+for its (table, inc, seq), in place of the copy that did or of its held verdict (take()).
+
+Only what the core agrees with counts: the results of a (table, inc) are judged in their
+number's order by club/rescore.py (a result that comes before one it follows waits for it;
+the ack says the contiguous number, so the table sends the gap again), and one the core
+does not agree with is held: its number is taken (acked, never counted twice) but it
+counts nothing, and a held deal takes the place of the table's earlier copy of that deal.
+Held results are listed in the standings ("held") with their reason.
 
 Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the service as
 messages come; standings() is what the page, the terminal view and the retained topic show.
@@ -17,6 +24,11 @@ messages come; standings() is what the page, the terminal view and the retained 
 
 # The checks are the wire's (club/__init__.py puts firmware/ on the path); the service's.
 from net.wire import Invalid, check  # noqa: F401
+
+from club.rescore import Judge
+
+# A held result as the standings list it (the service fills in id, its row in refused).
+HELD_FIELDS = ("id", "table", "inc", "seq", "match", "deal", "what", "code", "why")
 
 
 class Match:
@@ -60,70 +72,116 @@ class Event:
         self.corrections = {}  # (table, inc, match, deal) -> the latest correction
         self.audit = []  # every correction, oldest first
         self.gaps = []  # tables whose flash went back to an older copy ("gap" results)
+        self.results = {}  # (table, inc, seq) -> its result, judged (counted or held)
         self.seating = {}  # table -> {"round", "names", "rules"} (the director's latest)
-        self.results = {}  # (table, inc, seq) -> the result that counts for it
+        self.seats = {}  # (table, round) -> that round's seating of the table (the latest)
+        self.judge = Judge(self.seats)
+        self.waiting = {}  # (table, inc) -> {seq: message} past a gap, not judged yet
+        self.held = {}  # (table, inc, seq) -> {"table", "inc", "seq", ..., "code", "why"}
+        self.new_held = []  # entries of self.held judged since the caller last took them
+        self.held_msgs = {}  # (table, inc, seq) -> the message of each entry in new_held
         self.closed = False
         self.applied = 0
 
-    def apply(self, table, msg):
-        """Apply one checked result; False for a duplicate (then nothing changes)."""
+    def seat(self, table, seat):
+        """A seating from the director (club/<table>/seat)."""
+        self.seating[table] = seat
+        rnd = seat.get("round") if isinstance(seat, dict) else None
+        if type(rnd) is int:
+            self.seats[(table, rnd)] = seat
+
+    def apply(self, table, msg, stored=None):
+        """Take one checked result; False for a duplicate (then nothing changes). It is
+        judged (club/rescore.py) and counted, or held, once every lower number of its
+        (table, inc) is in. stored: at start-up, {(table, inc, seq): held entry} of the
+        verdicts on disk, which stand (a result not in it was counted)."""
         inc, seq = msg["inc"], msg["seq"]
         key = (table, inc)
         seen = self.seen.get(key)
         if seen is None:
             seen = self.seen[key] = set()
             self.contiguous[key] = 0
+            self.waiting[key] = {}
         if seq in seen:
             return False
         seen.add(seq)
-        c = self.contiguous[key]
-        while c + 1 in seen:
-            c += 1
-        self.contiguous[key] = c
         self.latest_inc[table] = inc
         self.applied += 1
-        self.results[(table, inc, seq)] = msg
-        if msg["kind"] == "gap":
-            self.gaps.append({"table": table, "inc": inc, "seq": seq, "from": msg["from"],
-                              "to": msg["to"]})
-            return True
-        self._fold(table, msg)
+        waiting = self.waiting[key]
+        waiting[seq] = msg
+        c = self.contiguous[key]
+        while c + 1 in waiting:
+            c += 1
+            self._judged(table, waiting.pop(c), stored)
+            self.contiguous[key] = c
         return True
 
-    def _fold(self, table, msg):
-        if msg["kind"] == "gap":  # counts nothing (take() folds every result again)
+    def _judged(self, table, msg, stored):
+        hkey = (table, msg["inc"], msg["seq"])
+        self.results[hkey] = msg
+        if msg["kind"] == "gap":
+            self.gaps.append({"table": table, "inc": msg["inc"], "seq": msg["seq"],
+                              "from": msg["from"], "to": msg["to"]})
             return
+        why = self.judge.judge(table, msg)
+        if stored is not None:
+            entry = stored.get(hkey)  # the verdict given when it came stands
+        elif why is not None:
+            entry = {"id": None, "table": table, "inc": msg["inc"], "seq": msg["seq"],
+                     "match": msg["match"], "deal": msg.get("deal"), "what": msg["kind"],
+                     "code": why[0], "why": why[1]}
+            self.new_held.append(entry)
+            self.held_msgs[hkey] = msg
+        else:
+            entry = None
+        if entry is not None:
+            self.held[hkey] = entry
+        self.count(table, msg, entry is not None)
+
+    def count(self, table, msg, held=False):
+        """Fold a judged result in: counted, or (held) taking its number's place."""
         seq = msg["seq"]
         mkey = (table, msg["inc"], msg["match"])
         m = self.matches.get(mkey)
         if m is None:
             m = self.matches[mkey] = Match(table, msg["inc"], msg["match"])
         if msg["kind"] == "match":
-            if seq > m.head_seq:
+            if not held and seq >= m.head_seq:
                 m.head, m.head_seq = msg, seq
         else:
             old = m.deals.get(msg["deal"])
-            if old is None or seq > old[0]:
-                m.deals[msg["deal"]] = (seq, msg)
+            if old is None or seq >= old[0]:
+                m.deals[msg["deal"]] = (seq, None if held else msg)
+
+    def copy(self, table, inc, seq):
+        """The copy of result (table, inc, seq) the event holds (judged, counted or held, or
+        waiting for a lower number), or None: another copy with other content conflicts."""
+        got = self.results.get((table, inc, seq))
+        if got is None:
+            got = self.waiting.get((table, inc), {}).get(seq)
+        return got
 
     def counted(self, table, inc, seq):
-        """The result that counts for (table, inc, seq), or None."""
-        return self.results.get((table, inc, seq))
+        """The result that counts for (table, inc, seq), or None (none, or held)."""
+        key = (table, inc, seq)
+        return None if key in self.held else self.results.get(key)
 
     def take(self, table, msg, entry):
-        """The director accepts a result that was not counted (a conflict's other copy, a
-        late or held one): it counts as (table, inc, seq), in place of the copy that did.
-        entry goes to the audit. Returns "replaced" or "added"."""
+        """The director accepts a result that did not count (a conflict's other copy, a
+        late or a held one): it counts as (table, inc, seq), in place of the copy that did
+        or of the held verdict. entry goes to the audit. Returns "replaced" or "added"."""
         key = (table, msg["inc"], msg["seq"])
         self.audit.append(entry)
-        if key not in self.results:
+        how = "replaced" if key in self.results else "added"
+        if how == "added":
             self.apply(table, msg)
-            return "added"
         self.results[key] = msg
+        self.held.pop(key, None)
         self.matches = {}
-        for (t, _i, _s), m in sorted(self.results.items(), key=lambda kv: kv[0]):
-            self._fold(t, m)
-        return "replaced"
+        for (t, i, s), m in sorted(self.results.items(), key=lambda kv: kv[0]):
+            if m["kind"] != "gap":
+                self.count(t, m, (t, i, s) in self.held)
+        return how
 
     def ack(self, table):
         """(inc, seq) the table is told: its latest incarnation's contiguous seq."""
@@ -187,8 +245,10 @@ class Event:
         tables = {}
         for table, inc in self.latest_inc.items():
             tables[table] = {"acked": self.contiguous[(table, inc)]}
+        held = sorted(self.held.values(), key=lambda h: (h["table"], h["inc"], h["seq"]))
         return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
-                "gaps": self.gaps, "closed": self.closed, "results": self.applied}
+                "gaps": self.gaps, "held": held, "closed": self.closed,
+                "results": self.applied}
 
 
 def side_names(names, sides, s):

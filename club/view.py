@@ -14,7 +14,8 @@ from club.broker import connect
 
 
 def render(data, width=78):
-    """The standings as text: players ranked, then each round's matches."""
+    """The standings as text: players ranked, each round's matches, then the results held
+    (not counted: club/rescore.py) with their refusal id and reason."""
     lines = []
     head = "Standings" + ("  (final)" if data.get("closed") else "")
     lines.append(head)
@@ -31,6 +32,17 @@ def render(data, width=78):
             won = sides[m["winner"]] if 0 <= m["winner"] < len(sides) else "playing"
             lines.append(("  %-5s %s  %s  (%s)" % (m["table"], " v ".join(sides), score,
                                                    won))[:width])
+    held = data.get("held") or []
+    if held:
+        lines.append("")
+        lines.append("Held, not counted (%d)" % len(held))
+        for h in held:
+            where = "match %s" % h["match"]
+            if h.get("deal") is not None:
+                where += " deal %s" % h["deal"]
+            lines.append(("  #%s %-5s %s #%s %s (%s)" % (
+                h.get("id"), h["table"], h["inc"], h["seq"], where, h["code"]))[:width])
+            lines.append("      " + h["why"])  # whole: the director decides on it
     lines.append("")
     lines.append("%d results" % data.get("results", 0))
     return "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ import clubtruth
 import mosquitto
 import paho.mqtt.client as paho
 import pytest
-from conftest import FIRMWARE, ROOT, run_micropython
+from conftest import FIRMWARE, ROOT, TOOLS, run_micropython
 
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)  # the club/ package (the service, the director)
@@ -52,10 +52,10 @@ def run_table(folder, table, club, plan, runtime="mp64", timeout=90, background=
     if background:
         import runtimes
 
-        argv, env = runtimes.command(runtime, args, paths=[FIRMWARE])
+        argv, env = runtimes.command(runtime, args, paths=[FIRMWARE, TOOLS])
         return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
-    r = run_micropython(args, paths=[FIRMWARE], runtime=runtime, timeout=timeout)
+    r = run_micropython(args, paths=[FIRMWARE, TOOLS], runtime=runtime, timeout=timeout)
     return r
 
 

@@ -7,6 +7,8 @@ FLASH_DIR is the table's flash (the match in data/, the outbox in outbox/); runn
 script again on it is a reboot. PLAN is one command a ';':
   new RULES [names=A,B]   start a match          play SEED   quick deals until it is over
   deals N SEED            N quick deals          undo        take back the last entry
+  cards N SEED            N deals played card by card (tools/dealgen.py), from the
+                          match's first deal
   wait S                  poll until every result is acknowledged (S seconds at most)
   acked N S               poll until the service's ack reaches N (S seconds at most)
   seat R S                poll until the seating of round R has started a match
@@ -117,6 +119,19 @@ def main():
                 choices = st.rules.choices()
                 table.attempt(session.enter, bytes((5, side, choices[r(len(choices))])))
                 entered()
+                n -= 1
+        elif w[0] == "cards":
+            from dealgen import Player
+            from sixtysix.events import parse
+
+            p = Player(session.match.setup, int(w[2]))
+            n = int(w[1])
+            while n and not p.match.state.over:
+                k = len(p.lines)
+                p.play_deal()
+                for line in p.lines[k:]:
+                    table.attempt(session.enter, parse(line))
+                    entered()
                 n -= 1
         elif w[0] == "undo":
             table.attempt(session.undo)

@@ -16,6 +16,7 @@ import mosquitto
 import paho.mqtt.client as paho
 import pytest
 from clubkit import PASSWORDS, ServiceThread, need_broker, players, table_passwords
+from clubplay import Played
 from conftest import FIRMWARE, ROOT
 
 sys.path.insert(0, ROOT)  # club/ is a package at the root
@@ -46,8 +47,7 @@ class Table:
         self.c.loop_start()
         self.table = table
 
-    def send(self, seq, body):
-        payload = wire.result(INC, seq, body)
+    def send(self, payload):
         info = self.c.publish("club/%s/result" % self.table, payload, qos=1)
         info.wait_for_publish(5)
         return payload
@@ -94,14 +94,22 @@ def run(capsys, argv):
     return code, capsys.readouterr().out
 
 
+def played(gps):
+    """Match 1 (Ann v Bob, classic66, a table's own: round 0) played in the core, its deals
+    quick results won by the side that scores: the payloads the table sends, numbered from 1
+    (each deal carries its entries, which the service scores again)."""
+    p = Played(inc=INC, names=("Ann", "Bob"))
+    for gp in gps:
+        p.deal("result %d %d" % (1 if gp[0] else 2, max(gp)))
+    return p.payloads
+
+
 def a_match(table, gps=((2, 0),)):
-    """Match 1 (Ann v Bob, classic66) and its deals, each won by the side that scores."""
-    seq = 1
-    table.send(seq, wire.match(1, 1, ["Ann", "Bob"], "classic66"))
-    for d, gp in enumerate(gps, 1):
-        seq += 1
-        table.send(seq, wire.deal(1, d, list(gp), "reached", 0 if gp[0] else 1, -1))
-    return seq
+    """played(gps) sent by the table; returns the last number."""
+    payloads = played(gps)
+    for payload in payloads:
+        table.send(payload)
+    return len(payloads)
 
 
 def test_a_command_on_an_unknown_table_or_match_is_refused(tmp_path, broker, capsys):
@@ -168,7 +176,7 @@ def test_the_director_chooses_a_conflicts_other_copy(tmp_path, broker, capsys):
     with ServiceThread(db, broker.port) as svc:
         t = Table(broker.port)
         svc.settle({"t01": a_match(t)})
-        other = t.send(2, wire.deal(1, 1, [0, 3], "reached", 1, -1))  # seq 2 again
+        other = t.send(played([(0, 3)])[1])  # seq 2 again, other content
         row, = refused_rows(svc, "conflict")
         assert json.loads(row["body"]) == json.loads(other)
         assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 0)}
@@ -222,7 +230,7 @@ def test_close_late_reopen_accept_and_close_again(tmp_path, broker, capsys):
         assert code == 0 and out.startswith("accepted: already closed: nothing changed")
         assert _csv(tmp_path / "1.csv") == _csv(tmp_path / "2.csv")
         final = json.loads(svc.svc.snapshot)
-        t.send(3, wire.deal(1, 2, [0, 2], "reached", 1, -1))  # late
+        t.send(played([(2, 0), (0, 2)])[2])  # late
         row, = refused_rows(svc, "late")
         time.sleep(0.3)
         assert json.loads(svc.svc.snapshot) == final
@@ -360,7 +368,7 @@ def test_the_directors_page_in_chromium(tmp_path, broker, size):
                        director_password=DIRECTOR_WEB) as svc:
         t = Table(broker.port)
         svc.settle({"t01": a_match(t)})
-        t.send(2, wire.deal(1, 1, [0, 3], "reached", 1, -1))
+        t.send(played([(0, 3)])[1])
         row, = refused_rows(svc, "conflict")
         base = "http://127.0.0.1:%d" % svc.http.server_address[1]
         got = browser.drive(base + "/director", [{"do": "goto"}, {"do": "eval", "js": PAGE_JS}],
@@ -450,17 +458,24 @@ def test_a_wrong_password_is_said_as_such(tmp_path, broker, capsys):
 
 
 def test_a_held_result_kept_whole_is_accepted_the_same_way(tmp_path, broker, capsys):
-    # Held results (kept whole in the refused table with a reason code, as the service's
-    # checks of a result's plausibility store them) count once the director accepts them.
+    # A held result (the service's core did not score it: here a deal sent without its
+    # entries, as a table whose flash lost them sends it) is kept whole in the refused
+    # table with its reason, and counts once the director accepts it; a row that is not a
+    # whole result cannot be accepted.
     with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
         t = Table(broker.port)
-        svc.settle({"t01": a_match(t)})
-        held = wire.result(INC, 3, wire.deal(1, 2, [0, 3], "reached", 1, -1))
+        seq = a_match(t)
+        t.send(wire.result(INC, seq + 1, dict(wire.deal(1, 2, [0, 3], "reached", 1, -1),
+                                              ev=None)))
+        svc.settle({"t01": seq + 1})
+        row, = until(lambda: svc.svc.db.refusals("held"))
+        assert row["code"] == "events", row
+        assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 0)}
         with svc.svc.lock:
-            svc.svc.db.add_refused("club/t01/result", held.encode(), "held: a test's reason")
             svc.svc.db.add_refused("club/t01/result", b'{"v":1,"inc', "bad JSON")
             svc.svc.db.commit()
         rows = {r["why"]: r["id"] for r in svc.svc.db.not_counted()}
+        rows["held: a test's reason"] = row["id"]
         code, out = run(capsys, cli(tmp_path, broker, "accept", rows["bad JSON"], "--why", "x"))
         assert code == 1 and out.startswith("refused: row %d is not a whole result"
                                             % rows["bad JSON"])

@@ -157,11 +157,10 @@ def test_a_broken_dedupe_fails_the_same_check(night, monkeypatch):
     monkeypatch.setattr(club_db.Db, "add_result", lambda self, table, msg: True)
     copies = [0]
 
-    def apply(self, table, msg):
-        if not real_apply(self, table, msg) and msg["kind"] == "deal":
+    def apply(self, table, msg, stored=None):
+        if not real_apply(self, table, msg, stored) and msg["kind"] == "deal":
             copies[0] += 1  # a copy of a deal already in: counted again
-            m = self.matches[(table, msg["inc"], msg["match"])]
-            m.deals[msg["deal"] + 1000 * copies[0]] = (msg["seq"], msg)
+            self.count(table, dict(msg, deal=msg["deal"] + 1000 * copies[0]))
         return True
 
     real_apply = Event.apply

@@ -23,6 +23,7 @@ from conftest import FIRMWARE, ROOT
 sys.path.insert(0, ROOT)  # club/ is a package at the root
 sys.path.insert(0, FIRMWARE)
 
+from clubplay import Played  # noqa: E402
 from net import wire  # noqa: E402
 
 mqtt = pytest.importorskip("paho.mqtt.client")
@@ -248,21 +249,26 @@ def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing
     from club import director
 
     svc, lines = _service(tmp_path)
-    seat = wire.result("abcd0001", 1, wire.match(1, 1, ["Ann", "@Bob"], "classic66"))
+    p = Played(names=("Ann", "@Bob"))
+    p.deal("result 1 2")
+    p.deal("result 2 3")
+    seat, one, late = p.payloads
     assert svc._handle("club/t01/result", seat.encode()) == ("t01", True)
-    one = wire.result("abcd0001", 2, wire.deal(1, 1, [2, 0], "reached", 0, -1))
     assert svc._handle("club/t01/result", one.encode()) == ("t01", True)
     _director(svc, {"cmd": "close"})
     first = svc.event.standings()
-    late = wire.result("abcd0001", 3, wire.deal(1, 2, [0, 3], "reached", 1, -1))
     assert svc._handle("club/t01/result", late.encode()) is None
+    assert svc._handle("club/t01/result", late.encode()) is None  # sent again: kept once
+    assert [r[2] for r in _refused(svc)].count("late: the night is closed") == 1
     _director(svc, {"cmd": "close"})
     assert svc.event.standings() == first
     assert _refused(svc)[-1][1:] == (len(late), "late: the night is closed")  # kept whole
-    assert lines[-3:] == [
+    assert lines[-4:] == [
         "director accepted: close - closed: %d results counted" % first["results"],
         "refused club/t01/result: late: the night is closed",
+        "duplicate late t01 abcd0001 #3 deal",
         "director accepted: close - already closed: nothing changed"]
+    assert json.loads(svc.db.refusals("late")[0]["body"]) == json.loads(late)  # whole
     csvs = []
     for n in (1, 2):
         path = str(tmp_path / ("final%d.csv" % n))
@@ -340,11 +346,10 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_audit_and_gap
     for t in range(3):
         seq += 1
         pair = [names[2 * t], names[2 * t + 1]]
-        msg = wire.result("abcd000%d" % t, 1, wire.match(1, 1, pair, "classic66"))
-        svc._handle("club/t0%d/result" % (t + 1), msg.encode())
-        for d in range(1, 4):
-            msg = wire.result("abcd000%d" % t, d + 1,
-                              wire.deal(1, d, [3, 0], "reached", 0, -1))
+        p = Played(inc="abcd000%d" % t, names=pair)
+        for _d in range(3):
+            p.deal("result 1 2")
+        for msg in p.payloads:
             svc._handle("club/t0%d/result" % (t + 1), msg.encode())
     _director(svc, {"cmd": "void", "table": "t01", "inc": "abcd0000", "match": 1, "deal": 2,
                     "why": "a card was dropped"})
@@ -373,9 +378,13 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_audit_and_gap
 def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path):
     # Issue: the same seq with other content kept the first copy, with no line and no row.
     svc, lines = _service(tmp_path)
-    first = wire.result("abcd0001", 1, wire.match(1, 1, ["Ann", "Bob"], "classic66"))
-    deal = wire.result("abcd0001", 2, wire.deal(1, 1, [2, 0], "reached", 0, -1))
-    other = wire.result("abcd0001", 2, wire.deal(1, 1, [0, 3], "reached", 1, -1))
+    p = Played()
+    p.deal("result 1 2")
+    first, deal = p.payloads
+    p.m.undo()
+    p.seq -= 1
+    p.deal("result 2 3")
+    other = p.payloads[-1]
     for payload in (first, deal, deal, other):
         svc._handle("club/t01/result", payload.encode())
     _director(svc, {"cmd": "void", "table": "t01", "inc": "abcd0001", "match": 1, "deal": 1,

@@ -3,10 +3,13 @@
     python3 tools/club_figures.py [--tables 200 --deals 60] [--json]
 
   service   results per second the standings service sustains: every table's match
-            header and deals published at once (QoS 1, one paho client), timed until the
-            service has acked the last; then publish-to-standings latency p50/p95 at a
-            steady load (a result every 5 ms), from the publish call to the retained
-            standings that first count it
+            headers and deals (played card by card in the firmware's core, each with its
+            entries, every match of a round the director seated) published at once (QoS 1,
+            one paho client), timed until the service has scored every deal again in the
+            core and acked the last; then publish-to-standings latency p50/p95 at a steady
+            load (a result every 5 ms), from the publish call to the retained standings
+            that first count it. "held" counts results the service did not count (0 when
+            the core agrees with every table)
   air       bytes a table sends and receives per deal (its own MQTT client, unix port),
             the connection's own bytes (CONNECT, SUBSCRIBE, retained ack) taken away
   heap      the 32-bit unix port's live heap after boot, and with the club link loaded,
@@ -41,27 +44,44 @@ def _pct(values, q):
 
 
 def _messages(tables, deals):
-    """[(topic, payload)]: per table a match header, then `deals` deals (a new match each 10)."""
-    out = []
+    """The results of `deals` + 1 deals per table as the tables send them, and the seatings.
+
+    The deals are played card by card (tools/dealgen.py; some are entered as a result) in
+    the firmware's own core, a new match (a new round) whenever one is over, and every
+    message is built by the firmware's own code (net/wire.py, net/outbox.py's deal_body),
+    so each deal carries its entries and the service scores every one again. Returns
+    (burst, steady, seats): [(table, seq, payload)] of the first `deals` deals (with their
+    match headers), the same of each table's last deal (the steady load's), and
+    [(table, seating)] of every round the tables play."""
+    from dealgen import Player
+    from net import wire
+    from net.outbox import deal_body
+
+    burst, steady, seats = [], [], []
     for t in range(1, tables + 1):
         table = "t%03d" % t
+        names = ["A%d" % t, "B%d" % t]
+        msgs = []
         seq = 0
-        for d in range(deals):
-            match = d // 10 + 1
-            if d % 10 == 0:
+        mid = 0
+        player = None
+        for d in range(deals + 1):
+            if d == deals:
+                burst.extend((table, q, p) for q, p in msgs)
+                msgs = []
+            if player is None or player.match.state.over:
+                mid += 1
+                seats.append((table, {"round": mid, "names": names, "rules": "classic66"}))
+                player = Player("new classic66 names=" + ",".join(names), t * 1000 + mid)
                 seq += 1
-                out.append((table, seq, {"v": 1, "inc": "bench", "seq": seq, "kind": "match",
-                                         "match": match, "round": match,
-                                         "names": ["A%d" % t, "B%d" % t],
-                                         "rules": "classic66"}))
+                msgs.append((seq, wire.result("bench", seq, wire.match(mid, mid, names,
+                                                                     "classic66"))))
+            player.play_deal()
+            m = player.match
             seq += 1
-            out.append((table, seq, {"v": 1, "inc": "bench", "seq": seq, "kind": "deal",
-                                     "match": match, "deal": d % 10 + 1,
-                                     "gp": [d % 3 + 1, 0] if d % 2 else [0, d % 3 + 1],
-                                     "reason": "quick", "winner": d % 2 == 0 and 1 or 0,
-                                     "over": -1}))
-    return out
-
+            msgs.append((seq, wire.result("bench", seq, deal_body(m, mid, m.state.deals() - 1))))
+        steady.extend((table, q, p) for q, p in msgs)
+    return burst, steady, seats
 
 def service_figures(tables, deals, folder):
     import paho.mqtt.client as paho
@@ -103,7 +123,14 @@ def service_figures(tables, deals, folder):
         pub.connect("127.0.0.1", b.port)
         pub.loop_start()
 
-        msgs = _messages(tables, deals)
+        msgs, steady, seats = _messages(tables, deals)
+        # The director's seatings first (retained), as at a club night: the service checks
+        # every match against them.
+        for table, seat in seats:
+            pub.publish("club/%s/seat" % table, json.dumps(seat), qos=1, retain=True)
+        end = time.monotonic() + 60
+        while len(svc.event.seats) < len(seats) and time.monotonic() < end:
+            time.sleep(0.05)
         for table, seq, _m in msgs:
             want[table] = max(want.get(table, 0), seq)
         # Acks tell when the service has applied (committed) each table's last result.
@@ -121,27 +148,25 @@ def service_figures(tables, deals, folder):
         t0 = time.monotonic()
         for table, seq, m in msgs:
             sent[(table, seq)] = time.monotonic()
-            pub.publish("club/%s/result" % table, json.dumps(m, separators=(",", ":")), qos=1)
+            pub.publish("club/%s/result" % table, m, qos=1)
         ok = all_acked.wait(600)
         burst = time.monotonic() - t0
         done.wait(30)
-        # Steady load: one more deal per table, spaced 5 ms apart.
+        # Steady load: each table's next deal (and its match header when it starts one),
+        # spaced 5 ms apart.
         sent.clear()
         phase["steady"] = True
         done.clear()
-        steady = []
-        for t in range(1, tables + 1):
-            table = "t%03d" % t
-            seq = want[table] + 1
-            m = {"v": 1, "inc": "bench", "seq": seq, "kind": "deal", "match": 99, "deal": 1,
-                 "gp": [1, 0], "reason": "quick", "winner": 0, "over": -1}
-            steady.append((table, seq, m))
-            want[table] = seq
+        for table, seq, _m in steady:
+            want[table] = max(want[table], seq)
         for table, seq, m in steady:
             sent[(table, seq)] = time.monotonic()
-            pub.publish("club/%s/result" % table, json.dumps(m), qos=1)
+            pub.publish("club/%s/result" % table, m, qos=1)
             time.sleep(0.005)
         done.wait(30)
+        held = len(svc.event.held)
+        entries = [len(json.loads(m).get("ev", "").split()) for _t, _s, m in msgs
+                   if '"kind":"deal"' in m]
         pub.loop_stop()
         watch.loop_stop()
         svc.stop.set()
@@ -149,6 +174,8 @@ def service_figures(tables, deals, folder):
         svc.db.close()
     n = len(msgs)
     return {"tables": tables, "deals_per_table": deals, "results": n, "all_acked": ok,
+            "rescored": len(entries), "held": held,
+            "entries_per_deal": round(sum(entries) / len(entries), 1),
             "seconds": round(burst, 2), "results_per_s": round(n / burst),
             "latency_p50_ms": round(_pct(lat, 0.5) * 1000) if lat else None,
             "latency_p95_ms": round(_pct(lat, 0.95) * 1000) if lat else None,
@@ -290,9 +317,11 @@ def main():
         print(json.dumps(f, indent=1))
         return
     s = f["service"]
-    print("service: %d tables x %d deals = %d results in %.2f s: %d results/s (all acked: %s)"
+    print("service: %d tables x %d deals = %d results in %.2f s: %d results/s (all acked: %s; "
+          "%d deals scored again, %.1f entries each, %d held)"
           % (s["tables"], s["deals_per_table"], s["results"], s["seconds"],
-             s["results_per_s"], s["all_acked"]))
+             s["results_per_s"], s["all_acked"], s["rescored"], s["entries_per_deal"],
+             s["held"]))
     print("publish to standings: p50 %s ms, p95 %s ms (%d results, standings every %.2f s)"
           % (s["latency_p50_ms"], s["latency_p95_ms"], s["latency_samples"],
              s["standings_every_s"]))

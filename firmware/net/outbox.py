@@ -7,6 +7,11 @@ the folder "outbox", beside the match's "data". Its journal lines:
   p <seq> <mid> <n> <key> <json> a result, numbered <seq>; <mid> <n> <key> say which
                                  match, how many deals it had and what its last deal was
                                  when this was sent (so a reboot knows what is published)
+  c <seq> <k> <piece>            piece k (0, 1, ...) of result <seq>'s JSON, when its "p"
+                                 line would pass the store's 200 bytes (a deal carries its
+                                 entries): the "p" line that follows ends the JSON, and
+                                 piece 0 starts it afresh (a cut mid-way leaves pieces that
+                                 the next try of that number replaces)
   a <seq>                        the service has applied every result up to <seq>
   r <round>                      a seating (director) for this round was taken up
   s <next> <acked> <seated> <round> <mid> <n> <key>
@@ -32,9 +37,13 @@ sync(session) diffs the match against what was last sent; the caller runs it onl
 the session's change count has moved, so a key press that changes nothing costs nothing here.
 """
 
+from compat import const
+
 from net import wire
 
 COMPACT_LINES = 64  # journal lines that make an ack compact the outbox
+_LINE = const(200)  # bytes of a journal line (store/fileformat.py's MAX_LINE)
+_PIECE = const(160)  # bytes of JSON in a "c" line
 
 
 def new_inc():
@@ -63,6 +72,7 @@ class Outbox:
         self._n = 0
         self._key = "-"
         self._lines = 0  # lines in the journal since the last compaction
+        self._buf = None  # [seq, piece, ...] of "c" lines being read back
         self.problems = []
 
     def load(self):
@@ -89,8 +99,20 @@ class Outbox:
         kind = line[0]
         if kind == "i":
             self.inc = line[2:]
+        elif kind == "c":
+            seq, k, piece = line[2:].split(" ", 2)
+            if k == "0":
+                self._buf = [seq]
+            if self._buf:
+                self._buf.append(piece)
         elif kind == "p":
             seq, mid, n, key, payload = line[2:].split(" ", 4)
+            b = self._buf
+            if b and b[0] == seq:
+                b[0] = ""
+                b.append(payload)
+                payload = "".join(b)
+            self._buf = None
             seq = int(seq)
             self.next = seq + 1
             if seq > self.acked:
@@ -117,7 +139,10 @@ class Outbox:
             pieces.append("p %d %d %d %s %s\n" % (seq, self._mid, self._n, self._key, payload))
         pieces.append("s %d %d %d %d %d %d %s" % (self.next, self.acked, self.seated,
                                                    self.round, self._mid, self._n, self._key))
-        self.store.checkpoint(pieces)
+        try:
+            self.store.checkpoint(pieces)
+        except ValueError:  # more waits than a summary holds (16 KB): the journal goes on
+            return
         self._lines = 0
 
     def _acked(self, seq):
@@ -158,7 +183,20 @@ class Outbox:
     def _add(self, mid, n, key, body):
         seq = self.next
         payload = wire.result(self.inc, seq, body)
-        self._append("p %d %d %d %s %s" % (seq, mid, n, key, payload))
+        head = "p %d %d %d %s " % (seq, mid, n, key)
+        rest = payload
+        if len(head) + len(payload.encode()) > _LINE:
+            # In "c" lines of at most _PIECE bytes (whole characters); the "p" line ends it.
+            i = k = 0
+            while i < len(payload):
+                j = i + _PIECE
+                while len(payload[i:j].encode()) > _PIECE:
+                    j -= 1 + (j - i) // 8
+                self._append("c %d %d %s" % (seq, k, payload[i:j]))
+                i = j
+                k += 1
+            rest = ""
+        self._append(head + rest)
         self.next = seq + 1
         self.pending.append((seq, payload))
         self._mid, self._n, self._key = mid, n, key
@@ -173,11 +211,14 @@ class Outbox:
         added = 0
         if mid != self._mid:
             self.round = self.seated
-            words = (session.match.setup or "").split()
-            # The names as the `new` line has them: sixtysix/names.py's, short enough
-            # for a journal line of 200 bytes.
+            # The names as the `new` line has them (sixtysix/names.py's); the rules are the
+            # rest of that line but "new": what the service starts the same match from.
+            rules = []
+            for w in (session.match.setup or "").split()[1:]:
+                if not w.startswith("names="):
+                    rules.append(w)
             self._add(mid, 0, "-", wire.match(mid, self.round, list(state.names),
-                                              words[1] if len(words) > 1 else ""))
+                                              " ".join(rules)))
             added += 1
         n = state.deals()
         while self._n > n:  # deals taken back (undo): void them, newest first
@@ -189,7 +230,7 @@ class Outbox:
             self._n = n - 1  # the last deal changed since it was sent: send it again
         while self._n < n:
             i = self._n
-            self._add(mid, i + 1, self._row_key(state, i), self._deal(mid, state, i))
+            self._add(mid, i + 1, self._row_key(state, i), deal_body(session.match, mid, i))
             added += 1
         return added
 
@@ -198,10 +239,29 @@ class Outbox:
         return "%s%d" % (state.row_bytes(i).hex(),
                          state.winner + 1 if last and state.over else 0)
 
-    def _deal(self, mid, state, i):
-        _dealer, reason, winner, awards, _pts = state.row(i)
-        gp = [0] * state.rules.sides
-        for side, points, _markers in awards:
-            gp[side] += points
-        over = state.winner if state.over and i == state.deals() - 1 else -1
-        return wire.deal(mid, i + 1, gp, reason, winner, over)
+
+def deal_body(m, mid, i):
+    """The `deal` message of deal i (0-based) of m (a sixtysix Match), with its entries (the
+    records of its log as hex, space-separated) while the match still holds them: the last
+    deal's, in the log before the current one (Match.prev), or in the current log once the
+    match is over. The service scores them again (club/rescore.py)."""
+    state = m.state
+    _dealer, reason, winner, awards, _pts = state.row(i)
+    gp = [0] * state.rules.sides
+    for side, points, _markers in awards:
+        gp[side] += points
+    last = i == state.deals() - 1
+    over = state.winner if state.over and last else -1
+    log = None
+    if last:
+        log = m.log if state.over else m.prev[1] if m.prev else None
+    ev = None
+    if log is not None:
+        recs = []
+        j = 0
+        while j < len(log):  # records framed by their length before and after
+            n = log[j]
+            recs.append(bytes(log[j + 1:j + 1 + n]).hex())
+            j += n + 2
+        ev = " ".join(recs)
+    return wire.deal(mid, i + 1, gp, reason, winner, over, ev)

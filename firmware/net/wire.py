@@ -4,14 +4,20 @@ the standings service (club/standings.py), the same code on MicroPython and CPyt
 A result (topic club/<table>/result, QoS 1) is JSON, one of three kinds:
   {"v":1,"inc":"..","seq":N,"kind":"match","match":M,"round":R,"names":[..],"rules":".."}
   {"v":1,"inc":"..","seq":N,"kind":"deal","match":M,"deal":D,"gp":[..],"reason":"..",
-   "winner":W,"over":X}    gp: game points per side, W: the deal's winner side (-1: none),
-                           X: the match winner side after this deal (-1: not over)
+   "winner":W,"over":X,"ev":".."}
+                           gp: game points per side, W: the deal's winner side (-1: none),
+                           X: the match winner side after this deal (-1: not over),
+                           ev: the deal's entries as the match's journal has them (each
+                           record in hex, separated by spaces; null when the table no
+                           longer has them), which the service scores again
   {"v":1,"inc":"..","seq":N,"kind":"void","match":M,"deal":D}
   {"v":1,"inc":"..","seq":N,"kind":"gap","from":F,"to":T}
                            the table's flash went back to an older copy: the service
                            has results F..T that the table no longer knows; N is T+1
 inc is the table's outbox incarnation, seq its number for the result (net/outbox.py); the
-names are players' names as sixtysix/names.py has them.
+names are players' names as sixtysix/names.py has them; rules is the match's `new` line
+without "new" and its names (the rule set, its options, the first dealer), so the service
+can start the same match in the same core.
 
 A seating (club/<table>/seat, retained, from the director) is
   {"round": R, "names": [..], "rules": "classic66 target=7"}
@@ -46,9 +52,9 @@ def match(mid, rnd, names, rules):
     return {"kind": "match", "match": mid, "round": rnd, "names": names, "rules": rules}
 
 
-def deal(mid, d, gp, reason, winner, over):
+def deal(mid, d, gp, reason, winner, over, ev=None):
     return {"kind": "deal", "match": mid, "deal": d, "gp": gp, "reason": reason,
-            "winner": winner, "over": over}
+            "winner": winner, "over": over, "ev": ev}
 
 
 def void(mid, d):
@@ -123,4 +129,7 @@ def check(msg):
         _int(msg, "over", -1, len(gp) - 1)
         if not isinstance(msg.get("reason"), str):
             raise Invalid("reason: not a string")
+        ev = msg.get("ev")
+        if ev is not None and not isinstance(ev, str):
+            raise Invalid("ev: not a string")
     return inc, seq

@@ -1,0 +1,156 @@
+"""Every result scored again by the tables' own core, before it counts.
+
+A table's `deal` message carries the deal's entries ("ev": its records in hex, as the
+match's journal has them; net/outbox.py's deal_body). The service keeps, per (table, inc,
+match), the sixtysix core's Match (firmware/sixtysix/, the same code the boards run), started
+from the `match` message's rules and names, and the totals at the start of every deal it
+has scored (MatchState.freeze()). A deal is scored from the totals at its start: each entry
+must be one the core accepts, the last one must end the deal, and the core's game points,
+winner, reason and match winner must be the ones the table claims (net/outbox.py's
+deal_body builds both, so they are compared field by field).
+
+A `match` message of a round the director seated (round >= 1) must come from a table seated
+for that round, with the names seated there and the rules seated there (the first dealer
+may differ). Round 0 is a table's own match, started by hand with no seating: it is not
+checked against any seating.
+
+judge() returns None when the core agrees, else (code, why): the result is held, not
+counted (club/standings.py), and the service stores it whole with the reason (club/db.py).
+Codes:
+  rules   the core refuses the match's rules or names     seat    the table was not seated
+  names   not the players seated for that round           for that round
+  match   the deal's match is held (or never came)        order   no scored deal before it
+  events  the entries are missing, malformed, refused by the core, or do not end the deal
+  score   the entries score otherwise than the result says
+Results of one (table, inc) are judged in their number's order (club/standings.py waits for
+a gap to fill), which is the order the table's match went through them.
+"""
+
+from net.outbox import deal_body
+from sixtysix.errors import Refused
+from sixtysix.match import Match
+
+CODES = ("rules", "seat", "names", "match", "order", "events", "score")
+MAX_ENTRIES = 400  # a deal's entries (a trick-by-trick deal has some 20)
+_COMPARED = ("gp", "winner", "reason", "over")
+
+
+class _Game:
+    """One match of one table as the core scores it."""
+
+    __slots__ = ("core", "starts", "held")
+
+    def __init__(self, core, held):
+        self.core = core  # a sixtysix Match
+        self.starts = {1: core.base}  # deal number -> the totals at its start
+        self.held = held  # why the match message is held, or None
+
+
+def _rules_words(text):
+    return [w for w in text.split() if not w.startswith("dealer=")]
+
+
+class Judge:
+    def __init__(self, seats):
+        self.seats = seats  # (table, round) -> the director's seating (a dict)
+        self.games = {}  # (table, inc, match) -> _Game
+
+    def judge(self, table, msg):
+        kind = msg["kind"]
+        key = (table, msg["inc"], msg["match"])
+        if kind == "match":
+            return self._match(table, key, msg)
+        g = self.games.get(key)
+        if kind == "void":
+            if g is not None:  # what followed the deal voided follows it no more
+                for d in [d for d in g.starts if d > msg["deal"]]:
+                    del g.starts[d]
+            return None
+        if g is None:
+            return "match", "its match (%d) was never started" % msg["match"]
+        why = self._deal(g, msg)
+        if why is None and g.held is not None:
+            why = "match", "its match is held (%s)" % g.held
+        return why
+
+    def _match(self, table, key, msg):
+        names = msg["names"]
+        core = Match()
+        try:
+            core.enter_line("new %s names=%s" % (msg["rules"], ",".join(names)))
+        except Refused as e:
+            self.games.pop(key, None)
+            return "rules", "the core refuses the match %r: %s" % (msg["rules"], e.code)
+        held = None
+        rnd = msg["round"]
+        if rnd >= 1:
+            seat = self.seats.get((table, rnd))
+            if seat is None:
+                held = "seat", "table %s was not seated for round %d" % (table, rnd)
+            elif list(seat.get("names") or ()) != list(names):
+                held = "names", "round %d seated %s at table %s, not %s" % (
+                    rnd, ",".join(seat.get("names") or ()), table, ",".join(names))
+            elif _rules_words(str(seat.get("rules"))) != _rules_words(msg["rules"]):
+                held = "rules", "round %d is played by %r, not %r" % (
+                    rnd, seat.get("rules"), msg["rules"])
+        self.games[key] = _Game(core, held[1] if held else None)
+        return held
+
+    def _deal(self, g, msg):
+        d = msg["deal"]
+        base = g.starts.get(d)
+        if base is None:
+            return "order", "deal %d follows no deal the core has scored" % d
+        ev = msg.get("ev")
+        if ev is None:
+            return "events", "the deal's entries are missing"
+        words = ev.split()
+        if not words or len(words) > MAX_ENTRIES:
+            return "events", "%d entries" % len(words)
+        try:
+            recs = [bytes.fromhex(w) for w in words]
+        except ValueError:
+            return "events", "the entries are not records"
+        m = g.core
+        st = m.state
+        # The log stays empty: deal_body below then builds no entries of its own.
+        m.base = base
+        m.log = bytearray()
+        m.prev = None
+        m.redo_stack = []
+        st.thaw(base)
+        for k, rec in enumerate(recs):
+            if st.deals() >= d:
+                return "events", "the deal ended at entry %d of %d" % (k, len(recs))
+            try:
+                # Match.enter's check and apply in one: an entry's function checks all
+                # before it changes anything when applied (sixtysix/deal.py), so the check
+                # alone would be done twice.
+                if st.over:
+                    raise Refused("match_over")
+                st.apply(rec)
+            except Refused as e:
+                return "events", "entry %d (%s) refused by the core: %s" % (k + 1, words[k],
+                                                                            e.code)
+            except (IndexError, KeyError, TypeError, ValueError):
+                return "events", "entry %d (%s) is not a record" % (k + 1, words[k])
+        st.rolled = False
+        if st.deals() < d:
+            return "events", "the entries do not end deal %d" % d
+        # The entries are the deal: what follows it starts from here, whatever was claimed.
+        for n in [n for n in g.starts if n > d]:
+            del g.starts[n]
+        g.starts[d + 1] = st.freeze()
+        core = deal_body(m, msg["match"], d - 1)
+        wrong = [f for f in _COMPARED if msg.get(f) != core[f]]
+        if wrong:
+            return "score", "the entries score %s, the result says %s" % (
+                ", ".join("%s %s" % (f, _text(core[f])) for f in wrong),
+                ", ".join("%s %s" % (f, _text(msg.get(f))) for f in wrong))
+        return None
+
+
+def _text(v):
+    if isinstance(v, list):
+        return ":".join(str(x) for x in v)
+    return str(v)

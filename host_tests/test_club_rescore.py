@@ -1,0 +1,218 @@
+"""The standings service counts only what the tables' own core agrees with (club/rescore.py):
+each deal message carries its entries, which the service scores again in the sixtysix core
+(firmware/sixtysix/, the same code as the boards), and a match of a seated round must come
+from the table and players the director seated. Anything else is held: stored whole with
+its reason at once, logged, listed for the director, acked, never counted.
+
+The service runs here without a broker where only its verdicts are looked at (as
+test_club_safety does), and with real Mosquitto and a firmware table in the MicroPython
+unix port for the end to end case."""
+
+import json
+import os
+import sqlite3
+import sys
+
+import mosquitto
+import pytest
+from clubkit import (
+    PASSWORDS,
+    ServiceThread,
+    club_file,
+    expected,
+    last_json,
+    need_broker,
+    players,
+    run_table,
+    table_passwords,
+)
+from clubplay import Played
+from conftest import ROOT
+
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def _service(tmp_path):
+    from club.service import Service
+
+    lines = []
+    svc = Service(str(tmp_path / "night.sqlite"), "127.0.0.1", 1, log=lines.append)
+    svc.client.publish = lambda *a, **k: None  # no broker: its acks are read from the Event
+    return svc, lines
+
+
+def _send(svc, payloads, table="t01"):
+    for p in payloads:
+        svc._handle("club/%s/result" % table, p.encode())
+
+
+def _seat(svc, table, rnd, names, rules="classic66"):
+    svc._handle("club/%s/seat" % table, json.dumps(
+        {"round": rnd, "names": names, "rules": rules}).encode())
+
+
+def _held(svc):
+    return [(h["table"], h["seq"], h["code"]) for h in svc.event.standings()["held"]]
+
+
+def _restart(svc, tmp_path):
+    """The service stopped and started again on its database: the verdicts stand."""
+    svc.db.close()
+    return _service(tmp_path)[0]
+
+
+def test_a_99_to_99_deal_is_held_and_changes_no_standing(tmp_path):
+    # Issue: a deal of 99:99 game points was accepted and counted (its schema was fine).
+    svc, lines = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    _send(svc, p.payloads)
+    before = svc.event.standings()
+    forged = {"kind": "deal", "match": 1, "deal": 2, "gp": [99, 99], "reason": "quick",
+              "winner": 0, "over": -1, "ev": "050002"}
+    payload = p.send(forged)
+    _send(svc, [payload])
+    after = svc.event.standings()
+    assert after["players"] == before["players"]
+    assert after["rounds"] == before["rounds"]
+    assert _held(svc) == [("t01", 3, "score")]
+    assert svc.event.ack("t01") == ("abcd0001", 3)  # acked: the table stops sending it
+    # Logged in one line, stored whole with its reason at once (another connection sees it).
+    assert lines[-1] == ("held t01 abcd0001 #3 deal (score): the entries score gp 2:0, "
+                         "the result says gp 99:99, not counted")
+    row = sqlite3.connect(str(tmp_path / "night.sqlite")).execute(
+        "SELECT id, body, kind, code, table_id, inc, seq FROM refused").fetchall()
+    assert row == [(1, payload, "held", "score", "t01", "abcd0001", 3)]
+    got = svc.db.refusal(1)
+    assert json.loads(got["body"]) == json.loads(payload) and got["kind"] == "held"
+    # The director sees it: in the standings' list and in `director show`.
+    from club.view import render
+
+    assert after["held"][0]["id"] == 1
+    text = render(after)
+    assert "Held, not counted (1)" in text and "gp 99:99" in text
+    # After a restart the verdict stands and the standings are the same.
+    svc2 = _restart(svc, tmp_path)
+    again = svc2.event.standings()
+    assert again["players"] == after["players"] and again["held"] == after["held"]
+    # ...and the core's match is rebuilt from the database: the table's real second deal
+    # (a higher number than the forged one) is scored from the first and counts.
+    p.deal("result 2 1")
+    _send(svc2, p.payloads[-1:])
+    assert {q["name"]: q["gp"] for q in svc2.event.standings()["players"]} == {"Ann": 2,
+                                                                              "Bob": 1}
+    assert len(svc2.event.held) == 1
+    svc2.db.close()
+
+
+def test_a_deal_whose_entries_score_otherwise_is_held(tmp_path):
+    svc, lines = _service(tmp_path)
+    p = Played()
+    real = p.deal("result 1 1")  # one game point to Ann
+    claimed = dict(real, deal=2, gp=[3, 0])  # the same entries claimed as three
+    p.send(claimed)
+    _send(svc, p.payloads)
+    assert _held(svc) == [("t01", 3, "score")]
+    assert svc.event.standings()["players"][0]["gp"] == 1
+    assert "gp 1:0" in lines[-1] and "gp 3:0" in lines[-1]
+
+
+@pytest.mark.parametrize("ev,why", [
+    (None, "entries are missing"),
+    ("zz", "not records"),
+    ("0500", "not a record"),  # a result with no points
+    ("050105", "refused by the core: bad_points"),  # 5 game points: no such deal
+    ("050002 050101", "the deal ended at entry 1 of 2"),
+])
+def test_entries_the_core_refuses_are_held(tmp_path, ev, why):
+    svc, lines = _service(tmp_path)
+    p = Played()
+    p.send({"kind": "deal", "match": 1, "deal": 1, "gp": [2, 0], "reason": "quick",
+            "winner": 0, "over": -1, "ev": ev})
+    _send(svc, p.payloads)
+    assert _held(svc) == [("t01", 2, "events")]
+    assert why in svc.event.held[("t01", "abcd0001", 2)]["why"]
+    assert svc.event.standings()["players"] == []
+
+
+def test_a_table_never_seated_for_the_round_is_held(tmp_path):
+    # Issue: a table that was never seated appeared under Round 2.
+    svc, lines = _service(tmp_path)
+    _seat(svc, "t01", 2, ["Ann", "Bob"])
+    p = Played(rnd=2, names=("Eve", "Mal"))
+    p.deal("result 1 3")
+    _send(svc, p.payloads, table="t09")
+    st = svc.event.standings()
+    assert _held(svc) == [("t09", 1, "seat"), ("t09", 2, "match")]
+    assert "2" not in st["rounds"] and st["players"] == []
+    assert svc.event.ack("t09") == ("abcd0001", 2)
+    assert ("held t09 abcd0001 #1 match (seat): table t09 was not seated for round 2, not "
+            "counted") in lines
+    # The seated table counts.
+    q = Played(rnd=2)
+    q.deal("result 1 3")
+    _send(svc, q.payloads)
+    assert [r["table"] for r in svc.event.standings()["rounds"]["2"]] == ["t01"]
+
+
+def test_players_not_those_seated_are_held(tmp_path):
+    svc, lines = _service(tmp_path)
+    _seat(svc, "t01", 1, ["Ann", "Bob"])
+    p = Played(rnd=1, names=("Ann", "Eve"))
+    p.deal("result 2 3")
+    _send(svc, p.payloads)
+    assert _held(svc) == [("t01", 1, "names"), ("t01", 2, "match")]
+    assert svc.event.standings()["players"] == []
+    assert [ln for ln in lines if ln.startswith("held")][0].endswith(
+        "(names): round 1 seated Ann,Bob at table t01, not Ann,Eve, not counted")
+
+
+def test_results_out_of_order_wait_and_undo_is_scored_again(tmp_path):
+    svc, _ = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    p.deal("result 2 1")
+    p.m.undo()  # the second deal taken back: its void, then entered again otherwise
+    from net import wire
+
+    p.send(wire.void(1, 2))
+    p.deal("result 2 3")
+    payloads = p.payloads
+    _send(svc, [payloads[2], payloads[0]])  # #3 before #2: it waits
+    assert svc.event.ack("t01") == ("abcd0001", 1)
+    _send(svc, payloads[1:])
+    assert svc.event.ack("t01") == ("abcd0001", 5) and _held(svc) == []
+    assert {p["name"]: p["gp"] for p in svc.event.standings()["players"]} == {"Ann": 2,
+                                                                             "Bob": 3}
+
+
+def test_good_results_from_firmware_tables_still_count_and_are_acked(tmp_path):
+    # A table in the unix port: seated by the director, deals played card by card, then
+    # quick results to the match's end, through a real Mosquitto with the project's ACL.
+    import types
+
+    from club import director
+
+    need_broker()
+    users = dict(PASSWORDS, **table_passwords(1))
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+        pw = os.path.join(str(tmp_path), "director.pw")
+        with open(pw, "w") as f:
+            f.write(PASSWORDS["director"])
+        a = types.SimpleNamespace(broker="127.0.0.1:%d" % b.port, user="director",
+                                  password_file=pw)
+        club = club_file(str(tmp_path), "t01", b.port, "pw-t01")
+        with ServiceThread(str(tmp_path / "ev.sqlite"), b.port) as svc:
+            director.publish(a, director.seat_messages(1, "classic66", ["t01=Ann,Bob"]))
+            r = run_table(str(tmp_path), "t01", club, "seat 1 15;cards 3 7;play 3;wait 20")
+            out = last_json(r.stdout)
+            assert out["pending"] == 0 and out["mark"] == 2, (out, r.stderr)
+            got = svc.settle({"t01": out["acked"]})
+    assert got["held"] == [], got["held"]
+    assert players(got) == expected(str(tmp_path))
+    assert got["rounds"]["1"][0]["winner"] >= 0
+    bodies = [json.loads(b) for (b,) in sqlite3.connect(str(tmp_path / "ev.sqlite")).execute(
+        "SELECT body FROM results")]
+    entries = [len(m["ev"].split()) for m in bodies if m["kind"] == "deal"]
+    assert max(entries) >= 6, entries  # the card-by-card deals carried their tricks
