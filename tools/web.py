@@ -9,7 +9,8 @@ package-lock.json). The build writes:
 
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
                        tools/make_overlay.py, and the four buttons of ui/keymap.py)
-  app.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/, as they are
+  app.js durable.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/,
+                       as they are
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by club.js only on a page with club settings
   sw.js                web/sw.js with the list of files and a version (their hash);
@@ -48,7 +49,8 @@ WEB = os.path.join(ROOT, "web")
 OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
-STATIC = ("app.js", "style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js", "club.js")
+STATIC = ("app.js", "durable.js", "style.css", "manifest.webmanifest", "icon.svg",
+          "clubcfg.js", "club.js")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
 LAZY = ("club.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the

@@ -100,7 +100,10 @@ try {
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
       case "type": await typeKeys(step.keys); break;
-      case "frame": out = await frame(); break;
+      case "frame": // the frame of the keys so far: drawn once their writes are on disk
+        await page.evaluate(() => window.s66.idle && window.s66.idle());
+        out = await frame();
+        break;
       case "state": out = await page.evaluate(() => window.s66.state()); break;
       case "switch": await page.click("#switch"); break;
       case "offline": await context.setOffline(!!step.on); break;

@@ -1,6 +1,8 @@
 // The page around the firmware. The MicroPython WebAssembly port runs the firmware's own
 // App, Session and Store (webmain.py); this script only carries key events in and frames
-// out, and hands localStorage to the store. Nothing about the game is decided here.
+// out, and hands the durable store (durable.js) to the firmware. Nothing about the game is
+// decided here.
+import { openDurable } from "./durable.js";
 import { loadMicroPython } from "./micropython.mjs";
 
 const W = 128;
@@ -9,7 +11,6 @@ const LIT = 0xffffe6bf; // a lit pixel, RGBA bytes bf e6 ff ff read as a little-
 const DARK = 0xff000000;
 const LAYOUT_ITEM = "s66.layout"; // the page's own choice, outside the firmware's files
 const HTTP_NOTE_ITEM = "s66.httpnote"; // the note on plain http, said once
-const STORE_PREFIX = "s66:"; // webstore.py PREFIX
 const KEYBOARD = { Enter: "\r", Backspace: "\x7f" }; // as the terminal simulator reads them
 
 const statusLine = document.getElementById("status");
@@ -23,6 +24,7 @@ const switchButton = document.getElementById("switch");
 
 let mp = null;
 let web = null; // the webmain module
+let store = null; // the firmware's files, on disk (durable.js)
 let frame = 0; // address of the frame buffer in the WebAssembly memory
 let longMs = 600;
 let layout = "keypad";
@@ -44,6 +46,12 @@ window.s66 = {
   latency,
   firstFrame: () => firstFrame,
   club: () => JSON.parse(web.club_info()),
+  // Resolved once every frame asked for is on the canvas (each waits for its writes).
+  idle: () => (drawing ? new Promise((ok) => idleWaiters.push(ok)) : Promise.resolve()),
+  // Date.now() when the last frame was painted (after the writes it waited for).
+  drawn: () => lastDrawn,
+  // Where the match stands, the trick being typed included (the durable kill test).
+  position: () => web.state() + " " + web.typed(),
 };
 
 function fail(err) {
@@ -69,11 +77,46 @@ function paint() {
   ctx.putImageData(image, 0, 0);
 }
 
+// A frame goes on the canvas only once the writes made before it are on disk, so what
+// the panel shows survives the browser being killed, as on the board (flash before
+// screen). The writes of presses typed meanwhile are waited for too: the frame painted is
+// the frame buffer as it is then.
+let drawing = false;
+let asked = []; // input times of the key presses whose frames wait
+let idleWaiters = [];
+let lastDrawn = 0;
+
+function draw(since) {
+  if (since !== null) asked.push(since);
+  if (drawing) return;
+  drawing = true;
+  const wait = () => {
+    const writes = store.settled();
+    writes.then(() => {
+      if (store.settled() !== writes) {
+        wait(); // written to since: wait for those too
+        return;
+      }
+      drawing = false;
+      try {
+        paint();
+      } catch (err) {
+        fail(err);
+      }
+      lastDrawn = Date.now();
+      const now = performance.now();
+      for (const t of asked) latency.push(now - t);
+      asked = [];
+      while (latency.length > 1000) latency.shift();
+      for (const ok of idleWaiters) ok();
+      idleWaiters = [];
+    });
+  };
+  wait();
+}
+
 function afterKey(since, changed) {
-  if (!changed) return;
-  paint();
-  latency.push(performance.now() - since);
-  if (latency.length > 1000) latency.shift();
+  if (changed) draw(since);
 }
 
 // The club link's turn (webclub.py): after a key's frame is on the canvas, when mqtt.js
@@ -82,7 +125,7 @@ function tick() {
   tickDue = false;
   if (!web) return;
   try {
-    if (web.tick()) paint();
+    if (web.tick()) draw(null);
     const c = JSON.parse(web.club_info());
     if (c && !statusLine.classList.contains("error")) {
       statusLine.textContent = "club " + c.table + ": " + (c.refused
@@ -94,10 +137,11 @@ function tick() {
   }
 }
 
+// After the writes made so far are on disk: a result goes out only once it is kept.
 function soon() {
   if (club && !tickDue) {
     tickDue = true;
-    setTimeout(tick, 0);
+    store.settled().then(() => setTimeout(tick, 0));
   }
 }
 
@@ -166,14 +210,14 @@ document.addEventListener("keydown", (e) => {
   soon();
 });
 
-// Boot the app (again) from what localStorage holds, with a key layout.
+// Boot the app (again) from what the store holds, with a key layout.
 function start(name) {
   layout = name === "buttons" ? "buttons" : "keypad";
-  frame = web.start(localStorage, layout, club ? JSON.stringify(club) : "");
+  frame = web.start(store, layout, club ? JSON.stringify(club) : "");
   keypad.hidden = layout !== "keypad";
   buttons.hidden = layout !== "buttons";
   switchButton.textContent = layout === "keypad" ? "4 buttons" : "keypad";
-  paint();
+  draw(null);
 }
 
 switchButton.addEventListener("click", () => {
@@ -186,17 +230,16 @@ switchButton.addEventListener("click", () => {
   }
 });
 
-// Another tab of this page wrote the match: boot again from it, so this tab never
-// appends to a journal it has not read.
-window.addEventListener("storage", (e) => {
-  if (web && (e.key === null || e.key.startsWith(STORE_PREFIX))) {
-    try {
-      start(layout);
-    } catch (err) {
-      fail(err);
-    }
+// Another tab of this page wrote the match (durable.js hears it): boot again from it, so
+// this tab never appends to a journal it has not read.
+function otherTab() {
+  if (!web) return;
+  try {
+    start(layout);
+  } catch (err) {
+    fail(err);
   }
-});
+}
 
 function download(kind, e) {
   e.preventDefault();
@@ -281,6 +324,9 @@ async function boot() {
     if (!r.ok) throw new Error("firmware.pack: HTTP " + r.status);
     return r.arrayBuffer();
   });
+  // The store is read from disk while the runtime loads; the firmware starts on it.
+  const opened = openDurable((err) => fail(new Error("storage: " + (err.message || err) +
+    "; the last entries are not kept")), otherTab);
   mp = await loadMicroPython({
     heapsize: 512 * 1024,
     stdout: (line) => console.log(line),
@@ -291,10 +337,12 @@ async function boot() {
   mp.runPython("import sys\nsys.path.insert(0, '/fw')");
   web = mp.pyimport("webmain");
   longMs = web.LONG_MS;
+  store = await opened;
   const glued = glue && await glue;
   if (glued) glued.onNews(soon);
   else club = null;
   start(localStorage.getItem(LAYOUT_ITEM));
+  await window.s66.idle();
   firstFrame = performance.now();
   statusLine.textContent = "";
   // Plain http from another machine (a phone on the laptop's address) is no secure
