@@ -38,12 +38,14 @@ def missing():
     return None
 
 
-def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180):
+def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
+          args=()):
+    """args: more Chromium flags (e.g. --host-resolver-rules)."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
-           "scale": scale, "touch": touch, "steps": steps}
+           "scale": scale, "touch": touch, "steps": steps, "args": list(args)}
     try:
         proc = subprocess.run(["node", DRIVER], input=json.dumps(job), capture_output=True,
                               text=True, timeout=timeout, cwd=ROOT)

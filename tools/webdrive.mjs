@@ -2,7 +2,7 @@
 // on stdin, runs its steps in order, prints one JSON answer on stdout.
 //
 //   job:    {"url": "...", "profile": "dir", "chromium": "/usr/bin/chromium",
-//            "viewport": [390, 844], "steps": [{"do": "open"}, ...]}
+//            "viewport": [390, 844], "args": [more Chromium flags], "steps": [...]}
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
 //            "foreign": [requests to another origin], "log": [every console line]}
 //
@@ -28,7 +28,8 @@ const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "
 const context = await chromium.launchPersistentContext(job.profile, {
   executablePath: job.chromium || "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ...(job.args || [])],
   viewport: { width: job.viewport[0], height: job.viewport[1] },
   deviceScaleFactor: job.scale || 1,
   hasTouch: !!job.touch,
@@ -96,7 +97,7 @@ try {
     let out = null;
     switch (step.do) {
       case "open": await page.goto(job.url); await ready(); break;
-      case "goto": await page.goto(job.url); break; // a page that is not the scorekeeper's
+      case "goto": await page.goto(step.url || job.url); break; // not waiting for the app
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
       case "type": await typeKeys(step.keys); break;
