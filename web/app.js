@@ -47,7 +47,7 @@ window.s66 = {
   firstFrame: () => firstFrame,
   club: () => JSON.parse(web.club_info()),
   // Resolved once every frame asked for is on the canvas (each waits for its writes).
-  idle: () => (drawing ? new Promise((ok) => idleWaiters.push(ok)) : Promise.resolve()),
+  idle: () => (drawing > 0 ? new Promise((ok) => idleWaiters.push(ok)) : Promise.resolve()),
   // Date.now() when the last frame was painted (after the writes it waited for).
   drawn: () => lastDrawn,
   // Where the match stands, the trick being typed included (the durable kill test).
@@ -61,14 +61,17 @@ function fail(err) {
 }
 
 // The frame buffer is MONO_VLSB, as the OLED's RAM: byte (page, x) holds 8 pixels of
-// column x, bit 0 on top. Read straight from the WebAssembly memory (fetched each time:
-// it is replaced when the memory grows).
-function paint() {
-  const mem = mp._module.HEAPU8;
+// column x, bit 0 on top. Copied out of the WebAssembly memory (fetched each time: it is
+// replaced when the memory grows) when the key's call returns, painted later (draw()).
+function grab() {
+  return mp._module.HEAPU8.slice(frame, frame + W * H / 8);
+}
+
+function paint(mem) {
   for (let page = 0; page < H / 8; page++) {
     const row = page * 8 * W;
     for (let x = 0; x < W; x++) {
-      const b = mem[frame + page * W + x];
+      const b = mem[page * W + x];
       for (let bit = 0; bit < 8; bit++) {
         pixels[row + bit * W + x] = (b >> bit) & 1 ? LIT : DARK;
       }
@@ -77,42 +80,41 @@ function paint() {
   ctx.putImageData(image, 0, 0);
 }
 
-// A frame goes on the canvas only once the writes made before it are on disk, so what
-// the panel shows survives the browser being killed, as on the board (flash before
-// screen). The writes of presses typed meanwhile are waited for too: the frame painted is
-// the frame buffer as it is then.
-let drawing = false;
-let asked = []; // input times of the key presses whose frames wait
+// A frame goes on the canvas only once the writes made before it are on disk (durable.js),
+// so what the panel shows survives the browser being killed, as on the board (flash before
+// screen). Each frame is copied when its key returns and painted when that key's
+// transaction completes; keys typed meanwhile do not hold it back, and a later frame
+// painted already is not painted over.
+let drawing = 0; // frames waiting for their writes
+let made = 0; // frames copied
+let shown = 0; // the newest frame painted
 let idleWaiters = [];
 let lastDrawn = 0;
 
 function draw(since) {
-  if (since !== null) asked.push(since);
-  if (drawing) return;
-  drawing = true;
-  const wait = () => {
-    const writes = store.settled();
-    writes.then(() => {
-      if (store.settled() !== writes) {
-        wait(); // written to since: wait for those too
-        return;
-      }
-      drawing = false;
+  const n = ++made;
+  const bytes = grab();
+  drawing++;
+  store.settled().then(() => {
+    drawing--;
+    if (n > shown) {
+      shown = n;
       try {
-        paint();
+        paint(bytes);
       } catch (err) {
         fail(err);
       }
       lastDrawn = Date.now();
-      const now = performance.now();
-      for (const t of asked) latency.push(now - t);
-      asked = [];
-      while (latency.length > 1000) latency.shift();
+    }
+    if (since !== null) {
+      latency.push(performance.now() - since);
+      if (latency.length > 1000) latency.shift();
+    }
+    if (drawing === 0) {
       for (const ok of idleWaiters) ok();
       idleWaiters = [];
-    });
-  };
-  wait();
+    }
+  });
 }
 
 function afterKey(since, changed) {

@@ -2,13 +2,18 @@
 // kept in IndexedDB and committed to disk before the panel shows what they hold.
 //
 // Python (webstore.WebFS, webmain.py) stays synchronous: it reads and writes an in-memory
-// Map, loaded from IndexedDB before the firmware starts. Every change also opens one
-// IndexedDB readwrite transaction with durability "strict" (the browser reports it
-// complete only once the data is flushed to disk), in the order Python made the changes;
-// a move (WebFS.rename) is one transaction that puts the target and deletes the source, so
-// it is atomic as littlefs's rename is. Transactions over the same object store run and
-// complete in the order they were created, so when the last one issued has completed,
-// every earlier one has too: settled() is that last one. app.js paints a frame only then.
+// Map, loaded from IndexedDB before the firmware starts. The changes go to disk in IndexedDB
+// readwrite transactions with durability "strict" (the browser reports one complete only
+// once its data is flushed to disk), one at a time, in the order Python made the changes.
+// The changes of one JavaScript task (one key press: a journal line, or a checkpoint's
+// summary, rename and journal, and the trick being typed) go in one transaction, opened at
+// the end of the task or when settled() is asked; changes made while a transaction is
+// under way wait and go in the next one together (a group commit: a burst of keys costs
+// two flushes, not one per key). All of a transaction's changes or none reach the disk, so
+// what a kill can leave is still the state after some prefix of Store's writes, as Store
+// needs, with fewer places to cut. A move (WebFS.rename) puts the target and deletes the
+// source in the same transaction: atomic, as littlefs's rename is. settled() is resolved
+// once every change made so far is on disk; app.js paints a key's frame only then.
 //
 // localStorage (the store of earlier builds) is not written by a killed browser in time:
 // its items are moved here once, on the first open, and removed from it.
@@ -48,30 +53,48 @@ async function readAll(db) {
 export async function openDurable(onFail, onOther) {
   const db = await openDb();
   let items = await readAll(db);
-  let last = Promise.resolve(); // the last transaction issued, completed
-  let pending = 0;
+  let last = Promise.resolve(); // resolved when every change made so far is on disk
+  let pending = 0; // transactions opened, not yet completed
+  let batch = null; // changes not yet in a transaction: {ops, done, ok}
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(DB_NAME) : null;
 
   function commit(ops) {
+    if (!batch) {
+      let ok;
+      const done = new Promise((resolve) => { ok = resolve; });
+      batch = { ops: [], done, ok };
+      last = done;
+      queueMicrotask(flush);
+    }
+    batch.ops.push(...ops);
+  }
+
+  // One transaction at a time: while one is under way, the changes made meanwhile (keys
+  // typed faster than the disk flushes) wait in the batch and go in the next one together.
+  function flush() {
+    if (!batch || pending > 0) return;
+    const b = batch;
+    batch = null;
     pending++;
     const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
     const os = tx.objectStore(FILES);
-    for (const [k, v] of ops) {
+    for (const [k, v] of b.ops) {
       if (v === null) os.delete(k);
       else os.put(v, k);
     }
-    last = new Promise((ok) => {
-      tx.oncomplete = () => {
-        pending--;
-        if (channel) channel.postMessage("wrote");
-        ok();
-      };
-      tx.onabort = () => {
-        pending--;
-        onFail(tx.error || new Error("storage: a write was aborted"));
-        ok();
-      };
-    });
+    const end = () => {
+      pending--;
+      b.ok();
+      flush();
+    };
+    tx.oncomplete = () => {
+      if (channel) channel.postMessage("wrote");
+      end();
+    };
+    tx.onabort = () => {
+      onFail(tx.error || new Error("a write was aborted"));
+      end();
+    };
   }
 
   if (!items.has(MOVED)) {
@@ -83,6 +106,7 @@ export async function openDurable(onFail, onOther) {
     ops.push([MOVED, "1"]);
     for (const [k, v] of ops) items.set(k, v);
     commit(ops);
+    flush();
     await last;
   }
   // Moved (now or on an earlier open that died before this): localStorage's copies go.
@@ -120,8 +144,12 @@ export async function openDurable(onFail, onOther) {
       commit([[dst, v], [src, null]]);
       return true;
     },
-    // The promise of the last transaction issued so far (resolved when it is on disk).
-    settled: () => last,
+    // The promise of the last transaction, this task's changes included (resolved once
+    // they are on disk).
+    settled: () => {
+      flush();
+      return last;
+    },
     pending: () => pending,
   };
 }
