@@ -53,8 +53,6 @@ def test_the_match_survives_the_browser_killed_at_30_points(site, tmp_path, reco
     figs = check(answer, kills)
     for name, value in figs.items():
         record_property(name, value)
-    # Some kills fell before the in-flight key's frame was drawn (its writes under way).
-    assert figs["kills_drawn_before_kill"] < figs["kills"]
 
 
 def test_an_insecure_origin_works_and_keeps_the_match(site, tmp_path):

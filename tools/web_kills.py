@@ -5,8 +5,8 @@ points of a scripted match and is started again on the same profile (tools/webki
 
 The kill points are spread over the match's keys by kind:
   mid-trick     after a key inside a trick (the trick being typed is kept, not counted)
-  in-flight     0-15 ms after the key that completes an entry (its writes under way)
-  checkpoint    0-25 ms after the key that ends a deal (the journal's compaction: a new
+  in-flight     0-6 ms after the key that completes an entry (its writes under way)
+  checkpoint    0-12 ms after the key that ends a deal (the journal's compaction: a new
                 summary written and renamed over the old one, the journal emptied)
   after-deal    150-400 ms after the key that ends a deal (the result on the panel)
   idle          300-600 ms after any key (nothing under way)
@@ -41,8 +41,8 @@ INSECURE_HOST = "table.test"  # mapped to 127.0.0.1: a name that is not a secure
 # kind: (share of the kills, delay range in ms)
 KINDS = {
     "mid-trick": (10, (0, 250)),
-    "in-flight": (7, (0, 15)),
-    "checkpoint": (6, (0, 25)),
+    "in-flight": (7, (0, 6)),
+    "checkpoint": (6, (0, 12)),
     "after-deal": (3, (150, 400)),
     "idle": (4, (300, 600)),
 }
@@ -128,6 +128,7 @@ def summary(answer):
         "kills_not_ok": sum(1 for k in kills if not k.get("ok")),
         "kills_lost_recent": sum(1 for k in kills if k.get("lostRecent")),
         "kills_drawn_before_kill": sum(1 for k in kills if k["drawnBeforeKill"]),
+        "kills_in_flight": sum(1 for k in kills if not k["drawnBeforeKill"]),
         "key_presses": answer["positions"] - 1,
         "key_to_frame_median_ms": round(_percentile(lat, 50), 2) if lat else None,
         "key_to_frame_p95_ms": round(_percentile(lat, 95), 2) if lat else None,
