@@ -188,3 +188,25 @@ def test_the_club_outbox_keeps_its_numbers_across_kills(site, tmp_path):
         conn.close()
     assert got == list(range(1, info["acked"] + 1))
     assert refused == []
+
+
+
+def test_a_second_tab_follows_the_first(site):
+    """Two tabs of the page on one store: the one that writes says so on a BroadcastChannel,
+    the other reads the store again and boots from it, so it never appends to a journal it
+    has not read."""
+    entries = first_deal(KEYPAD)
+    half = len(entries) // 2
+    first = "".join(k for _line, k in entries[:half])
+    rest = "".join(k for _line, k in entries[half:])
+    got = browser.drive(site, [
+        {"do": "open"}, {"do": "tab"}, {"do": "tab", "n": 0},
+        {"do": "type", "keys": first}, {"do": "state"},
+        {"do": "tab", "n": 1}, {"do": "wait", "ms": 500}, {"do": "state"},
+        {"do": "type", "keys": rest}, {"do": "state"},
+        {"do": "tab", "n": 0}, {"do": "wait", "ms": 500}, {"do": "state"}])
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    r = got["results"]
+    assert r[4]["deals"] == 0 and r[4]["history"] == [] and r[7] == r[4]
+    assert r[9]["deals"] == 1 and r[12] == r[9]

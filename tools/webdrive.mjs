@@ -11,7 +11,8 @@
 // simulator's characters (tools/sim.py); frame (the canvas as 64 rows of 128 "0"/"1",
 // read back from its pixels), state (the match, sixtysix/snapshot.py), switch (the layout
 // button), offline ON, worker (wait until the service worker controls the page), export
-// KIND (the downloaded file), screenshot PATH, eval JS, wait MS; touch PATH (writes the
+// KIND (the downloaded file), screenshot PATH, eval JS, wait MS, tab (a second tab of
+// the page, which the steps after act on; tab N: back to tab N); touch PATH (writes the
 // file) and await PATH (waits up to 60 s for it): a test in another process (a broker
 // killed and started again) keeps step with the page through them.
 // tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
@@ -39,10 +40,14 @@ context.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
-const page = context.pages()[0] || await context.newPage();
 const log = []; // every console line (the firmware's print() goes there)
-page.on("console", (m) => { log.push(m.text()); if (m.type() === "error") errors.push(m.text()); });
-page.on("pageerror", (e) => errors.push(String(e)));
+function watch(p) {
+  p.on("console", (m) => { log.push(m.text()); if (m.type() === "error") errors.push(m.text()); });
+  p.on("pageerror", (e) => errors.push(String(e)));
+  return p;
+}
+const tabs = [watch(context.pages()[0] || await context.newPage())];
+let page = tabs[0]; // the tab the steps act on
 
 async function ready() {
   await page.waitForFunction(() => window.s66 !== undefined);
@@ -114,6 +119,17 @@ try {
       case "export": out = await exportFile(step.kind); break;
       case "screenshot": await page.screenshot({ path: step.path }); break;
       case "eval": out = await page.evaluate(step.js); break;
+      case "tab": // another tab of the page (opened and booted) or tab number N
+        if (step.n === undefined) {
+          page = watch(await context.newPage());
+          tabs.push(page);
+          await page.goto(job.url);
+          await ready();
+        } else {
+          page = tabs[step.n];
+          await page.bringToFront();
+        }
+        break;
       case "wait": await page.waitForTimeout(step.ms); break;
       case "touch": writeFileSync(step.path, ""); break;
       case "await": {
