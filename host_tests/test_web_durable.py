@@ -120,6 +120,30 @@ def test_items_of_an_earlier_build_move_from_localstorage(site):
     assert {k: v for k, v in r[6].items() if k != "s66.moved"} == old
 
 
+FULL = ("IDBObjectStore.prototype.put = function () {"
+        " throw new DOMException('the disk is full', 'QuotaExceededError'); }")
+
+
+def test_a_write_that_fails_leaves_the_panel_on_what_is_kept(site):
+    """IndexedDB refuses a write (a full disk, played by a put that throws): the panel does
+    not show the entry, the status line says so, and a reload finds the match as shown."""
+    entries = first_deal(KEYPAD)
+    keys = "".join(k for _line, k in entries[:4])
+    status = "document.getElementById('status').textContent"
+    got = browser.drive(site, [
+        {"do": "open"}, {"do": "type", "keys": keys}, {"do": "frame"}, {"do": "state"},
+        {"do": "eval", "js": FULL}, {"do": "type", "keys": entries[4][1]},
+        {"do": "wait", "ms": 300},
+        {"do": "frame"}, {"do": "eval", "js": status},
+        {"do": "reload"}, {"do": "frame"}, {"do": "state"}])
+    assert got["failed"] is None, got["failed"]
+    r = got["results"]
+    assert r[7] == r[2], "the panel showed an entry that is not on disk"
+    assert r[8].startswith("error: storage: ") and "the disk is full" in r[8]
+    assert r[10] == r[2] and r[11] == r[3]
+    assert [e for e in got["errors"] if "the disk is full" not in e] == []
+
+
 # ---- a club table: the outbox across kills ----
 
 TABLE = "t01"

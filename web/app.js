@@ -90,6 +90,7 @@ let made = 0; // frames copied
 let shown = 0; // the newest frame painted
 let idleWaiters = [];
 let lastDrawn = 0;
+let lost = false; // a transaction failed: no frame is painted after it (the panel stays true)
 
 function draw(since) {
   const n = ++made;
@@ -97,7 +98,7 @@ function draw(since) {
   drawing++;
   store.settled().then(() => {
     drawing--;
-    if (n > shown) {
+    if (n > shown && !lost) {
       shown = n;
       try {
         paint(bytes);
@@ -327,8 +328,11 @@ async function boot() {
     return r.arrayBuffer();
   });
   // The store is read from disk while the runtime loads; the firmware starts on it.
-  const opened = openDurable((err) => fail(new Error("storage: " + (err.message || err) +
-    "; the last entries are not kept")), otherTab);
+  const opened = openDurable((err) => {
+    lost = true;
+    fail(new Error("storage: " + (err.message || err) + "; entries after the panel's are not"
+      + " kept: reload"));
+  }, otherTab);
   mp = await loadMicroPython({
     heapsize: 512 * 1024,
     stdout: (line) => console.log(line),

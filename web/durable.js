@@ -56,6 +56,7 @@ export async function openDurable(onFail, onOther) {
   let last = Promise.resolve(); // resolved when every change made so far is on disk
   let pending = 0; // transactions opened, not yet completed
   let batch = null; // changes not yet in a transaction: {ops, done, ok}
+  let failure = null; // why the last transaction was aborted here
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(DB_NAME) : null;
 
   function commit(ops) {
@@ -78,9 +79,14 @@ export async function openDurable(onFail, onOther) {
     pending++;
     const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
     const os = tx.objectStore(FILES);
-    for (const [k, v] of b.ops) {
-      if (v === null) os.delete(k);
-      else os.put(v, k);
+    try {
+      for (const [k, v] of b.ops) {
+        if (v === null) os.delete(k);
+        else os.put(v, k);
+      }
+    } catch (err) {
+      tx.abort(); // none of them, and onabort says why
+      failure = err;
     }
     const end = () => {
       pending--;
@@ -92,7 +98,7 @@ export async function openDurable(onFail, onOther) {
       end();
     };
     tx.onabort = () => {
-      onFail(tx.error || new Error("a write was aborted"));
+      onFail(tx.error || failure || new Error("a write was aborted"));
       end();
     };
   }
