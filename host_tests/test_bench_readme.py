@@ -102,7 +102,7 @@ NOT_FROM_THE_BENCH = [
      "the battery estimate's assumed busy time a loop turn (tools/battery.py)"),
     ("docs/web.md", "its 1024 bytes", "the 128x64 frame buffer"),
     ("docs/web.md", "(600 ms)", "LONG_MS, a constant"),
-    ("docs/web.md", "(about 5 MB)", "the browser's localStorage quota"),
+    ("docs/web.md", "at least 200 ms before", "the kill test's bound (tools/web_kills.py)"),
     ("docs/web.md", "≤ 1.5 MB", "a target (tools/targets.py)"),
     ("docs/web.md", "≤ 16 ms", "a target (tools/targets.py)"),
     ("docs/fonts.md", "0 bytes for 1,000 characters", "the test's count of characters"),

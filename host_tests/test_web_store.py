@@ -109,6 +109,41 @@ def test_rename_replaces_the_target_and_removes_the_source():
     assert s.items == {"s66:summary": "tnew"}
 
 
+class MovingStorage(Storage):
+    """A storage with move() (web/durable.js): a rename in one step; records each call."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def setItem(self, key, value):  # noqa: N802
+        self.calls.append(("set", key))
+        super().setItem(key, value)
+
+    def removeItem(self, key):  # noqa: N802
+        self.calls.append(("remove", key))
+        super().removeItem(key)
+
+    def move(self, src, dst):
+        self.calls.append(("move", src, dst))
+        self.items[dst] = self.items.pop(src)
+        return True
+
+
+def test_rename_is_one_move_when_the_storage_has_one():
+    s = MovingStorage()
+    fs = WebFS(s)
+    _write(fs, "summary", b"old")
+    _write(fs, "summary.tmp", b"new")
+    del s.calls[:]
+    fs.rename("summary.tmp", "summary")
+    assert s.calls == [("move", "s66:summary.tmp", "s66:summary")]
+    assert s.items == {"s66:summary": "tnew"}
+    with pytest.raises(OSError):
+        fs.rename("summary.tmp", "summary")  # gone: ENOENT, and no move asked
+    assert len(s.calls) == 1
+
+
 def test_a_full_quota_is_a_full_flash():
     s = Storage()
     fs = WebFS(s)

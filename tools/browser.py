@@ -40,17 +40,18 @@ def missing():
 
 
 def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
-          credentials=None, spki=None, init=None, flags=()):
+          credentials=None, spki=None, init=None, args=()):
     """credentials: (user, password) the browser answers HTTP Basic challenges with.
     spki: the base64 SHA-256 of an HTTPS server's public key that Chromium then trusts
     (as a phone trusts a certificate whose authority it installed). init: a script run in
-    the page before its own (a test's instruments). flags: more Chromium switches."""
+    the page before its own (a test's instruments). args: more Chromium switches (e.g.
+    --host-resolver-rules)."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
            "scale": scale, "touch": touch, "steps": steps, "spki": spki, "init": init,
-           "flags": list(flags)}
+           "args": list(args)}
     if credentials:
         job["credentials"] = {"username": credentials[0], "password": credentials[1]}
     try:

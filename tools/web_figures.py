@@ -28,6 +28,11 @@
                        wait median, p95).
 
 figures() returns them as a dict (the bench wires it in); the CLI prints a table.
+
+durable_figures() (about 100 s) kills the browser 30 times during a scripted match and
+reopens it (tools/web_kills.py): kills, kills_not_ok and kills_lost_recent (goal 0 both),
+kills_by_kind, and key to frame while each key waits for its frame (median, p95).
+`--durable` prints them.
 """
 
 import os
@@ -87,7 +92,7 @@ def figures():
                 {"do": "tap", "keys": keys, "hold": TAP_MS},
                 {"do": "eval", "js": "[Array.from(window.s66.latency),"
                                      " Array.from(window.s66.waited)]"}],
-                profile=profile, touch=True, flags=flags) for flags in (UNTHROTTLED, ())]
+                profile=profile, touch=True, args=flags) for flags in (UNTHROTTLED, ())]
     for run in [first, again] + tapped:
         if run["failed"] or run["errors"]:
             raise RuntimeError("the page failed: %s %s" % (run["failed"], run["errors"]))
@@ -118,9 +123,17 @@ def figures():
     }
 
 
+def durable_figures(kills=30, seed=1):
+    """The browser killed (SIGKILL, its whole process group) at `kills` points of a scripted
+    match and reopened on its profile: tools/web_kills.py summary()."""
+    import web_kills
+
+    return web_kills.figures(kills, seed)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    figs = figures()
+    figs = durable_figures() if "--durable" in argv else figures()
     if "--json" in argv:
         import json
 

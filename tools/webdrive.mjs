@@ -5,7 +5,8 @@
 //            "viewport": [390, 844], "spki": "base64 sha-256" (optional: Chromium trusts
 //            the HTTPS server certificate whose public key has that hash, as a phone that
 //            installed its authority does), "steps": [{"do": "open"}, ...],
-//            "credentials": {"username": "...", "password": "..."} (optional, HTTP Basic)}
+//            "credentials": {"username": "...", "password": "..."} (optional, HTTP Basic),
+//            "args": [more Chromium flags]}
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
 //            "foreign": [requests to another origin], "log": [every console line]}
 //
@@ -18,8 +19,9 @@
 // match, sixtysix/snapshot.py), switch (the layout button), offline ON, worker (wait
 // until the service worker controls the page), export KIND (the downloaded file),
 // download KEYS (types the keys, answers the file they download), text SELECTOR (the
-// text of each element that matches), screenshot PATH, eval JS, wait MS; touch PATH (writes the file) and await PATH (waits
-// up to 60 s for it): a test in another process (a broker killed and started again)
+// text of each element that matches), screenshot PATH, eval JS, wait MS, tab (a second
+// tab of the page, which the steps after act on; tab N: back to tab N); touch PATH (writes
+// the file) and await PATH (waits up to 60 s for it): a test in another process (a broker killed and started again)
 // keeps step with the page through them. The job's "init", if any, is a script run in
 // the page before its own (a test's instruments).
 // tools/browser.py runs it; host_tests/test_web.py and tools/web_figures.py write the jobs.
@@ -36,7 +38,7 @@ const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 if (job.spki) args.push("--ignore-certificate-errors-spki-list=" + job.spki);
-for (const flag of job.flags || []) args.push(flag); // a figure's own switches
+for (const flag of job.args || []) args.push(flag); // a test's or a figure's own
 const context = await chromium.launchPersistentContext(job.profile, {
   executablePath: job.chromium || "/usr/bin/chromium",
   args,
@@ -51,10 +53,14 @@ context.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
 });
-const page = context.pages()[0] || await context.newPage();
 const log = []; // every console line (the firmware's print() goes there)
-page.on("console", (m) => { log.push(m.text()); if (m.type() === "error") errors.push(m.text()); });
-page.on("pageerror", (e) => errors.push(String(e)));
+function watch(p) {
+  p.on("console", (m) => { log.push(m.text()); if (m.type() === "error") errors.push(m.text()); });
+  p.on("pageerror", (e) => errors.push(String(e)));
+  return p;
+}
+const tabs = [watch(context.pages()[0] || await context.newPage())];
+let page = tabs[0]; // the tab the steps act on
 
 async function ready() {
   await page.waitForFunction(() => window.s66 !== undefined);
@@ -128,12 +134,15 @@ try {
     let out = null;
     switch (step.do) {
       case "open": await page.goto(job.url); await ready(); break;
-      case "goto": await page.goto(job.url); break; // a page that is not the scorekeeper's
+      case "goto": await page.goto(step.url || job.url); break; // not waiting for the app
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
       case "tap": await tapKeys(step.keys, step); break;
       case "type": await typeKeys(step.keys); break;
-      case "frame": out = await frame(); break;
+      case "frame": // the frame of the keys so far: drawn once their writes are on disk
+        await page.evaluate(() => window.s66.idle && window.s66.idle());
+        out = await frame();
+        break;
       case "state": out = await page.evaluate(() => window.s66.state()); break;
       case "switch": await page.click("#switch"); break;
       case "offline": await context.setOffline(!!step.on); break;
@@ -147,6 +156,17 @@ try {
         break;
       case "screenshot": await page.screenshot({ path: step.path }); break;
       case "eval": out = await page.evaluate(step.js); break;
+      case "tab": // another tab of the page (opened and booted) or tab number N
+        if (step.n === undefined) {
+          page = watch(await context.newPage());
+          tabs.push(page);
+          await page.goto(job.url);
+          await ready();
+        } else {
+          page = tabs[step.n];
+          await page.bringToFront();
+        }
+        break;
       case "wait": await page.waitForTimeout(step.ms); break;
       case "touch": writeFileSync(step.path, ""); break;
       case "await": {

@@ -1,6 +1,8 @@
 // The page around the firmware. The MicroPython WebAssembly port runs the firmware's own
 // App, Session and Store (webmain.py); this script only carries key events in and frames
-// out, and hands localStorage to the store. Nothing about the game is decided here.
+// out, and hands the durable store (durable.js) to the firmware. Nothing about the game is
+// decided here.
+import { openDurable } from "./durable.js";
 import { loadMicroPython } from "./micropython.mjs";
 
 const W = 128;
@@ -13,7 +15,6 @@ const LANG_ITEM = "s66.lang"; // the UI's language as last seen, for the texts b
 // The page's texts in the firmware's four languages (web/pagetext.json, put into the page
 // by tools/web.py): they follow the language chosen in the device's settings.
 const TEXTS = JSON.parse(document.getElementById("pagetext").textContent);
-const STORE_PREFIX = "s66:"; // webstore.py PREFIX
 const KEYBOARD = { Enter: "\r", Backspace: "\x7f" }; // as the terminal simulator reads them
 
 const statusLine = document.getElementById("status");
@@ -27,6 +28,7 @@ const switchButton = document.getElementById("switch");
 
 let mp = null;
 let web = null; // the webmain module
+let store = null; // the firmware's files, on disk (durable.js)
 let frame = 0; // address of the frame buffer in the WebAssembly memory
 let longMs = 600;
 let layout = "keypad";
@@ -54,6 +56,12 @@ window.s66 = {
   waited,
   firstFrame: () => firstFrame,
   club: () => JSON.parse(web.club_info()),
+  // Resolved once every frame asked for is on the canvas (each waits for its writes).
+  idle: () => (drawing > 0 ? new Promise((ok) => idleWaiters.push(ok)) : Promise.resolve()),
+  // Date.now() when the last frame was painted (after the writes it waited for).
+  drawn: () => lastDrawn,
+  // Where the match stands, the trick being typed included (the durable kill test).
+  position: () => web.state() + " " + web.typed(),
 };
 
 function tr(key) {
@@ -92,14 +100,17 @@ function fail(err) {
 }
 
 // The frame buffer is MONO_VLSB, as the OLED's RAM: byte (page, x) holds 8 pixels of
-// column x, bit 0 on top. Read straight from the WebAssembly memory (fetched each time:
-// it is replaced when the memory grows).
-function paint() {
-  const mem = mp._module.HEAPU8;
+// column x, bit 0 on top. Copied out of the WebAssembly memory (fetched each time: it is
+// replaced when the memory grows) when the key's call returns, painted later (draw()).
+function grab() {
+  return mp._module.HEAPU8.slice(frame, frame + W * H / 8);
+}
+
+function paint(mem) {
   for (let page = 0; page < H / 8; page++) {
     const row = page * 8 * W;
     for (let x = 0; x < W; x++) {
-      const b = mem[frame + page * W + x];
+      const b = mem[page * W + x];
       for (let bit = 0; bit < 8; bit++) {
         pixels[row + bit * W + x] = (b >> bit) & 1 ? LIT : DARK;
       }
@@ -108,11 +119,46 @@ function paint() {
   ctx.putImageData(image, 0, 0);
 }
 
+// A frame goes on the canvas only once the writes made before it are on disk (durable.js),
+// so what the panel shows survives the browser being killed, as on the board (flash before
+// screen). Each frame is copied when its key returns and painted when that key's
+// transaction completes; keys typed meanwhile do not hold it back, and a later frame
+// painted already is not painted over.
+let drawing = 0; // frames waiting for their writes
+let made = 0; // frames copied
+let shown = 0; // the newest frame painted
+let idleWaiters = [];
+let lastDrawn = 0;
+let lost = false; // a transaction failed: no frame is painted after it (the panel stays true)
+
+function draw(since) {
+  const n = ++made;
+  const bytes = grab();
+  drawing++;
+  store.settled().then(() => {
+    drawing--;
+    if (n > shown && !lost) {
+      shown = n;
+      try {
+        paint(bytes);
+      } catch (err) {
+        fail(err);
+      }
+      lastDrawn = Date.now();
+    }
+    if (since !== null) {
+      latency.push(performance.now() - since);
+      if (latency.length > 1000) latency.shift();
+    }
+    if (drawing === 0) {
+      for (const ok of idleWaiters) ok();
+      idleWaiters = [];
+    }
+  });
+}
+
 function afterKey(since, changed) {
-  if (!changed) return;
-  paint();
-  latency.push(performance.now() - since);
-  if (latency.length > 1000) latency.shift();
+  if (changed) draw(since);
 }
 
 // The club link's turn (webclub.py): after a key's frame is on the canvas, when mqtt.js
@@ -121,7 +167,7 @@ function tick() {
   tickDue = false;
   if (!web) return;
   try {
-    if (web.tick()) paint();
+    if (web.tick()) draw(null);
     const c = JSON.parse(web.club_info());
     if (c && !statusLine.classList.contains("error")) {
       const [word, ...why] = c.status.split(":"); // "offline: reason": the word in the language
@@ -136,10 +182,11 @@ function tick() {
   }
 }
 
+// After the writes made so far are on disk: a result goes out only once it is kept.
 function soon() {
   if (club && !tickDue) {
     tickDue = true;
-    setTimeout(tick, 0);
+    store.settled().then(() => setTimeout(tick, 0));
   }
 }
 
@@ -270,15 +317,15 @@ document.addEventListener("keydown", (e) => {
   soon();
 });
 
-// Boot the app (again) from what localStorage holds, with a key layout.
+// Boot the app (again) from what the store holds, with a key layout.
 function start(name) {
   layout = name === "buttons" ? "buttons" : "keypad";
-  frame = web.start(localStorage, layout, club ? JSON.stringify(club) : "", beep);
+  frame = web.start(store, layout, club ? JSON.stringify(club) : "", beep);
   held = new Set(web.held_keys().split(" "));
   keypad.hidden = layout !== "keypad";
   buttons.hidden = layout !== "buttons";
   setTexts(web.lang());
-  paint();
+  draw(null);
 }
 
 switchButton.addEventListener("click", () => {
@@ -291,17 +338,16 @@ switchButton.addEventListener("click", () => {
   }
 });
 
-// Another tab of this page wrote the match: boot again from it, so this tab never
-// appends to a journal it has not read.
-window.addEventListener("storage", (e) => {
-  if (web && (e.key === null || e.key.startsWith(STORE_PREFIX))) {
-    try {
-      start(layout);
-    } catch (err) {
-      fail(err);
-    }
+// Another tab of this page wrote the match (durable.js hears it): boot again from it, so
+// this tab never appends to a journal it has not read.
+function otherTab() {
+  if (!web) return;
+  try {
+    start(layout);
+  } catch (err) {
+    fail(err);
   }
-});
+}
 
 function download(kind, e) {
   if (e) e.preventDefault();
@@ -388,6 +434,12 @@ async function boot() {
     if (!r.ok) throw new Error("firmware.pack: HTTP " + r.status);
     return r.arrayBuffer();
   });
+  // The store is read from disk while the runtime loads; the firmware starts on it.
+  const opened = openDurable((err) => {
+    lost = true;
+    fail(new Error("storage: " + (err.message || err) + "; entries after the panel's are not"
+      + " kept: reload"));
+  }, otherTab);
   mp = await loadMicroPython({
     heapsize: 512 * 1024,
     stdout: (line) => console.log(line),
@@ -398,10 +450,12 @@ async function boot() {
   mp.runPython("import sys\nsys.path.insert(0, '/fw')");
   web = mp.pyimport("webmain");
   longMs = web.LONG_MS;
+  store = await opened;
   const glued = glue && await glue;
   if (glued) glued.onNews(soon);
   else club = null;
   start(localStorage.getItem(LAYOUT_ITEM));
+  await window.s66.idle();
   firstFrame = performance.now();
   say("");
   // Plain http from another machine (a phone on the laptop's address) is no secure

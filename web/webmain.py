@@ -8,7 +8,8 @@ What the page supplies, as start.py does on the board:
             straight from the WebAssembly memory (frame_address()), so a frame costs no copy
   keys      key names from the on-screen keys, or keyboard characters mapped by the
             table the terminal simulator reads too (ui/keyboard.py)
-  storage   localStorage through webstore.WebFS
+  storage   the page's durable store (durable.js: IndexedDB, each write committed to disk
+            in order, the frame painted only after) through webstore.WebFS
   club      the club night's link (webclub.py), only when the page has club settings:
             app.js calls tick() after each key and when mqtt.js has news, never waiting
   buzzer    the board's beeper as Web Audio: the app calls it (only while its sound
@@ -122,8 +123,9 @@ def key(name, long=False):
     return changed
 
 
-# The trick being typed survives a reload and a layout switch on the page (not on the
-# board, which writes only what counts): kept in its own item after every key, with where
+# The trick being typed survives a reload, a layout switch and a killed browser on the page
+# (not on the board, which writes only what counts): kept in its own durable item (not a
+# file of Store's) after every key, with where
 # the match stood (deals, bytes of the deal's journal), and put back only there.
 _TYPED = "s66.typed"
 _storage = None
@@ -147,6 +149,11 @@ def _keep_typed():
     if line != _typed:
         _typed = line
         _storage.setItem(_TYPED, line)
+
+
+def typed():
+    """The trick being typed as kept ("deals.journal bytes.hex of the line", or empty)."""
+    return _typed
 
 
 def _retype(saved):

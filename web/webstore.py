@@ -1,23 +1,28 @@
-"""Files for the firmware's Store (store/journal.py) in a browser: one localStorage item each.
+"""Files for the firmware's Store (store/journal.py) in a browser: one stored item each.
 
-Store takes an os-like `fs` (rename, remove, stat, mkdir) and an open-like `opener`; this
-module gives both over `storage`, anything with getItem/setItem/removeItem (the page
-passes window.localStorage; the tests pass a dict in a class). A file is one item under
-PREFIX + its path: "t" and its text when its bytes are UTF-8 (all Store writes: headers,
-JSON, event lines), else "x" and the bytes in hex, so any byte survives the trip through
-a JavaScript string and the items stay readable in the browser's developer tools.
+Store takes an os-like `fs` and an open-like `opener`; this module gives both over
+`storage`, anything with getItem/setItem/removeItem (the page passes its durable store,
+web/durable.js, an in-memory map whose every change is an IndexedDB transaction committed
+to disk in order; the tests pass a dict in a class). A storage that also has move(src,
+dst) renames in one step. A file is one item under PREFIX + its path: "t" and its text
+when its bytes are UTF-8 (all Store writes: headers, JSON, event lines), else "x" and the
+bytes in hex, so any byte survives the trip through a JavaScript string and the items stay
+readable in the browser's developer tools.
 
 The order of writes is the one Store relies on with littlefs:
   - what is written to an open file reaches its item only at flush() or close();
-  - rename(src, dst) sets dst to src's bytes, then removes src: a tab closed in between
-    leaves both, dst already new (the commit point) and src a *.tmp that load() removes.
-localStorage calls are synchronous and the browser keeps them in order, so whenever the
-tab dies (reload, closed tab, flat battery) the items are those after some prefix of
-Store's writes: exactly the cuts Store is built to survive.
+  - rename(src, dst) is atomic with move() (durable.js: one transaction puts dst and
+    deletes src); without it, dst is set to src's bytes, then src removed: a tab closed in
+    between leaves both, dst already new (the commit point) and src a *.tmp that load()
+    removes.
+The storage keeps the calls in order (durable.js: transactions over one object store
+complete in the order they were opened), so whenever the tab or the browser dies the
+items on disk are those after some prefix of Store's writes: exactly the cuts Store is
+built to survive.
 
 Folders are implicit (a path is just part of a key): mkdir does nothing, and stat finds
-a file only. A setItem that throws (the origin's quota is full) is an OSError, as a full
-flash is, so the app shows "flash error" and the entry is not counted.
+a file only. A setItem that throws (a full quota) is an OSError, as a full flash is, so
+the app shows "flash error" and the entry is not counted.
 """
 
 import io
@@ -61,6 +66,7 @@ class WebFS:
     def __init__(self, storage, prefix=PREFIX):
         self._s = storage
         self._prefix = prefix
+        self._move = getattr(storage, "move", None)
 
     def _get(self, path):
         """The item of a file (its stored form), OSError ENOENT if there is none."""
@@ -100,7 +106,11 @@ class WebFS:
         return _File(self, self._prefix + path, data)
 
     def rename(self, src, dst):
-        self._set(self._prefix + dst, self._get(src))
+        item = self._get(src)
+        if self._move is not None:
+            self._move(self._prefix + src, self._prefix + dst)
+            return
+        self._set(self._prefix + dst, item)
         self._s.removeItem(self._prefix + src)
 
     def remove(self, path):

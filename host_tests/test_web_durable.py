@@ -1,0 +1,236 @@
+"""The page's storage is durable: Chromium's whole process group killed with SIGKILL (not a
+reload: the browser gets no chance to save anything) and started again on the same profile
+finds the match as the panel last showed it.
+
+tools/web_kills.py plans the kills over a scripted match (mid-trick, an entry's writes
+under way, a deal's checkpoint, the result on the panel, idle; on a club table, results
+waiting for the standings service's ack) and tools/webkill.mjs launches, drives and kills
+the real browser. Also: the page under a name that is not a secure context (no service
+worker) works and keeps the match; localStorage items of an earlier build move into the
+durable store on the first open.
+"""
+
+import json
+import os
+import sqlite3
+import threading
+import time
+
+import browser
+import mosquitto
+import pytest
+import web_kills
+from clubkit import PASSWORDS, ServiceThread, need_broker
+from keyseq import KEYPAD, first_deal, match_keys, random_match
+
+pytestmark = pytest.mark.skipif(browser.missing() is not None,
+                                reason=browser.missing() or "")
+
+INSECURE = ["--host-resolver-rules=MAP %s 127.0.0.1" % web_kills.INSECURE_HOST]
+
+
+def insecure(url):
+    return url.replace("127.0.0.1", web_kills.INSECURE_HOST)
+
+
+def check(answer, kills):
+    assert answer["failed"] is None, answer["failed"]
+    assert answer["errors"] == [] and answer["foreign"] == []
+    assert len(answer["kills"]) == len(kills)
+    bad = [k for k in answer["kills"] if not k.get("ok")]
+    assert bad == [], "reopened elsewhere than the last frame drawn 200 ms before the kill"
+    figs = web_kills.summary(answer)
+    print("\nkills: %s" % json.dumps(figs, sort_keys=True))
+    assert figs["kills_lost_recent"] == 0, "a frame drawn just before a kill was lost"
+    return figs
+
+
+def test_the_match_survives_the_browser_killed_at_30_points(site, tmp_path, record_property):
+    keys, kills = web_kills.plan(web_kills.scripted_match(), 30, seed=1)
+    assert len(kills) == 30
+    assert {k["kind"] for k in kills} == set(web_kills.KINDS)
+    answer = web_kills.drive(site, keys, kills, str(tmp_path))
+    figs = check(answer, kills)
+    for name, value in figs.items():
+        record_property(name, value)
+
+
+def test_an_insecure_origin_works_and_keeps_the_match(site, tmp_path):
+    """http://table.test:PORT/ (mapped to 127.0.0.1): not a secure context, so no service
+    worker; the page keeps score, exports and keeps the match across a reload and kills."""
+    url = insecure(site)
+    entries = first_deal(KEYPAD)
+    keys = "".join(k for _line, k in entries)
+    got = browser.drive(url, [
+        {"do": "open"},
+        {"do": "eval", "js": "[window.isSecureContext, 'serviceWorker' in navigator,"
+                             " document.getElementById('status').textContent]"},
+        {"do": "click", "keys": keys}, {"do": "state"}, {"do": "export", "kind": "csv"},
+        {"do": "reload"}, {"do": "state"}], args=INSECURE)
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == [] and got["foreign"] == []
+    r = got["results"]
+    assert r[1] == [False, False, "Offline use and install need HTTPS; scores are kept here."]
+    assert r[3]["deals"] == 1 and r[6] == r[3]
+    assert r[4]["text"].count("\r\n") == 2  # the header and the deal
+    match = web_kills.scripted_match(deals=3, seed=1)
+    keys, kills = web_kills.plan(match, 6, seed=2)
+    answer = web_kills.drive(url, keys, kills, str(tmp_path), INSECURE)
+    assert (answer["secure"], answer["worker"]) == (False, False)
+    check(answer, kills)
+
+
+IDB_ITEMS = """new Promise((ok, no) => {
+  const r = indexedDB.open("s66");
+  r.onsuccess = () => {
+    const os = r.result.transaction("files").objectStore("files");
+    const k = os.getAllKeys();
+    const v = os.getAll();
+    v.onsuccess = () => { const o = {}; k.result.forEach((key, i) => { o[key] = v.result[i]; });
+      r.result.close(); ok(o); };
+  };
+  r.onerror = () => no(r.error);
+})"""
+
+
+def test_items_of_an_earlier_build_move_from_localstorage(site):
+    """A match kept in localStorage by an earlier build (the same items, the trick being
+    typed too) is on the panel at the first open of this one, and then only in IndexedDB."""
+    entries = first_deal(KEYPAD)
+    keys = "".join(k for _line, k in entries[:8]) + entries[8][1][:2]  # a trick half typed
+    first = browser.drive(site, [{"do": "open"}, {"do": "type", "keys": keys},
+                                 {"do": "frame"}, {"do": "state"},
+                                 {"do": "eval", "js": IDB_ITEMS}])
+    assert first["failed"] is None, first["failed"]
+    frame, state, items = first["results"][2:]
+    old = {k: v for k, v in items.items() if k != "s66.moved"}
+    assert "s66:journal" in old and old["s66.typed"]
+    put = "(() => { const o = %s; for (const k in o) localStorage.setItem(k, o[k]); })()" % (
+        json.dumps(old))
+    got = browser.drive(site, [
+        {"do": "goto", "url": site + "not-the-page"}, {"do": "eval", "js": put},
+        {"do": "open"}, {"do": "frame"}, {"do": "state"},
+        {"do": "eval", "js": "Object.keys(localStorage).filter((k) => k.startsWith('s66:')"
+                             " || k === 's66.typed')"},
+        {"do": "eval", "js": IDB_ITEMS}])
+    assert got["failed"] is None, got["failed"]
+    r = got["results"]
+    assert r[3] == frame and r[4] == state  # the trick half typed is back too
+    assert r[5] == []
+    assert {k: v for k, v in r[6].items() if k != "s66.moved"} == old
+
+
+FULL = ("IDBObjectStore.prototype.put = function () {"
+        " throw new DOMException('the disk is full', 'QuotaExceededError'); }")
+
+
+def test_a_write_that_fails_leaves_the_panel_on_what_is_kept(site):
+    """IndexedDB refuses a write (a full disk, played by a put that throws): the panel does
+    not show the entry, the status line says so, and a reload finds the match as shown."""
+    entries = first_deal(KEYPAD)
+    keys = "".join(k for _line, k in entries[:4])
+    status = "document.getElementById('status').textContent"
+    got = browser.drive(site, [
+        {"do": "open"}, {"do": "type", "keys": keys}, {"do": "frame"}, {"do": "state"},
+        {"do": "eval", "js": FULL}, {"do": "type", "keys": entries[4][1]},
+        {"do": "wait", "ms": 300},
+        {"do": "frame"}, {"do": "eval", "js": status},
+        {"do": "reload"}, {"do": "frame"}, {"do": "state"}])
+    assert got["failed"] is None, got["failed"]
+    r = got["results"]
+    assert r[7] == r[2], "the panel showed an entry that is not on disk"
+    assert r[8].startswith("error: storage: ") and "the disk is full" in r[8]
+    assert r[10] == r[2] and r[11] == r[3]
+    assert [e for e in got["errors"] if "the disk is full" not in e] == []
+
+
+# ---- a club table: the outbox across kills ----
+
+TABLE = "t01"
+REFERENCE = "t02"  # the reference run's table: its results never mix with t01's
+NAMES = ["Olena", "Taras"]
+
+
+def _seat(port, table):
+    import paho.mqtt.client as paho
+
+    c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="director-" + table,
+                    protocol=paho.MQTTv311)
+    c.username_pw_set("director", PASSWORDS["director"])
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    info = c.publish("club/%s/seat" % table, json.dumps(
+        {"round": 1, "names": NAMES, "rules": "mariage dealer=1"}), qos=1, retain=True)
+    info.wait_for_publish(10)
+    c.loop_stop()
+    c.disconnect()
+
+
+def _club_url(site, ws_port, table):
+    return "%s#broker=ws://127.0.0.1:%d&table=%s&password=pw-%s" % (site, ws_port, table,
+                                                                     table)
+
+
+def test_the_club_outbox_keeps_its_numbers_across_kills(site, tmp_path):
+    """Results made while the standings service is away wait in the outbox for their ack;
+    the browser is killed among them (and at a deal's end, as a result is made). When the
+    service comes, every number from 1 up arrives, each once, and nothing is refused."""
+    need_broker()
+    users = dict(PASSWORDS, **{t: "pw-" + t for t in (TABLE, REFERENCE)})
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users, websockets=True) as b:
+        for t in (TABLE, REFERENCE):
+            _seat(b.port, t)
+        lines, _m = random_match("mariage", 3, suits=False, max_deals=4)
+        entries = match_keys(["new mariage dealer=1 names=%s" % ",".join(NAMES)] + lines[1:],
+                             KEYPAD)[1:]  # the seating starts the match
+        keys, kills = web_kills.plan(entries, 8, seed=3, club=True)
+        assert "outbox" in {k["kind"] for k in kills}
+        flag = str(tmp_path / "killed")
+        db = str(tmp_path / "night.sqlite")
+        out = {}
+        run = threading.Thread(target=lambda: out.update(web_kills.drive(
+            _club_url(site, b.ws_port, TABLE), keys, kills, str(tmp_path), flag=flag,
+            until="(() => { const c = window.s66.club(); const s = window.s66.state();"
+                  " return c.pending === 0 && c.acked === 1 + s.deals && c; })()",
+            reference_url=_club_url(site, b.ws_port, REFERENCE),
+            ready_when="window.s66.state().names.length === 2")))
+        run.start()
+        while run.is_alive() and not os.path.exists(flag):
+            time.sleep(0.1)
+        with ServiceThread(db, b.port):  # the acks come only now
+            run.join(300)
+    assert not run.is_alive()
+    check(out, kills)
+    info = out["final"]
+    assert info, "the outbox was not all acknowledged"
+    conn = sqlite3.connect(db)
+    try:
+        got = [r[0] for r in conn.execute(
+            "SELECT seq FROM results WHERE table_id = ? ORDER BY seq", (TABLE,))]
+        refused = conn.execute("SELECT why FROM refused").fetchall()
+    finally:
+        conn.close()
+    assert got == list(range(1, info["acked"] + 1))
+    assert refused == []
+
+
+
+def test_a_second_tab_follows_the_first(site):
+    """Two tabs of the page on one store: the one that writes says so on a BroadcastChannel,
+    the other reads the store again and boots from it, so it never appends to a journal it
+    has not read."""
+    entries = first_deal(KEYPAD)
+    half = len(entries) // 2
+    first = "".join(k for _line, k in entries[:half])
+    rest = "".join(k for _line, k in entries[half:])
+    got = browser.drive(site, [
+        {"do": "open"}, {"do": "tab"}, {"do": "tab", "n": 0},
+        {"do": "type", "keys": first}, {"do": "state"},
+        {"do": "tab", "n": 1}, {"do": "wait", "ms": 500}, {"do": "state"},
+        {"do": "type", "keys": rest}, {"do": "state"},
+        {"do": "tab", "n": 0}, {"do": "wait", "ms": 500}, {"do": "state"}])
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    r = got["results"]
+    assert r[4]["deals"] == 0 and r[4]["history"] == [] and r[7] == r[4]
+    assert r[9]["deals"] == 1 and r[12] == r[9]

@@ -1,0 +1,200 @@
+// Kill the browser under the page and open it again: the durable storage test's driver.
+// Reads one JSON job on stdin, prints one JSON answer on stdout (tools/web_kills.py).
+//
+//   job: {"chromium": path, "url": URL, "profile": dir, "reference": dir, "args": [...],
+//         "keys": "...", "kills": [{"at": i, "delay": ms}, ...] (at ascending),
+//         "recent": 200, "flag": file or null, "until": JS or null,
+//         "referenceUrl": the reference run's page (default url), "readyWhen": JS or null}
+//
+// Debian's Chromium is started here as its own process group, with its own profile folder
+// and a DevTools port; playwright-core connects to it over CDP. The reference run types
+// every key in a profile of its own and records the position (the match and the trick
+// being typed, window.s66.position()) after each: positions[i] is where the page stands
+// after i keys. Then, for each kill: launch on the kill profile, open the page once, find
+// where it stands, type on up to key `at`, waiting for each key's frame; press key `at`
+// down, wait `delay` ms without waiting for its frame, and SIGKILL the whole process group. The
+// next launch checks the page it reopens against the frames drawn before that kill:
+//   ok           it stands where the last frame drawn at least `recent` ms before the kill
+//                stood, or later (up to the key pressed when killed)
+//   lostRecent   it stands before the last frame drawn at all (goal: never)
+// A last launch checks the last kill; then, with "flag", touches that file and waits (up to
+// 90 s) for the JS condition "until" on the open page, and answers its value.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const job = JSON.parse(readFileSync(0, "utf8"));
+const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "Backspace" };
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--window-size=390,844"];
+const errors = [];
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const origin = new URL(job.url).origin;
+const foreign = [];
+
+let live = null; // the browser running now
+
+async function launch(profile) {
+  mkdirSync(profile, { recursive: true });
+  const portFile = join(profile, "DevToolsActivePort");
+  rmSync(portFile, { force: true }); // a killed browser leaves its old one
+  const proc = spawn(job.chromium, [...FLAGS, ...(job.args || []), "--user-data-dir=" + profile,
+    "--remote-debugging-port=0", "about:blank"], { detached: true, stdio: "ignore" });
+  const exited = new Promise((ok) => proc.on("exit", ok));
+  live = { proc, exited, browser: null, page: null };
+  const until = Date.now() + 30000;
+  let port = 0;
+  while (!port) {
+    if (Date.now() > until) throw new Error("chromium wrote no DevToolsActivePort in 30 s");
+    if (existsSync(portFile)) port = parseInt(readFileSync(portFile, "utf8").split("\n")[0], 10);
+    if (!port) await sleep(20);
+  }
+  const browser = await chromium.connectOverCDP("http://127.0.0.1:" + port);
+  const context = browser.contexts()[0];
+  context.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")
+      && !u.startsWith("about:")) foreign.push(u);
+  });
+  const page = context.pages()[0] || await context.newPage();
+  live = { proc, exited, browser, page };
+  page.on("console", (m) => {
+    // A refused WebSocket (the broker not up yet) is expected on a club table.
+    if (m.type() === "error" && !m.text().startsWith("WebSocket connection to")) {
+      errors.push(m.text());
+    }
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return live;
+}
+
+async function kill(b) {
+  live = null;
+  process.kill(-b.proc.pid, "SIGKILL"); // the whole group: browser, renderers, GPU, network
+  await b.exited;
+  if (b.browser) await b.browser.close().catch(() => {});
+}
+
+async function open(b, url = job.url) {
+  await b.page.goto(url);
+  await b.page.waitForFunction(() => window.s66 !== undefined);
+  await b.page.evaluate(() => window.s66.ready);
+  if (job.readyWhen && !(await poll(b, job.readyWhen, 30000))) {
+    throw new Error("the page never met " + job.readyWhen);
+  }
+  return b.page.evaluate(async () => {
+    await window.s66.ready;
+    await window.s66.idle();
+    return { position: window.s66.position(), drawn: window.s66.drawn(),
+      secure: window.isSecureContext, worker: "serviceWorker" in navigator };
+  });
+}
+
+// Evaluate the JS expression until it is truthy (an exception counts as not yet): its
+// value, or null when ms ran out.
+async function poll(b, js, ms) {
+  const t0 = Date.now();
+  for (;;) {
+    let v = null;
+    try { v = await b.page.evaluate(js); } catch (e) { v = null; }
+    if (v || Date.now() - t0 > ms) return v || null;
+    await sleep(50);
+  }
+}
+
+function press(b, ch) {
+  return b.page.keyboard.press(KEY_NAMES[ch] || ch);
+}
+
+// The key's frame: drawn (its writes on disk); when, and where the page stands.
+function drawn(b) {
+  return b.page.evaluate(async () => {
+    await window.s66.idle();
+    return [window.s66.drawn(), window.s66.position()];
+  });
+}
+
+const answer = { positions: 0, kills: [], errors, foreign, failed: null, latency: [],
+  secure: null, worker: null, final: null };
+try {
+  // The reference: every key, no kill.
+  const ref = await launch(job.reference);
+  const positions = [(await open(ref, job.referenceUrl || job.url)).position];
+  for (const ch of job.keys) {
+    await press(ref, ch);
+    positions.push((await drawn(ref))[1]);
+  }
+  answer.latency = await ref.page.evaluate(() => Array.from(window.s66.latency));
+  await kill(ref);
+  answer.positions = positions.length;
+
+  let check = null; // what the next open must find: {lo, hi, any}
+  const judge = (pos) => {
+    const at = [];
+    positions.forEach((p, i) => { if (p === pos) at.push(i); });
+    if (!check) return { resume: at.length ? at[0] : -1, ok: at.includes(0), lostRecent: false };
+    const inRange = at.filter((i) => i >= check.lo && i <= check.hi);
+    const resume = inRange.length ? inRange[0] : (at.length ? at[0] : -1);
+    const lostRecent = !at.some((i) => i >= check.any && i <= check.hi);
+    return { resume, ok: inRange.length > 0, lostRecent };
+  };
+  const record = (got) => {
+    const last = answer.kills[answer.kills.length - 1];
+    if (last) Object.assign(last, got);
+  };
+  for (const k of job.kills) {
+    const b = await launch(job.profile);
+    const opened = await open(b);
+    if (answer.secure === null) {
+      answer.secure = opened.secure;
+      answer.worker = opened.worker;
+    }
+    const j = judge(opened.position);
+    record({ ok: j.ok, lostRecent: j.lostRecent, reopenedAt: j.resume });
+    if (j.resume < 0) throw new Error("the reopened page stands nowhere the reference went");
+    if (j.resume > k.at) throw new Error("kill at key " + k.at + " but the page is at " + j.resume);
+    const times = new Map([[j.resume, opened.drawn]]);
+    for (let i = j.resume; i < k.at; i++) {
+      await press(b, job.keys[i]);
+      const [t, pos] = await drawn(b);
+      if (pos !== positions[i + 1]) {
+        throw new Error("key " + i + " went elsewhere than in the reference");
+      }
+      times.set(i + 1, t);
+    }
+    const pressed = Date.now();
+    // The key goes down (its keydown handler runs the firmware) and the browser dies before
+    // it comes up: one round trip less, so more kills land before the key's frame.
+    await b.page.keyboard.down(KEY_NAMES[job.keys[k.at]] || job.keys[k.at]);
+    if (k.delay) await sleep(k.delay);
+    const last = await b.page.evaluate(() => window.s66.drawn());
+    const killedAt = Date.now();
+    await kill(b);
+    if (last >= pressed) times.set(k.at + 1, last);
+    let lo = j.resume;
+    let any = j.resume;
+    for (const [i, t] of times) {
+      if (t <= killedAt - job.recent && i > lo) lo = i;
+      if (t <= killedAt && i > any) any = i;
+    }
+    check = { lo, hi: k.at + 1, any };
+    answer.kills.push({ at: k.at, delay: k.delay, kind: k.kind, drawnBeforeKill: last >= pressed,
+      keyToKillMs: killedAt - pressed, mustKeep: lo, lastDrawn: any });
+  }
+  const b = await launch(job.profile);
+  const opened = await open(b);
+  const j = judge(opened.position);
+  record({ ok: j.ok, lostRecent: j.lostRecent, reopenedAt: j.resume });
+  if (job.flag) {
+    writeFileSync(job.flag, "");
+    answer.final = await poll(b, job.until, 90000);
+  }
+  await kill(b);
+} catch (e) {
+  answer.failed = String(e && e.stack ? e.stack : e);
+  if (live) await kill(live).catch(() => {});
+}
+process.stdout.write(JSON.stringify(answer) + "\n");
+process.exit(0);

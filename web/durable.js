@@ -1,0 +1,161 @@
+// The page's durable storage: the firmware's files (webstore.py) and the trick being typed,
+// kept in IndexedDB and committed to disk before the panel shows what they hold.
+//
+// Python (webstore.WebFS, webmain.py) stays synchronous: it reads and writes an in-memory
+// Map, loaded from IndexedDB before the firmware starts. The changes go to disk in IndexedDB
+// readwrite transactions with durability "strict" (the browser reports one complete only
+// once its data is flushed to disk), one at a time, in the order Python made the changes.
+// The changes of one JavaScript task (one key press: a journal line, or a checkpoint's
+// summary, rename and journal, and the trick being typed) go in one transaction, opened at
+// the end of the task or when settled() is asked; changes made while a transaction is
+// under way wait and go in the next one together (a group commit: a burst of keys costs
+// two flushes, not one per key). All of a transaction's changes or none reach the disk, so
+// what a kill can leave is still the state after some prefix of Store's writes, as Store
+// needs, with fewer places to cut. A move (WebFS.rename) puts the target and deletes the
+// source in the same transaction: atomic, as littlefs's rename is. settled() is resolved
+// once every change made so far is on disk; app.js paints a key's frame only then.
+//
+// localStorage (the store of earlier builds) is not written by a killed browser in time:
+// its items are moved here once, on the first open, and removed from it.
+
+const DB_NAME = "s66";
+const FILES = "files";
+const MOVED = "s66.moved"; // set when localStorage's items have been moved in
+const OWN = (k) => k.startsWith("s66:") || k === "s66.typed"; // webstore.py PREFIX; webmain.py
+
+function request(r) {
+  return new Promise((ok, no) => {
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+}
+
+function openDb() {
+  return new Promise((ok, no) => {
+    const r = indexedDB.open(DB_NAME, 1);
+    r.onupgradeneeded = () => r.result.createObjectStore(FILES);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+    r.onblocked = () => no(new Error("IndexedDB is held by an older tab of this page"));
+  });
+}
+
+async function readAll(db) {
+  const os = db.transaction(FILES, "readonly").objectStore(FILES);
+  const [keys, values] = await Promise.all([request(os.getAllKeys()), request(os.getAll())]);
+  const items = new Map();
+  keys.forEach((k, i) => items.set(k, values[i]));
+  return items;
+}
+
+// onFail(err): a transaction failed (the origin's quota is full, the disk is gone); what
+// it wrote is not on disk. onOther(): another tab of the page committed a change.
+export async function openDurable(onFail, onOther) {
+  const db = await openDb();
+  let items = await readAll(db);
+  let last = Promise.resolve(); // resolved when every change made so far is on disk
+  let pending = 0; // transactions opened, not yet completed
+  let batch = null; // changes not yet in a transaction: {ops, done, ok}
+  let failure = null; // why the last transaction was aborted here
+  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(DB_NAME) : null;
+
+  function commit(ops) {
+    if (!batch) {
+      let ok;
+      const done = new Promise((resolve) => { ok = resolve; });
+      batch = { ops: [], done, ok };
+      last = done;
+      queueMicrotask(flush);
+    }
+    batch.ops.push(...ops);
+  }
+
+  // One transaction at a time: while one is under way, the changes made meanwhile (keys
+  // typed faster than the disk flushes) wait in the batch and go in the next one together.
+  function flush() {
+    if (!batch || pending > 0) return;
+    const b = batch;
+    batch = null;
+    pending++;
+    const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
+    const os = tx.objectStore(FILES);
+    try {
+      for (const [k, v] of b.ops) {
+        if (v === null) os.delete(k);
+        else os.put(v, k);
+      }
+    } catch (err) {
+      tx.abort(); // none of them, and onabort says why
+      failure = err;
+    }
+    const end = () => {
+      pending--;
+      b.ok();
+      flush();
+    };
+    tx.oncomplete = () => {
+      if (channel) channel.postMessage("wrote");
+      end();
+    };
+    tx.onabort = () => {
+      onFail(tx.error || failure || new Error("a write was aborted"));
+      end();
+    };
+  }
+
+  if (!items.has(MOVED)) {
+    const ops = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (OWN(k) && !items.has(k)) ops.push([k, localStorage.getItem(k)]);
+    }
+    ops.push([MOVED, "1"]);
+    for (const [k, v] of ops) items.set(k, v);
+    commit(ops);
+    flush();
+    await last;
+  }
+  // Moved (now or on an earlier open that died before this): localStorage's copies go.
+  const old = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    if (OWN(localStorage.key(i))) old.push(localStorage.key(i));
+  }
+  for (const k of old) localStorage.removeItem(k);
+
+  if (channel && onOther) {
+    channel.onmessage = async () => {
+      items = await readAll(db);
+      onOther();
+    };
+  }
+
+  // What webstore.WebFS and webmain.py call (the Web Storage API's names, plus move).
+  return {
+    getItem: (k) => (items.has(k) ? items.get(k) : null),
+    setItem: (k, v) => {
+      v = String(v);
+      items.set(k, v);
+      commit([[k, v]]);
+    },
+    removeItem: (k) => {
+      if (!items.has(k)) return;
+      items.delete(k);
+      commit([[k, null]]);
+    },
+    move: (src, dst) => {
+      const v = items.get(src);
+      if (v === undefined) return false;
+      items.set(dst, v);
+      items.delete(src);
+      commit([[dst, v], [src, null]]);
+      return true;
+    },
+    // The promise of the last transaction, this task's changes included (resolved once
+    // they are on disk).
+    settled: () => {
+      flush();
+      return last;
+    },
+    pending: () => pending,
+  };
+}
