@@ -352,23 +352,37 @@ def test_the_club_form_keeps_the_settings_and_forgets_them(site, broker):
 # these two at it: each is a step whose JS may return a Promise (webdrive.mjs awaits it).
 
 
+# The page's files are in IndexedDB (web/durable.js: database "s66", object store "files",
+# the keys "s66:<path>" and "s66.typed"); these steps read and write it as the page does.
+_OPEN_FILES = ("new Promise((ok, no) => { const r = indexedDB.open('s66', 1);"
+               " r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); })")
+_OWN = "((k) => k.startsWith('s66:') || k === 's66.typed')"
+
+
 def keep_storage_copy():
     """A step: copy every file of the page's store aside (in the page, until it reloads)."""
-    return {"do": "eval", "js": "(() => { const copy = {};"
-            " for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);"
-            " if (k.startsWith('s66:')) copy[k] = localStorage.getItem(k); }"
-            " window.s66StorageCopy = copy; return Object.keys(copy).length; })()"}
+    return {"do": "eval", "js": "(async () => { const db = await " + _OPEN_FILES + ";"
+            " const os = db.transaction('files').objectStore('files');"
+            " const get = (r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); });"
+            " const [keys, values] = await Promise.all([get(os.getAllKeys()), get(os.getAll())]);"
+            " const copy = {}; keys.forEach((k, i) => { if (" + _OWN + "(k)) copy[k] = values[i]; });"
+            " db.close(); window.s66StorageCopy = copy; return Object.keys(copy).length; })()"}
 
 
 def restore_storage_copy():
     """A step: put the page's store back to the copy keep_storage_copy() took (its files
-    made since are gone), as a restored backup or another device's older copy would."""
-    return {"do": "eval", "js": "(() => { const copy = window.s66StorageCopy;"
-            " const now = []; for (let i = 0; i < localStorage.length; i++)"
-            " now.push(localStorage.key(i));"
-            " now.filter((k) => k.startsWith('s66:')).forEach((k) => localStorage.removeItem(k));"
-            " Object.keys(copy).forEach((k) => localStorage.setItem(k, copy[k]));"
-            " return Object.keys(copy).length; })()"}
+    made since are gone), as a restored backup or another device's older copy would; in one
+    transaction, on disk before the step ends (the page is reloaded after it)."""
+    return {"do": "eval", "js": "(async () => { const copy = window.s66StorageCopy;"
+            " const db = await " + _OPEN_FILES + ";"
+            " const tx = db.transaction('files', 'readwrite', { durability: 'strict' });"
+            " const os = tx.objectStore('files');"
+            " const keys = await new Promise((ok) => { const r = os.getAllKeys();"
+            " r.onsuccess = () => ok(r.result); });"
+            " keys.filter(" + _OWN + ").forEach((k) => os.delete(k));"
+            " Object.keys(copy).forEach((k) => os.put(copy[k], k));"
+            " await new Promise((ok, no) => { tx.oncomplete = ok; tx.onabort = () => no(tx.error); });"
+            " db.close(); return Object.keys(copy).length; })()"}
 
 
 def test_an_older_storage_numbers_on_after_the_service(site, broker, tmp_path):

@@ -102,8 +102,13 @@ async function tapKeys(keys, step) {
   await cdp.detach();
 }
 
-async function typeKeys(keys) {
-  for (const ch of keys) await page.keyboard.press(KEY_NAMES[ch] || ch);
+// settle: each key waits for the frame of the one before (a player pressing one key at a
+// time), not typed ahead of the disk as fast as the driver can.
+async function typeKeys(keys, settle) {
+  for (const ch of keys) {
+    if (settle) await page.evaluate(() => window.s66.idle && window.s66.idle());
+    await page.keyboard.press(KEY_NAMES[ch] || ch);
+  }
 }
 
 function frame() {
@@ -138,7 +143,7 @@ try {
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
       case "tap": await tapKeys(step.keys, step); break;
-      case "type": await typeKeys(step.keys); break;
+      case "type": await typeKeys(step.keys, step.settle); break;
       case "frame": // the frame of the keys so far: drawn once their writes are on disk
         await page.evaluate(() => window.s66.idle && window.s66.idle());
         out = await frame();
