@@ -365,7 +365,8 @@ def keep_storage_copy():
             " const os = db.transaction('files').objectStore('files');"
             " const get = (r) => new Promise((ok) => { r.onsuccess = () => ok(r.result); });"
             " const [keys, values] = await Promise.all([get(os.getAllKeys()), get(os.getAll())]);"
-            " const copy = {}; keys.forEach((k, i) => { if (" + _OWN + "(k)) copy[k] = values[i]; });"
+            " const copy = {};"
+            " keys.forEach((k, i) => { if (" + _OWN + "(k)) copy[k] = values[i]; });"
             " db.close(); window.s66StorageCopy = copy; return Object.keys(copy).length; })()"}
 
 
@@ -381,7 +382,8 @@ def restore_storage_copy():
             " r.onsuccess = () => ok(r.result); });"
             " keys.filter(" + _OWN + ").forEach((k) => os.delete(k));"
             " Object.keys(copy).forEach((k) => os.put(copy[k], k));"
-            " await new Promise((ok, no) => { tx.oncomplete = ok; tx.onabort = () => no(tx.error); });"
+            " await new Promise((ok, no) => {"
+            " tx.oncomplete = ok; tx.onabort = () => no(tx.error); });"
             " db.close(); return Object.keys(copy).length; })()"}
 
 
