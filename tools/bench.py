@@ -43,7 +43,8 @@ WebAssembly port; the other figures on the 64-bit unix port.
                prices it with datasheet currents and the board file's cell.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame (first visit and from the cache), key-to-frame latency for
-               keyboard keys and for taps with real touch events (median, p95).
+               keyboard keys and for taps with real touch events (median, p95); the
+               browser killed with SIGKILL at 30 points of a match (tools/web_kills.py).
   club night   tools/club_figures.py with a real Mosquitto: results per second the standings
                service sustains, every deal scored again in the sixtysix core (none held),
                publish-to-standings latency, bytes on the air per deal, the device's heap with
@@ -620,6 +621,7 @@ def build(quick=False):
         import web_figures
 
         web = web_figures.figures()
+        web["kills"] = web_figures.durable_figures()
     club = None
     import mosquitto
 
@@ -759,6 +761,14 @@ def web_rows(web):
             web["tap_wait_median_ms"], web["tap_wait_p95_ms"]),
         "p95 <= %.0f ms" % TARGETS["web_key_p95_ms"],
         web["tap_to_frame_p95_ms"] <= TARGETS["web_key_p95_ms"], "web_tap_to_frame", web)
+    kills = web.get("kills")
+    if kills:
+        row("  browser killed (SIGKILL) at %d points of a match and reopened: kills that lost "
+            "an entry drawn >= 200 ms before / < 200 ms before" % kills["kills"],
+            "%d / %d (%d killed before the key's frame)" % (
+                kills["kills_not_ok"], kills["kills_lost_recent"], kills["kills_in_flight"]),
+            "0 / 0", kills["kills_not_ok"] == 0 and kills["kills_lost_recent"] == 0,
+            "web_kills", kills)
     if "tap_vsync_to_frame_p95_ms" in web:
         row("    with headless Chromium's 60 Hz frame clock (it holds a touch to the next frame)",
             "%.1f / %.1f ms (input queue %.1f / %.1f)" % (
