@@ -86,7 +86,7 @@ class Db:
             h = _held(row)
             held[(h["table"], h["inc"], h["seq"])] = {k: h.get(k) for k in HELD_FIELDS}
         rows = self.conn.execute(
-            "SELECT table_id, body FROM results ORDER BY table_id, inc, seq")
+            "SELECT table_id, body FROM results ORDER BY received, rowid")  # as they came
         for table, body in rows:
             ev.apply(table, json.loads(body), held)
         # Corrections and accepts in the order they were made (the audit's order).

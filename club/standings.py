@@ -100,13 +100,23 @@ class Event:
         seen = self.seen.get(key)
         if seen is None:
             seen = self.seen[key] = set()
-            self.contiguous[key] = 0
+            # A table's numbers run on from night to night (its outbox keeps one
+            # incarnation), so a new night's service may first hear #57. When that is a
+            # match's start, the stream starts there: what came before was another
+            # night's, acked by another service, and no deal of this match needs it.
+            start = seq - 1 if msg["kind"] == "match" else 0
+            self.contiguous[key] = start
             self.waiting[key] = {}
         if seq in seen:
             return False
         seen.add(seq)
         self.latest_inc[table] = inc
         self.applied += 1
+        if seq <= self.contiguous[key]:
+            # Before where the stream started (it came after a later match's start): it is
+            # held for the director, never counted silently nor dropped.
+            self._judged(table, msg, stored, before=True)
+            return True
         waiting = self.waiting[key]
         waiting[seq] = msg
         c = self.contiguous[key]
@@ -116,14 +126,18 @@ class Event:
             self.contiguous[key] = c
         return True
 
-    def _judged(self, table, msg, stored):
+    def _judged(self, table, msg, stored, before=False):
         hkey = (table, msg["inc"], msg["seq"])
         self.results[hkey] = msg
         if msg["kind"] == "gap":
             self.gaps.append({"table": table, "inc": msg["inc"], "seq": msg["seq"],
                               "from": msg["from"], "to": msg["to"]})
             return
-        why = self.judge.judge(table, msg)
+        if before:
+            why = ("before", "#%d came after this table's results began at a later match"
+                   % msg["seq"])
+        else:
+            why = self.judge.judge(table, msg)
         if stored is not None:
             entry = stored.get(hkey)  # the verdict given when it came stands
         elif why is not None:

@@ -187,6 +187,36 @@ def test_results_out_of_order_wait_and_undo_is_scored_again(tmp_path):
                                                                              "Bob": 3}
 
 
+def test_a_new_nights_service_counts_a_table_whose_numbers_run_on(tmp_path):
+    # A table's outbox keeps its incarnation from night to night: a new night's service
+    # (a fresh database) first hears #57, a match's start. It counts from there, and a
+    # result numbered before that start that comes later is held for the director, never
+    # counted silently nor left waiting for numbers another night's service acked.
+    svc, lines = _service(tmp_path)
+    p = Played(seq=57)
+    p.deal("result 1 2")
+    p.deal("result 2 1")
+    _send(svc, p.payloads)
+    assert svc.event.ack("t01") == ("abcd0001", 59) and _held(svc) == []
+    assert {q["name"]: q["gp"] for q in svc.event.standings()["players"]} == {"Ann": 2,
+                                                                             "Bob": 1}
+    old = Played(seq=50)
+    old.deal("result 1 3")
+    _send(svc, old.payloads[1:])  # #51: last week's deal, heard late
+    assert _held(svc) == [("t01", 51, "before")]
+    assert svc.event.ack("t01") == ("abcd0001", 59)
+    assert {q["name"]: q["gp"] for q in svc.event.standings()["players"]} == {"Ann": 2,
+                                                                             "Bob": 1}
+    # A restart judges the same.
+    again = _restart(svc, tmp_path)
+    assert _held(again) == [("t01", 51, "before")] and again.event.ack("t01")[1] == 59
+    # A deal (not a match) first is no start: it waits for the numbers before it.
+    (tmp_path / "other").mkdir()
+    svc2, _ = _service(tmp_path / "other")
+    _send(svc2, p.payloads[1:2])
+    assert svc2.event.ack("t01") == ("abcd0001", 0)
+
+
 def test_good_results_from_firmware_tables_still_count_and_are_acked(tmp_path):
     # A table in the unix port: seated by the director, deals played card by card, then
     # quick results to the match's end, through a real Mosquitto with the project's ACL.
