@@ -2,6 +2,7 @@
 the MicroPython unix port (mp_club_table.py), and the standings the tables' own flash says
 the night should end with."""
 
+import contextlib
 import glob
 import json
 import os
@@ -33,6 +34,16 @@ def need_broker():
 
 def table_passwords(n):
     return {"t%02d" % i: "pw-t%02d" % i for i in range(1, n + 1)}
+
+
+@contextlib.contextmanager
+def club_broker(tmp_path, tables):
+    """A real Mosquitto on a free loopback port that knows the service's, the director's and
+    the viewer's logins and those of tables t01..tNN (password pw-tNN)."""
+    need_broker()
+    users = dict(PASSWORDS, **table_passwords(tables))
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+        yield b
 
 
 def club_file(folder, table, port, password=None, resend_s=1):

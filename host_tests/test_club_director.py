@@ -12,10 +12,9 @@ import time
 import urllib.error
 import urllib.request
 
-import mosquitto
 import paho.mqtt.client as paho
 import pytest
-from clubkit import PASSWORDS, ServiceThread, need_broker, players, table_passwords
+from clubkit import PASSWORDS, ServiceThread, club_broker, players
 from clubplay import Played
 from conftest import FIRMWARE, ROOT
 
@@ -30,9 +29,7 @@ DIRECTOR_WEB = "page-pw"
 
 @pytest.fixture
 def broker(tmp_path):
-    need_broker()
-    users = dict(PASSWORDS, **table_passwords(2))
-    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+    with club_broker(tmp_path, 2) as b:
         yield b
 
 

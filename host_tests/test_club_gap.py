@@ -7,27 +7,22 @@ import os
 import shutil
 import sqlite3
 
-import mosquitto
 import pytest
 from clubkit import (
-    PASSWORDS,
     ServiceThread,
+    club_broker,
     club_file,
     expected,
     last_json,
-    need_broker,
     players,
     run_table,
-    table_passwords,
 )
 from conftest import FIRMWARE
 
 
 @pytest.fixture
 def broker(tmp_path):
-    need_broker()
-    users = dict(PASSWORDS, **table_passwords(1))
-    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+    with club_broker(tmp_path, 1) as b:
         yield b
 
 

@@ -3,27 +3,24 @@ service (paho-mqtt) through a real Mosquitto with passwords and the project's AC
 
 import json
 
-import mosquitto
 import paho.mqtt.client as paho
 import pytest
 from clubkit import (
     PASSWORDS,
     ServiceThread,
+    club_broker,
     club_file,
     expected,
     last_json,
     need_broker,
     players,
     run_table,
-    table_passwords,
 )
 
 
 @pytest.fixture
 def broker(tmp_path):
-    need_broker()
-    users = dict(PASSWORDS, **table_passwords(3))
-    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
+    with club_broker(tmp_path, 3) as b:
         yield b
 
 
