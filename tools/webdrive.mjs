@@ -103,10 +103,11 @@ async function tapKeys(keys, step) {
 }
 
 // settle: each key waits for the frame of the one before (a player pressing one key at a
-// time), not typed ahead of the disk as fast as the driver can.
-async function typeKeys(keys, settle) {
+// time), not typed ahead of the disk as fast as the driver can; gap: and then that many ms.
+async function typeKeys(keys, settle, gap) {
   for (const ch of keys) {
     if (settle) await page.evaluate(() => window.s66.idle && window.s66.idle());
+    if (gap) await page.waitForTimeout(gap);
     await page.keyboard.press(KEY_NAMES[ch] || ch);
   }
 }
@@ -143,7 +144,7 @@ try {
       case "reload": await page.reload(); await ready(); break;
       case "click": await clickKeys(step.keys); break;
       case "tap": await tapKeys(step.keys, step); break;
-      case "type": await typeKeys(step.keys, step.settle); break;
+      case "type": await typeKeys(step.keys, step.settle, step.gap || 0); break;
       case "frame": // the frame of the keys so far: drawn once their writes are on disk
         await page.evaluate(() => window.s66.idle && window.s66.idle());
         out = await frame();
