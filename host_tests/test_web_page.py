@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 from keyseq import KEYPAD, SETTINGS, first_deal, menu, pick
 from sixtysix.match import Match
-from test_web import LAYOUT_CHECK
+from test_web import LAYOUT_CHECK, run
 from ui import i18n
 from ui.i18n import LANGS
 
@@ -35,14 +35,6 @@ SHOWN = """(() => ({
   undo: document.querySelector('#keypad button[data-key="*"] span.s5').textContent,
   back: document.querySelector('#buttons button[data-key="BACK"] span.s4').textContent,
   fw: window.s66.lang()}))()"""
-
-
-def run(url, steps, **kw):
-    got = browser.drive(url, steps, **kw)
-    assert got["failed"] is None, got["failed"]
-    assert got["errors"] == []
-    assert got["foreign"] == []
-    return got["results"]
 
 
 def _check_shown(shown, code, layout):

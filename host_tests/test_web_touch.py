@@ -15,18 +15,11 @@ import web_icons
 from conftest import ROOT
 from keyseq import KEYPAD, SETTINGS, first_deal, menu
 from sixtysix.match import Match
+from test_web import run
 
 import web
 
 no_browser = pytest.mark.skipif(browser.missing() is not None, reason=browser.missing() or "")
-
-
-def run(url, steps, **kw):
-    got = browser.drive(url, steps, **kw)
-    assert got["failed"] is None, got["failed"]
-    assert got["errors"] == []
-    assert got["foreign"] == []
-    return got["results"]
 
 
 def keys_of(entries):
