@@ -32,8 +32,9 @@ from club.standings import Invalid, check
 WHY_MAX = 200  # characters of a reason
 
 
-class Refused(Exception):
-    """A request the service does not carry out; args[0] says why."""
+class Declined(Exception):
+    """A director request the service declines: args[0] says why, and the reply carries it.
+    (The core's Refused is an entry the rules do not allow; this is a request.)"""
 
 
 def act(svc, request, via):
@@ -42,14 +43,14 @@ def act(svc, request, via):
     svc.db.commit()  # what came before is on disk: a refusal below rolls back only its own
     try:
         if not isinstance(request, dict):
-            raise Refused("not a request")
+            raise Declined("not a request")
         if "unreadable" in request:  # what the service could not read (service.py)
-            raise Refused(str(request["unreadable"]))
+            raise Declined(str(request["unreadable"]))
         do = _COMMANDS.get(cmd)
         if do is None:
-            raise Refused("unknown command: %s" % str(cmd)[:40])
+            raise Declined("unknown command: %s" % str(cmd)[:40])
         reply = do(svc, request)
-    except Refused as e:
+    except Declined as e:
         reply = _refused(svc, str(e))
     except (KeyError, TypeError, ValueError) as e:
         reply = _refused(svc, "bad request: %s" % (e,))
@@ -107,40 +108,40 @@ def _accepted(svc, note, tables=()):
 def _why(r):
     why = r.get("why")
     if not isinstance(why, str) or not why.strip():
-        raise Refused("a reason is needed (--why)")
+        raise Declined("a reason is needed (--why)")
     if len(why) > WHY_MAX:
-        raise Refused("the reason is longer than %d characters" % WHY_MAX)
+        raise Declined("the reason is longer than %d characters" % WHY_MAX)
     return why.strip()
 
 
 def _open(svc):
     if svc.event.closed:
-        raise Refused("the night is closed: reopen it first")
+        raise Declined("the night is closed: reopen it first")
 
 
 def _int(r, key):
     v = r.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise Refused("%s: not a number" % key)
+        raise Declined("%s: not a number" % key)
     return v
 
 
 def _match(svc, r):
-    """The Match a correction names; refused for an unknown table or match."""
+    """The TableMatch a correction names; refused for an unknown table or match."""
     table, inc = r.get("table"), r.get("inc")
     if not isinstance(table, str) or not isinstance(inc, str):
-        raise Refused("table and inc are needed")
+        raise Declined("table and inc are needed")
     ev = svc.event
     if not any(key[0] == table for key in ev.matches):
-        raise Refused("no such table: %s" % table[:20])
+        raise Declined("no such table: %s" % table[:20])
     m = ev.matches.get((table, inc, _int(r, "match")))
     if m is None:
-        raise Refused("no such match: %s %s match %d" % (table, inc[:20], r["match"]))
+        raise Declined("no such match: %s %s match %d" % (table, inc[:20], r["match"]))
     return m
 
 
 def limits(m):
-    """(sides, the most game points a side can get in one deal) of a Match, by its rule
+    """(sides, the most game points a side can get in one deal) of a TableMatch, by its rule
     set (the match message's "rules"): 3 a deal, or 6 with four players (a contract)."""
     from sixtysix.rules import RULE_SETS, Rules
 
@@ -175,23 +176,23 @@ def _correct(svc, r):
     have = _deals(svc, m)
     action = "set" if r["cmd"] == "correct" else "void"
     if action == "void" and deal not in have:
-        raise Refused("no such deal: %s match %d deal %d" % (m.table, m.match, deal))
+        raise Declined("no such deal: %s match %d deal %d" % (m.table, m.match, deal))
     if action == "set" and not 1 <= deal <= max(have | {0}) + 1:
-        raise Refused("no such deal: %s match %d has deals 1..%d" % (m.table, m.match,
+        raise Declined("no such deal: %s match %d has deals 1..%d" % (m.table, m.match,
                                                                     max(have | {0})))
     fix = {"table": m.table, "inc": m.inc, "match": m.match, "deal": deal, "action": action,
            "result": None, "why": why}
     if action == "set":
         given = r.get("result")
         if not isinstance(given, dict):
-            raise Refused("a correction needs its result: game points, winner")
+            raise Declined("a correction needs its result: game points, winner")
         sides, most = limits(m)
         gp = given.get("gp")
         if not isinstance(gp, list) or len(gp) != sides:
-            raise Refused("game points: %d numbers, one per side" % sides)
+            raise Declined("game points: %d numbers, one per side" % sides)
         for g in gp:
             if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g <= most:
-                raise Refused("game points: %s is not what one deal can give (0..%d)"
+                raise Declined("game points: %s is not what one deal can give (0..%d)"
                               % (str(g)[:10], most))
         res = {"v": 1, "inc": m.inc, "seq": 1, "kind": "deal", "match": m.match,
                "deal": deal, "gp": gp, "winner": given.get("winner"),
@@ -199,7 +200,7 @@ def _correct(svc, r):
         try:
             check(res)
         except Invalid as e:
-            raise Refused(str(e)) from None
+            raise Declined(str(e)) from None
         fix["result"] = res
     fix["id"] = svc.db.add_correction(fix)
     svc.event.correct(fix)
@@ -213,12 +214,12 @@ def _accept(svc, r):
     try:
         table, msg = svc.db.refused_result(rid)
     except ValueError as e:
-        raise Refused(str(e)) from None
+        raise Declined(str(e)) from None
     if svc.db.accepted_of(rid) is not None:
-        raise Refused("row %d is already accepted" % rid)
+        raise Declined("row %d is already accepted" % rid)
     counted = svc.event.counted(table, msg["inc"], msg["seq"])
     if counted == msg:
-        raise Refused("row %d already counts (the same copy)" % rid)
+        raise Declined("row %d already counts (the same copy)" % rid)
     svc.db.add_accepted(rid, why)
     how = svc.event.take(table, msg, accept_entry(rid, table, msg, why))
     what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
@@ -245,7 +246,7 @@ def _close(svc, r):
 def _reopen(svc, r):
     _why(r)
     if not svc.event.closed:
-        raise Refused("the night is not closed")
+        raise Declined("the night is not closed")
     late = svc.db.conn.execute(
         "SELECT COUNT(*) FROM refused WHERE why LIKE 'late:%' AND id NOT IN "
         "(SELECT refused_id FROM accepted)").fetchone()[0]

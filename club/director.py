@@ -19,7 +19,7 @@ count, close and reopen the night.
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
     cards TABLE ...                        a printable page of QR codes, one a table, that
-                                           open the browser table page (club/cards.py)
+                                           open the browser table page (club/tablecards.py)
     reopen --why TEXT                      the night is open again
 
 Every command but seat and show is a request to the standings service
@@ -40,7 +40,7 @@ import threading
 
 from sixtysix.names import MAX, valid
 
-from club import cards
+from club import tablecards
 from club.broker import connect
 from club.view import render
 
@@ -195,7 +195,7 @@ def main(argv=None):
     sub.add_parser("show")
     c = sub.add_parser("close")
     c.add_argument("--csv", required=True)
-    cards.arguments(sub.add_parser("cards"))
+    tablecards.arguments(sub.add_parser("cards"))
     c = sub.add_parser("reopen")
     c.add_argument("--why", required=True)
     a = ap.parse_args(argv)
@@ -223,7 +223,7 @@ def main(argv=None):
     elif a.cmd == "reopen":
         verdict(a, {"cmd": "reopen", "why": a.why})
     elif a.cmd == "cards":
-        cards.run(a)
+        tablecards.run(a)
     elif a.cmd == "show":
         sys.stdout.write(render(standings(a)))
     elif a.cmd == "close":

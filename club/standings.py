@@ -31,7 +31,7 @@ from club.rescore import Judge
 HELD_FIELDS = ("id", "table", "inc", "seq", "match", "deal", "what", "code", "why")
 
 
-class Match:
+class TableMatch:
     """One match of one table: its header and, per deal, the result that counts."""
 
     __slots__ = ("table", "inc", "match", "head", "head_seq", "deals")
@@ -65,7 +65,7 @@ class Event:
     """Every result of the night, folded; apply() says whether a result was new."""
 
     def __init__(self):
-        self.matches = {}  # (table, inc, match) -> Match
+        self.matches = {}  # (table, inc, match) -> TableMatch
         self.seen = {}  # (table, inc) -> set of seqs applied
         self.contiguous = {}  # (table, inc) -> every seq up to this one is applied
         self.latest_inc = {}  # table -> the inc of its latest result
@@ -158,7 +158,7 @@ class Event:
         mkey = (table, msg["inc"], msg["match"])
         m = self.matches.get(mkey)
         if m is None:
-            m = self.matches[mkey] = Match(table, msg["inc"], msg["match"])
+            m = self.matches[mkey] = TableMatch(table, msg["inc"], msg["match"])
         if msg["kind"] == "match":
             if not held and seq >= m.head_seq:
                 m.head, m.head_seq = msg, seq

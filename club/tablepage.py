@@ -3,7 +3,7 @@
 At a club night a phone that keeps score needs the page (the browser build, the same as
 `make web` builds: tools/web.py) and the broker. The service's laptop serves both, so the
 phones need only its address: http://<laptop>:8080/table/, with the table's settings in
-the fragment (#broker=ws://<laptop>:9001&table=t07&password=...; club/cards.py prints them
+the fragment (#broker=ws://<laptop>:9001&table=t07&password=...; club/tablecards.py prints them
 as QR codes). The page's files are all named relative to it, so under /table/ it runs as
 it does at the root; its service worker's scope is /table/.
 

@@ -5,7 +5,7 @@ On the board every imported module's bytecode lives in the heap, so code that ru
 boot) or now and then (a list, a checkpoint, the statistics) is imported where it is used,
 by a plain import, and dropped by its job's name once the job is done:
 
-    from app import restore          # the job loads what it needs
+    from session import restore          # the job loads what it needs
     ...
     drop("restore")                  # and gives the heap back
 
@@ -18,18 +18,18 @@ from compat import const
 # One line a job: its name, then its modules. Bytes, not a tuple of strings: the table
 # costs its length once, while a tuple would keep each name in the heap a second time.
 _JOBS = const(
-    b"\nboot startup boardcheck parts app.compose hw.display_build hw.keys_build hw.wake"
-    b"\nrestore app.restore"  # rebuilding the match from the flash at boot
+    b"\nboot startup boardcheck parts wiring hw.display_build hw.keys_build hw.wake"
+    b"\nrestore session.restore"  # rebuilding the match from the flash at boot
     b"\nrepair store.repair store.recover"  # the journal's scan and repair (Store.load)
     b"\nblob store.recover"  # reading a packed file (Store.load_blob)
     # a match's start, rebuild or checkpoint: the rule sets' table and the name rule
     b"\nsetup sixtysix.saved sixtysix.setup sixtysix.names sixtysix.rulesets"
-    b"\nblobs app.blobs"  # the settings and statistics blobs
-    b"\nstats app.stats app.blobs"  # adding a finished match to the statistics
+    b"\nblobs session.blobs"  # the settings and statistics blobs
+    b"\nstats session.stats session.blobs"  # adding a finished match to the statistics
     b"\nfont ui.fontload"  # reading the font's index (Text())
     b"\nlang ui.langfile"  # reading a language file's index
-    b"\nscoreboard ui.board ui.softkeys"  # the scoreboard's code, while a list covers it
-    b"\nlists ui.menus ui.points ui.info ui.settings ui.newmatch ui.pairs ui.names"
+    b"\nscoreboard ui.scoreboard ui.softkeys"  # the scoreboard's code, while a list covers it
+    b"\nlists ui.menus ui.points ui.info ui.settings ui.newmatch ui.pairs ui.nameentry"
     b" sixtysix.names ui.lists"  # the menus and lists, once back on the scoreboard
     b"\n"
 )

@@ -1,7 +1,7 @@
 """The board runs this file at boot. It stays source, so it is kept tiny: the work is
-in start.py, which deploy compiles to .mpy."""
+in loop.py, which deploy compiles to .mpy."""
 
-from start import run
+from loop import run
 
 if __name__ == "__main__":
     run()

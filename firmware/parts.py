@@ -1,7 +1,7 @@
 """The board's parts, built from its checked board file: the display, the keys and waking
 on a key, the club-night link; and the report of a bad board file.
 
-start.run() imports this module for the boot and drops it afterwards: on the board every
+loop.run() imports this module for the boot and drops it afterwards: on the board every
 module's code lives in the heap, and none of this runs again before the next boot.
 """
 
@@ -115,7 +115,7 @@ def report(cfg, errors, name):
 
 
 def make_club(cfg, app, club_file, link_club):
-    """The club-night link, or None; link_club: app/compose.py's. Its code (net/) is
+    """The club-night link, or None; link_club: wiring.py's. Its code (net/) is
     imported only on a board with WiFi and a club file: on every other board it costs no
     heap at all."""
     import os

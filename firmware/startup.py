@@ -1,8 +1,8 @@
-"""The board's boot, for start.run(): check board.json, build the parts, boot the app.
+"""The board's boot, for loop.run(): check board.json, build the parts, boot the app.
 
 The parts come from parts.py (the display, the keys, waking on a key, the club link), the
-app from app/compose.py, the wiring the simulator and the browser use too. All of it is the
-loader's BOOT job: start.run() drops it once the boot is done, and this module drops
+app from wiring.py, the wiring the simulator and the browser use too. All of it is the
+loader's BOOT job: loop.run() drops it once the boot is done, and this module drops
 boardcheck.py and parts.py as soon as it is done with them, before the app's code loads: on
 the board every module's code is heap, and none of this runs again before the next boot.
 """
@@ -11,12 +11,12 @@ import gc
 import machine
 
 PANEL_RETRY_MS = 3000  # a panel that does not answer at boot: tried again this often
-NO_PANEL = 4  # start.py make_buzzer's pattern for it
+NO_PANEL = 4  # loop.py make_buzzer's pattern for it
 
 
 def boot(board, data, club_file, make_buzzer):
     """(cfg, keys, power, app, club), or None when the board file is bad. data: the store's
-    folder; make_buzzer(cfg): the app's beeper (start.py's: it stays for the loop)."""
+    folder; make_buzzer(cfg): the app's beeper (loop.py's: it stays for the loop)."""
     import os
 
     import boardcheck
@@ -43,10 +43,10 @@ def boot(board, data, club_file, make_buzzer):
     unload("parts")
     gc.collect()
 
-    from app import compose  # the one wiring, the simulator's and the browser's too
+    import wiring  # the one wiring, the simulator's and the browser's too
 
-    # The match is rebuilt before the UI's code loads (see compose.build).
-    app = compose.build(display, data, os, None, layout, buzzer=buzzer)
+    # The match is rebuilt before the UI's code loads (see wiring.build).
+    app = wiring.build(display, data, os, None, layout, buzzer=buzzer)
     display.contrast(app.settings["contrast"])
     from hw.power import Power
 
@@ -54,8 +54,8 @@ def boot(board, data, club_file, make_buzzer):
     app.on_settings = power.configure  # the idle policy hears each change of the settings
     import parts  # again, for the club link: dropped again straight after
 
-    club = parts.make_club(cfg, app, club_file, compose.link_club)
-    del parts, compose
+    club = parts.make_club(cfg, app, club_file, wiring.link_club)
+    del parts, wiring
     unload("parts")
     app.render()
     gc.collect()

@@ -143,8 +143,8 @@ class PahoTable:
     def __init__(self, folder, table, port, password, seed):
         import random
 
-        from app.session import Session
         from net.outbox import Outbox
+        from session import Session
         from store.journal import Store
 
         self.root = os.path.join(folder, table)

@@ -26,10 +26,10 @@ import socket
 import sys
 import time
 
-from app.session import Session
 from clubtruth import write as truth
-from net.club import Club
+from net.clublink import Club
 from net.mqtt import MQTT
+from session import Session
 from sixtysix.errors import Refused
 from store.journal import Store
 from ui.app import App

@@ -16,7 +16,7 @@ T = i18n.t
 
 SETUP = """
 import json, os, sys
-from app.session import Session
+from session import Session
 from hw.display import Display
 from store.journal import Store
 from sixtysix.cards import suit_of
@@ -79,7 +79,7 @@ def tricks(app):
 """
 
 # A trick whose lead carries a suit and whose last card has none yet: the next suit key
-# completes that card (Board._amend). With spades trump and the seat after the leader named
+# completes that card (Scoreboard._amend). With spades trump and the seat after the leader named
 # as the winner, K of hearts led and a 10: the 10 of diamonds makes the named winner lose
 # (the trick leaves the match for the entry line); the 10 of hearts wins, so the amend
 # goes on to replace the trick (Session.replace_last), where the faults below strike.

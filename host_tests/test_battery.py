@@ -1,7 +1,7 @@
 """Hours of play on a cell: the evening tools/evening.py measures on the device, the currents
 tools/battery.py prices it with, and the bench rows that report it.
 
-The evening is the real start.run() on the fake machine and a fake clock (three hours, a
+The evening is the real loop.run() on the fake machine and a fake clock (three hours, a
 deal every four minutes); nothing here is timed.
 """
 
@@ -49,7 +49,7 @@ def test_the_club_link_wakes_the_sleeping_loop_twice_a_second(keypad):
     ev = keypad[True]
     assert sum(ev["ms"].values()) == EVENING_MS
     off = ev["ms"]["off"]
-    assert off / 500 - 50 <= ev["lightsleeps"] <= off / 500 + 50  # net/club.py: 500 ms
+    assert off / 500 - 50 <= ev["lightsleeps"] <= off / 500 + 50  # net/clublink.py: 500 ms
 
 
 def test_the_average_lies_between_sleep_and_active(keypad):

@@ -5,7 +5,7 @@ that arithmetic (an intermediate past 2**30 - 1 becomes a heap object there only
 overstates the heap. Here, on ../shared/mp32/micropython32 (the unix port built for i386,
 with the real GC and a capped heap) and on the WebAssembly port under Node:
 - the core's scenarios replay to the same bytes as on CPython and the 64-bit port;
-- whole matches typed key by key into the device, booted by the real start.run() from
+- whole matches typed key by key into the device, booted by the real loop.run() from
   compiled .mpy files, as on a board, in the board's heap;
 - a power-cut sweep of a short match; a short device fuzz.
 The tick wrap at the 31-bit boundary is in test_keys.py and test_power.py.
@@ -144,7 +144,7 @@ def test_with_the_code_in_romfs_a_whole_match_plays_in_56k(mpy, tmp_path):
 
 
 def test_a_reboot_mid_match_resumes_it_on_32_bit(mpy, tmp_path):
-    # Two boots through start.run() over the same flash: the second finishes the match.
+    # Two boots through loop.run() over the same flash: the second finishes the match.
     if runtimes.missing("mp32"):
         pytest.skip(runtimes.missing("mp32"))
     lines, m = random_match("mariage", 8, suits=False, quick=2)

@@ -16,7 +16,7 @@ BOOT = """
 import sys, main
 app = main.run(seconds=%s)
 st = app.match.state
-print(json.dumps({"net": "net.club" in sys.modules, "mark": app.club_mark,
+print(json.dumps({"net": "net.clublink" in sys.modules, "mark": app.club_mark,
   "names": list(st.names) if st else None, "message": app.message,
   "pixels": [app.fb.pixel(127, y) for y in range(9)]}))
 """

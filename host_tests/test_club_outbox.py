@@ -6,9 +6,9 @@ import json
 import random
 import sys
 
-from app.session import Session
 from conftest import ROOT
 from net.outbox import Outbox
+from session import Session
 from store.journal import Store
 
 sys.path.insert(0, ROOT)

@@ -424,13 +424,13 @@ def test_deploy_boot_restore_and_redeploy(vboard):
     out = on_board(port, BOOT + "app.key('1')\napp.key('1')\napp.render()\n"
                    "print('@started', app.match.state.rules.id, type(app.screen).__name__)\n")
     rid = answers(out)["started"].split()[0]
-    assert answers(out)["started"].split()[1] == "Board"
+    assert answers(out)["started"].split()[1] == "Scoreboard"
     assert os.listdir(flash / "data")
 
     # A new process (mpremote soft-resets the virtual board): the match is restored and the
     # scoreboard is shown.
     got = answers(on_board(port, BOOT))
-    assert got["screen"] == "Board" and got["match"] == rid
+    assert got["screen"] == "Scoreboard" and got["match"] == rid
 
     # Deploying again copies nothing and leaves the match alone.
     data_before = {n: (flash / "data" / n).read_bytes() for n in os.listdir(flash / "data")}
@@ -449,7 +449,7 @@ def test_deploy_boot_restore_and_redeploy(vboard):
     assert not (flash / "boardcheck.py").exists() and not (flash / "ui" / "gone.mpy").exists()
     got = answers(on_board(port, BOOT.replace(
         "p[32].mode == machine.Pin.OPEN_DRAIN, p[27]", "p[32].pull == machine.Pin.PULL_UP, p[26]")))
-    assert got["screen"] == "Board" and got["match"] == rid and got["pins"] == "True True"
+    assert got["screen"] == "Scoreboard" and got["match"] == rid and got["pins"] == "True True"
 
 
 SPI_BOOT = BOOT + """
@@ -487,8 +487,8 @@ def test_an_spi_board_deploys_and_boots(vboard):
 
 
 ROM_BOOT = BOOT + """
-import ui.app, start
-print('@from', ui.app.__file__, start.__file__)
+import ui.app, loop
+print('@from', ui.app.__file__, loop.__file__)
 """
 
 
@@ -517,8 +517,8 @@ def test_a_board_with_a_romfs_partition_gets_the_image(vboard_romfs, tmp_path):
     assert code == sorted(["board.json", "main.py"] + ["data/" + n for n in data_before])
     assert "removed %d stale files" % len(copies) in first and len(copies) > 20
     got = answers(on_board(port, ROM_BOOT))
-    assert got["from"] == "/rom/ui/app.mpy /rom/start.mpy"  # the code runs from the image
-    assert got["screen"] == "Board" and got["match"] is not None and got["match"] != "None"
+    assert got["from"] == "/rom/ui/app.mpy /rom/loop.mpy"  # the code runs from the image
+    assert got["screen"] == "Scoreboard" and got["match"] is not None and got["match"] != "None"
     assert {n: (flash / "data" / n).read_bytes() for n in os.listdir(flash / "data")} == \
         data_before
 

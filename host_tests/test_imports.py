@@ -101,14 +101,14 @@ def find_cycle(graph):
 
 # ---- the checker itself ------------------------------------------------------------------
 
-KNOWN = {"ui", "ui.app", "ui.board", "ui.menus", "ui.screen", "sixtysix", "sixtysix.deal",
+KNOWN = {"ui", "ui.app", "ui.scoreboard", "ui.menus", "ui.screen", "sixtysix", "sixtysix.deal",
          "sixtysix.deal4"}
 
 IMPORTS = [
     # (module, source, the firmware modules it imports)
-    ("ui.board", "from ui.screen import W\n", {"ui", "ui.screen"}),
+    ("ui.scoreboard", "from ui.screen import W\n", {"ui", "ui.screen"}),
     ("ui.app", "def f():\n    from ui import menus\n", {"ui", "ui.menus"}),
-    ("ui.app", "import gc, ui.board\n", {"ui", "ui.board"}),
+    ("ui.app", "import gc, ui.scoreboard\n", {"ui", "ui.scoreboard"}),
     ("ui.app", "class A:\n    def m(self):\n        import ui.menus as m\n",
      {"ui", "ui.menus"}),
     ("sixtysix.deal", "def f():\n    from .deal4 import ENTRIES4\n",
@@ -152,7 +152,7 @@ def test_firmware_has_no_import_circle(graph):
 
 def test_the_graph_sees_the_lazy_imports(graph):
     # Imported inside functions only: a reader that missed those would miss circles.
-    assert "ui.menus" in graph["ui.app"] and "ui.board" in graph["ui.app"]
+    assert "ui.menus" in graph["ui.app"] and "ui.scoreboard" in graph["ui.app"]
     assert "sixtysix.deal4" in graph["sixtysix.deal"]
 
 
@@ -160,8 +160,8 @@ def test_ui_screens_depend_one_way(graph):
     # The base module imports no other ui module; board and menus build on it and on the
     # leaf helpers, never on the app or on each other (the app reaches them).
     assert [m for m in graph["ui.screen"] if m.startswith("ui")] == []
-    for screen in ("ui.board", "ui.menus"):
-        assert graph[screen] & {"ui.app", "ui.board", "ui.menus"} == set(), screen
+    for screen in ("ui.scoreboard", "ui.menus"):
+        assert graph[screen] & {"ui.app", "ui.scoreboard", "ui.menus"} == set(), screen
         assert "ui.screen" in graph[screen]
 
 
@@ -293,8 +293,8 @@ def test_the_page_imports_only_what_its_build_holds():
 
 
 def test_the_club_link_knows_no_screen(graph):
-    # net/club.py reports codes to on_event; the App (ui/app.py) has the words.
-    for module in ("net.club", "net.outbox", "net.wire", "net.mqtt"):
+    # net/clublink.py reports codes to on_event; the App (ui/app.py) has the words.
+    for module in ("net.clublink", "net.outbox", "net.wire", "net.mqtt"):
         assert [m for m in graph[module] if m.startswith("ui")] == [], module
 
 
@@ -302,3 +302,33 @@ def test_the_core_imports_nothing_above_it(graph):
     for module, deps in graph.items():
         if module.startswith("sixtysix"):
             assert {m.partition(".")[0] for m in deps} <= {"sixtysix"}, module
+
+
+# ---- names that say one thing ------------------------------------------------------------
+
+PRODUCT = ("firmware", "web", "club")
+
+
+def _names_in(folders):
+    """({package name: [folders]}, {module base name: [files]}) under the product folders
+    (the page's scripts count as modules: web/app.js beside ui/app.py was one more App)."""
+    packages, modules = {}, {}
+    for folder in folders:
+        for top, dirs, names in os.walk(os.path.join(ROOT, folder)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            rel = _rel(top, ROOT)
+            if "__init__.py" in names:
+                packages.setdefault(os.path.basename(top), []).append(rel)
+            for name in names:
+                if name.endswith((".py", ".js")) and name != "__init__.py":
+                    modules.setdefault(name.rsplit(".", 1)[0], []).append(rel + "/" + name)
+    return packages, modules
+
+
+def test_no_product_package_shares_a_name_with_a_module():
+    # `app/` beside ui/app.py, or net/club.py beside club/, made a reader ask which one an
+    # import meant: every package and module of the product has a name of its own.
+    packages, modules = _names_in(PRODUCT)
+    assert {n: (packages[n], modules[n]) for n in set(packages) & set(modules)} == {}
+    assert {n: fs for n, fs in modules.items() if len(fs) > 1} == {}
+    assert {n: ps for n, ps in packages.items() if len(ps) > 1} == {}

@@ -1,6 +1,6 @@
 """The board's main loop sleeps between key scans: it does not spin while idle.
 
-The real start.run() runs in the MicroPython unix port with the fake machine
+The real loop.run() runs in the MicroPython unix port with the fake machine
 module (host_tests/fake_machine) for a fixed wall time with no key pressed;
 the loop turns are counted. With the panel on, a turn is one key scan every
 20 ms (hw/power.py scan_ms), so about 50 turns a second; a busy loop would make
@@ -38,7 +38,7 @@ def test_the_idle_policy_hears_the_settings_at_boot_and_when_they_change(tmp_pat
         (tmp_path / "board.json").write_text(f.read())
     code = """
 import os
-from app.session import Session
+from session import Session
 from store.journal import Store
 Session(Store("data", os)).save_settings({"off_s": 300})
 import main
@@ -65,7 +65,7 @@ def test_a_stuck_keypad_does_not_keep_the_board_awake(tmp_path):
     code = """
 import os
 import machine
-from app.session import Session
+from session import Session
 from store.journal import Store
 from hw import keys
 

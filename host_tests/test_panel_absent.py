@@ -1,4 +1,4 @@
-"""A board whose panel does not answer at boot (a loose connector): the real start.run() in
+"""A board whose panel does not answer at boot (a loose connector): the real loop.run() in
 the MicroPython unix port with the fake machine, its I2C bus answering nobody at first.
 
 The boot says so once on the console, with no traceback, beeps the no-panel pattern and
@@ -62,8 +62,8 @@ class Buzzer(machine.PWM):
 machine.I2C = LateBus
 machine.Pin = Key1
 machine.PWM = Buzzer
-import start
-app = start.run(seconds=1.5)
+import loop
+app = loop.run(seconds=1.5)
 print("FAILS", state["fails"], "BEEPS", len(beeps), "LISTS", len(app.lists))
 print("SENT", machine.buses[0].writes > 20)
 {then}

@@ -1,13 +1,13 @@
 """A club night rehearsed without hardware, each piece against a real Mosquitto (the
 project's ACL and passwords) and the standings service:
 
-- `make sim ARGS="--club FILE"`: the firmware's own club link (app/compose.py link_club,
+- `make sim ARGS="--club FILE"`: the firmware's own club link (wiring.py link_club,
   net/mqtt.py) in the interactive simulator, driven under tmux: the seating starts its
   match, a deal typed on the keys reaches the service and is acked, the line under the
   panel says so; scripted runs with no broker keep the result on the flash and send it
   when the broker is there;
 - the service's table page (club/tablepage.py) at /table/ of its HTTP port, opened in
-  Chromium from the address a table card (club/cards.py, `club.director cards`) holds:
+  Chromium from the address a table card (club/tablecards.py, `club.director cards`) holds:
   the page logs in as its table, takes the seating and has its result acked.
 """
 
@@ -165,7 +165,7 @@ def test_the_service_serves_the_table_page_and_nothing_else(broker, tmp_path, ta
         assert status == 200 and ctype.startswith("text/html") and b"clubcfg.js" in body
         with open(os.path.join(table_page, "index.html"), "rb") as f:
             assert body == f.read()
-        assert get(base + "/table/app.js")[:2] == (200, "text/javascript")
+        assert get(base + "/table/page.js")[:2] == (200, "text/javascript")
         assert get(base + "/table/micropython.wasm")[:2] == (200, "application/wasm")
         assert get(base + "/table")[0] == 200  # redirected to /table/
         for path in ("/table/../club/service.py", "/table/%2e%2e/README.md",
@@ -179,7 +179,7 @@ def test_the_service_serves_the_table_page_and_nothing_else(broker, tmp_path, ta
 def test_a_table_card_opens_the_served_page_as_its_table(broker, tmp_path, table_page):
     from test_web_club import STATUS, all_acked, club_when, until
 
-    from club import cards
+    from club import tablecards
 
     db = str(tmp_path / "night.sqlite")
     (tmp_path / "t01.pw").write_text("pw-t01\n")
@@ -188,7 +188,7 @@ def test_a_table_card_opens_the_served_page_as_its_table(broker, tmp_path, table
         svc.svc.table_page = table_page
         page = "http://127.0.0.1:%d/table/" % svc.http.server_address[1]
         out = tmp_path / "cards.html"
-        made = cards.run(argparse.Namespace(
+        made = tablecards.run(argparse.Namespace(
             page=page, ws="ws://127.0.0.1:%d" % broker.ws_port, passwords=str(tmp_path),
             out=str(out), tables=["t01"]))
         assert [t for t, _url in made] == ["t01"]

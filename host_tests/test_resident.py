@@ -2,7 +2,7 @@
 the code that only builds the parts is dropped after the boot, and a board loads only the
 scanner and the bus of its own wiring.
 
-The real start.run() on the unix port with the fake machine, one loop turn, for each wiring.
+The real loop.run() on the unix port with the fake machine, one loop turn, for each wiring.
 """
 
 import json
@@ -14,7 +14,7 @@ from conftest import FIRMWARE, ROOT, run_micropython
 FAKE_MACHINE = os.path.join(ROOT, "host_tests", "fake_machine")
 BOOT = """
 import sys, json, start
-app = start.run(loops=1)
+app = loop.run(loops=1)
 # what the loop holds comes back with the app, so a heap measured now counts it (bench)
 print("HELD", " ".join(type(x).__name__ for x in app.held))
 print(json.dumps(sorted(sys.modules)))

@@ -8,9 +8,9 @@ import time
 import faultfs
 import flash_figures
 import pytest
-from app.session import Session
 from dealgen import Player
 from faultfs import FaultFS
+from session import Session
 from sixtysix.cards import suit_of
 from sixtysix.errors import Refused
 from sixtysix.events import parse
@@ -921,7 +921,7 @@ def test_flash_figures():
 # ---- MicroPython ----
 
 MP_SCRIPT = """
-from app.session import Session
+from session import Session
 from faultfs import FaultFS
 from store.journal import Store
 from sixtysix.events import parse
@@ -983,11 +983,11 @@ def test_session_under_micropython(micropython, tmp_path, capsys):
 
 MP_DROPPED = """
 import sys
-from app.session import Session
+from session import Session
 from faultfs import FaultFS
 from store.journal import Store
 
-LOADED = ("app.restore", "app.blobs", "sixtysix.saved", "sixtysix.setup",
+LOADED = ("session.restore", "session.blobs", "sixtysix.saved", "sixtysix.setup",
           "sixtysix.rulesets", "sixtysix.quick")
 fs = FaultFS(dirs=["d"])
 s = Session(Store("d", fs))

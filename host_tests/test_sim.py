@@ -872,10 +872,11 @@ def test_the_menu_code_leaves_ram_when_the_players_return_to_the_scoreboard(micr
         "gc.collect(); home = gc.mem_alloc()\n"
         "s.press('#')\n"
         "gc.collect(); menu = gc.mem_alloc()\n"
-        "board = 'ui.board' in sys.modules\n"
+        "board = 'ui.scoreboard' in sys.modules\n"
         "s.press('*')\n"
         "gc.collect(); back = gc.mem_alloc()\n"
-        "print(home, menu, back, 'ui.menus' in sys.modules, board, 'ui.board' in sys.modules)\n"
+        "print(home, menu, back, 'ui.menus' in sys.modules, board,\n"
+        "      'ui.scoreboard' in sys.modules)\n"
         % str(tmp_path / "flash"))
     out = micropython([str(script)])
     assert out.returncode == 0, out.stderr.decode()

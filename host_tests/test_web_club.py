@@ -101,7 +101,7 @@ def deal_keys(deals, seed=3, seated=True):
 
 
 def mark(frame):
-    """The club mark in the panel's top right corner (ui/board.py): its last two columns."""
+    """The club mark in the panel's top right corner (ui/scoreboard.py): its last two columns."""
     col = "".join(row[126:128] for row in frame[:9])
     if col == "11" * 9:
         return "solid"
@@ -255,7 +255,7 @@ def test_a_wrong_password_is_said_and_the_table_plays_on(site, broker):
     refused, refused_frame, info, state, frame, status = (got[1], got[2], got[5], got[6],
                                                           got[7], got[8])
     # Mosquitto answers a wrong password with CONNACK 5 (not authorised), code 4 is the
-    # other one a broker may give; the page says the same as the board (net/club.py).
+    # other one a broker may give; the page says the same as the board (net/clublink.py).
     assert refused["refused"] in ("not authorised", "bad user or password")
     assert refused["said"] == "club: " + refused["refused"]  # the panel's bottom line
     assert refused_frame[63] == "1" * 128  # the message bar is drawn there
@@ -278,7 +278,7 @@ def test_the_page_reaches_only_the_broker_it_is_told(site, broker):
         {"do": "eval", "js": "performance.getEntriesByType('resource').map((e) => e.name)"}])
     assert got["failed"] is None
     assert got["results"][1].startswith("blocked") or got["results"][1].startswith("threw")
-    assert not [n for n in got["results"][2] if n.endswith(("club.js", "mqtt.esm.js"))]
+    assert not [n for n in got["results"][2] if n.endswith(("clubmqtt.js", "mqtt.esm.js"))]
     # With club settings: its broker, and no other.
     got = browser.drive(club_url(site, broker.ws_port), [
         {"do": "open"}, club_when("c.status === 'online'"),
@@ -292,7 +292,7 @@ def test_the_page_reaches_only_the_broker_it_is_told(site, broker):
 
 
 def test_a_club_table_opens_with_no_network_after_one_visit(site, broker):
-    """The club's code (club.js, npm mqtt) is cached once a page with club settings asks
+    """The club's code (clubmqtt.js, npm mqtt) is cached once a page with club settings asks
     for it; offline, the table boots with its club link (waiting) and keeps score."""
     cached = ("new Promise((ok) => { const t0 = Date.now(); const f = () =>"
               " caches.match('mqtt.esm.js').then((r) => r || Date.now() - t0 > 20000 ? ok(!!r)"

@@ -52,7 +52,7 @@ def test_the_dist_folder_from_a_plain_static_server_boots_and_plays(tmp_path):
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
     names = set(os.listdir(out))
-    assert {"index.html", "app.js", "style.css", "sw.js", "manifest.webmanifest", "icon.svg",
+    assert {"index.html", "page.js", "style.css", "sw.js", "manifest.webmanifest", "icon.svg",
             "micropython.mjs", "micropython.wasm", "firmware.pack"} <= names
     # Python's own static server, knowing nothing of the project (not tools/web.py).
     port = _free_port()

@@ -125,7 +125,7 @@ def test_the_beeper_plays_the_boards_tones_unless_the_sound_setting_is_off(site,
     assert state["deals"] == 1  # the deal was played to its end
     assert tones == web.board_tones()
     if sound:
-        assert beeps == [tones[1]]  # "deal over": start.py's frequency and length
+        assert beeps == [tones[1]]  # "deal over": loop.py's frequency and length
     else:
         assert beeps == []
 

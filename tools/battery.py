@@ -36,7 +36,7 @@ WIFI_LIGHT_SLEEP_MA = 3.34
 # own current (the datasheet's low end at 160 MHz).
 WIFI_AWAKE_EXTRA_MA = WIFI_MODEM_SLEEP_MA - CPU_MA[160][0]
 # Assumption: with the panel off, the link stays associated through the loop's 0.5 s light
-# sleeps (net/club.py Club.wait_ms) and costs what ESP-IDF measures for auto light sleep.
+# sleeps (net/clublink.py Club.wait_ms) and costs what ESP-IDF measures for auto light sleep.
 # club_awake (below) prices the other case, the CPU kept in modem sleep.
 
 # ---- SSD1306 0.96" module ---------------------------------------------------------------

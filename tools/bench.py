@@ -20,7 +20,7 @@ WebAssembly port; the other figures on the 64-bit unix port.
                keypad matches of every rule set against a driver that always sends the full
                frame (show_full).
   heap         a 100-deal match typed on the keypad into the device as a board boots it
-               (tools/heap_drive.py: the real start.run() over board.json and a flash
+               (tools/heap_drive.py: the real loop.run() over board.json and a flash
                folder, firmware compiled to .mpy, Ukrainian texts, the fake machine module)
                in `-X heapsize=56k`; gc.collect() and gc.mem_alloc() after every press.
                The fake machine module's own heap is added to every cap and taken off every
@@ -37,7 +37,7 @@ WebAssembly port; the other figures on the 64-bit unix port.
   wake-ups     hw/power.py's counters over a fake clock: the main loop idling for 30 min
                with keys that are never pressed; panel on, then panel off.
   battery      tools/evening.py: a 3-hour evening (a deal every 4 minutes, idle between) on
-               the real start.run() with the fake machine and a fake clock, for the keypad
+               the real loop.run() with the fake machine and a fake clock, for the keypad
                and the four-button builds, with and without the club link up: the time in
                each power state, the loop's wake-ups, the lit pixels. tools/battery.py
                prices it with datasheet currents and the board file's cell.
@@ -143,7 +143,7 @@ def worker_boot(keys, root, setup):
     import json
     import os
 
-    from app.session import Session
+    from session import Session
     from sim import Sim
     from sixtysix.snapshot import snapshot
     from store.journal import Store
@@ -312,7 +312,7 @@ def _growth_keys(path, matches):
             f.write("=\n")
 
 
-# ---- heap: the device booted by start.run(), typed into, on each runtime ----------------
+# ---- heap: the device booted by loop.run(), typed into, on each runtime ----------------
 
 BOARD_FILE = "boards/devkitc-ssd1306-keypad.json"
 HEAP_LANG = "uk"  # the largest text file (Cyrillic), as a Ukrainian table would have it
@@ -326,7 +326,7 @@ def _flash(tmp, name, setup):
     import shutil
 
     import deploy
-    from app.session import Session
+    from session import Session
     from store.journal import Store
 
     folder = os.path.join(tmp, name)
@@ -498,7 +498,7 @@ def measure_imports(runtime, flash):
 
 def measure_first_frame(tmp, flash, keys, runs):
     """Seconds from process start to the first frame over a late mid-deal flash (the real
-    start.run() and no key), as a ratio to a bare interpreter start. 64-bit port."""
+    loop.run() and no key), as a ratio to a bare interpreter start. 64-bit port."""
     import os
     import subprocess
     import time

@@ -2,7 +2,7 @@
 runs it on the 32-bit unix port) in a board's folder holding the compiled firmware,
 board.json ("wifi": true), a match on its flash, and club.json named CLUB_FILE below.
 
-Boots with start.run() as a board does (no club file yet: the heap a table has anyway),
+Boots with loop.run() as a board does (no club file yet: the heap a table has anyway),
 then moves the club file in and starts the link with parts.make_club(), as a board whose
 club file was there at boot. Polls until the match's result is acknowledged. Prints
 "name value" lines: fake (the fake machine module's heap), start (live heap after boot),
@@ -29,22 +29,22 @@ import machine  # noqa: E402,F401  (the fake, before the firmware)
 
 gc.collect()
 print("fake", gc.mem_alloc() - _base + ROM)  # neither is on a board's heap
-import start  # noqa: E402
+import loop  # noqa: E402
 
-app = start.run(loops=1)
+app = loop.run(loops=1)
 gc.collect()
 print("start", gc.mem_alloc())
-os.rename(sys.argv[1], start.CLUB_FILE)
+os.rename(sys.argv[1], loop.CLUB_FILE)
 cfg = {"wifi": True}
 import parts  # noqa: E402  (as the boot, startup.py, does: loaded for this and dropped)
-from app import compose  # noqa: E402
+import wiring  # noqa: E402
 
-club = parts.make_club(cfg, app, start.CLUB_FILE, compose.link_club)
-del parts, compose
+club = parts.make_club(cfg, app, loop.CLUB_FILE, wiring.link_club)
+del parts, wiring
 from loader import unload  # noqa: E402
 
 unload("parts")
-unload("app.compose")
+unload("wiring")
 end = time.ticks_add(time.ticks_ms(), 10000)
 while club is not None and time.ticks_diff(end, time.ticks_ms()) > 0:
     club.poll(time.ticks_ms())

@@ -6,7 +6,7 @@ system does:
 
     evening.py KEYS [club]
 
-The real start.run() boots and runs the main loop for three hours of a fake clock. Time moves
+The real loop.run() boots and runs the main loop for three hours of a fake clock. Time moves
 only when the loop blocks: hw/power.py's time.sleep_ms and machine.lightsleep (added to the
 fake machine here, ended early by a key as the board's wake source ends it), so the time in
 each power state is what the idle policy chose, not an assumption. Keys are pressed on the
@@ -17,7 +17,7 @@ press wakes it first (the firmware swallows that press). The first line of KEYS 
 number of deals the match on the device must hold at the end (a check that the keys did
 enter the deals).
 
-With `club`, the loop runs with the club link up and idle: the stand-in's wait is net/club.py's
+With `club`, the loop runs with the club link up and idle: the stand-in's wait is net/clublink.py's
 Club.wait_ms() over a link that is up with nothing due (no broker is involved: the radio's
 cost is tools/battery.py's).
 
@@ -40,7 +40,7 @@ clock = [0]
 
 
 class FakeTime:
-    """start.py's `time`: the fake clock."""
+    """loop.py's `time`: the fake clock."""
 
     @staticmethod
     def ticks_ms():
@@ -239,7 +239,7 @@ def _booted(*args):
     _watch_frames(power._display)
     if CLUB:
         from net import mqtt
-        from net.club import Club
+        from net.clublink import Club
 
         class _Link:
             state = mqtt.UP
@@ -260,10 +260,10 @@ def _booted(*args):
 
 startup.boot = _booted
 
-import start  # noqa: E402
+import loop  # noqa: E402
 
-start.time = FakeTime
-app = start.run(seconds=EVENING_S)
+loop.time = FakeTime
+app = loop.run(seconds=EVENING_S)
 power = power_ref[0]
 state_now = app.session.match.state
 deals = state_now.deals() if state_now is not None else 0

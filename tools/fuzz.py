@@ -52,10 +52,10 @@ except ImportError:  # run from the project root under CPython
     sys.path[:0] = ["firmware", "tools", "host_tests"]
     from dealgen import Rng
 
-from app.session import Session
 from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display import Display
+from session import Session
 from sixtysix.cards import PACK
 from sixtysix.errors import Refused
 from sixtysix.quick import MARRIAGE_MAX

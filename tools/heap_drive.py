@@ -6,7 +6,7 @@ board.json and the flash folder data/, as a board's file system does:
 
     heap_drive.py KEYS [alloc] [rom:IMAGE]
 
-Boot is the real start.run() for one loop turn (board check, unload it, display, keys,
+Boot is the real loop.run() for one loop turn (board check, unload it, display, keys,
 storage, power, app, first frame). Then every line of KEYS is typed: one character per
 press, z / m for a long * / #; a line "=" marks a match's end. After every press the heap
 is collected and measured. Prints "name value" lines: fake (what the fake machine module
@@ -46,12 +46,12 @@ import machine  # noqa: E402,F401  (the fake, on the path before the firmware)
 gc.collect()
 FAKE = gc.mem_alloc() - _base
 del _base
-import start  # noqa: E402
+import loop  # noqa: E402
 
 WASM = sys.platform == "webassembly"
 _keys = open(sys.argv[1])
 _alloc = "alloc" in sys.argv[2:]
-app = start.run(loops=1)
+app = loop.run(loops=1)
 gc.collect()
 START = gc.mem_alloc()
 # The interned names after boot: "qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=..,

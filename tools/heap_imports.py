@@ -15,18 +15,19 @@ PACKAGES = (
     ("sixtysix", ("sixtysix.errors", "sixtysix.cards", "sixtysix.rules", "sixtysix.events",
                   "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
     ("hw", ("compat", "store.journal", "hw.keys", "hw.keypad", "hw.power", "hw.display")),
-    ("app", ("app.session",)),
-    ("app boot and stats", ("app.restore", "sixtysix.rulesets", "sixtysix.setup",
-                            "sixtysix.saved", "app.blobs", "app.stats")),
+    ("app", ("session",)),
+    ("app boot and stats", ("session.restore", "sixtysix.rulesets", "sixtysix.setup",
+                            "sixtysix.saved", "session.blobs", "session.stats")),
     ("quick entries", ("sixtysix.quick",)),
-    ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.board")),
+    ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.scoreboard")),
     ("ui menus", ("ui.lists", "ui.menus")),
-    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs", "ui.names")),
-    ("start + boot-only modules", ("startup", "boardcheck", "parts", "hw.keys_build",
-                                   "hw.display_build", "hw.wake", "start")),
+    ("ui lists", ("ui.points", "ui.info", "ui.settings", "ui.newmatch", "ui.pairs",
+                  "ui.nameentry")),
+    ("loop + boot-only modules", ("startup", "boardcheck", "parts", "hw.keys_build",
+                                   "hw.display_build", "hw.wake", "loop")),
 )
 
-import machine  # noqa: E402,F401  (start imports it: the board has it built in, not counted)
+import machine  # noqa: E402,F401  (loop imports it: the board has it built in, not counted)
 
 out = []
 gc.collect()

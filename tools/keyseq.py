@@ -3,7 +3,7 @@
     keys = entry_keys(state, "trick 2 A T", "keypad")      # -> "b12"
     for line, keys in match_keys(lines, "buttons"): ...
 
-The translation mirrors the documented key layouts (ui/keymap.py, ui/board.py,
+The translation mirrors the documented key layouts (ui/keymap.py, ui/scoreboard.py,
 ui/menus.py) and always takes the fewest presses the UI offers, so the tests
 can check that the UI really enters what the keys say, and ui_figures.py can
 count presses. Keys are a keyboard's characters, as the simulator (tools/sim.py) and the
@@ -158,7 +158,7 @@ def new_match_keys(rid, dealer, layout, from_board=False, names=None):
 
 
 def names_keys(names, layout):
-    """From the players' list (ui/names.py Players): each seat's name typed as a new name
+    """From the players' list (ui/nameentry.py Players): each seat's name typed as a new name
     (the seat's list ends with New name, No name: up twice from its first item), then back
     to the dealer list."""
     keys = ""
@@ -174,7 +174,7 @@ def names_keys(names, layout):
 
 def _find(ch, letters):
     """Index of `ch` in `letters` (small letters; `ch` may be the capital), or -1."""
-    from ui.names import upper
+    from ui.nameentry import upper
 
     for i in range(len(letters)):
         if letters[i] == ch or upper(letters[i]) == ch:
@@ -183,8 +183,8 @@ def _find(ch, letters):
 
 
 def type_name(name, layout):
-    """Keys that type `name` in the name editor and take it (ui/names.py Editor)."""
-    from ui.names import KEYS
+    """Keys that type `name` in the name editor and take it (ui/nameentry.py Editor)."""
+    from ui.nameentry import KEYS
 
     keys = ""
     abc = 0

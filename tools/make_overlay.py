@@ -6,7 +6,7 @@ The common 4x4 membrane keypad (rows 1 2 3 A / 4 5 6 B / 7 8 9 C / * 0 # D) has 
 pitch of about 17 mm. The PNG is true size at 300 dpi (its pHYs chunk says so): each key
 cell is PITCH pixels (17.0 mm), the key grid 68 mm square inside a thin grey cut line;
 under it a 50 mm ruler to check the print. Each key shows its own digit or letter small
-(top left) and what it does on the scoreboard big (ui/board.py, ui/keymap.py).
+(top left) and what it does on the scoreboard big (ui/scoreboard.py, ui/keymap.py).
 
 Text is the firmware's own bitmap font (tools/font6x10.py, drawn by ui/text.py), each font
 pixel a block of SCALE x SCALE printer dots. The PNG is written by tools/screenshots.py's

@@ -89,15 +89,15 @@ class Sim:
     def __init__(self, root=SIM_ROOT, layout="keypad", lang=None, panel="quad", club=None):
         import os
 
-        from app import compose
+        import wiring
         from hw.display import Display
         from ui.text import board_font
 
         self.bus = CountingBus()
         self.display = Display(self.bus)
-        # The board's wiring (app/compose.py) on the counting bus and a folder: --lang is
+        # The board's wiring (wiring.py) on the counting bus and a folder: --lang is
         # saved before the app boots, so a fresh flash's first screen is in it too.
-        self.app = compose.build(self.display, root, os, board_font(), layout, lang=lang)
+        self.app = wiring.build(self.display, root, os, board_font(), layout, lang=lang)
         self.session = self.app.session
         self.store = self.session.store
         self.layout = layout
@@ -106,10 +106,10 @@ class Sim:
         self.sent = []  # bytes sent to the panel for each key press
         self.drawn = []  # (y, x, text) drawn in the last frame
         self._watch_text()
-        self.club = self._club(club, root, compose) if club else None
+        self.club = self._club(club, root, wiring) if club else None
         self.app.render()  # the screen the players left, before any key
 
-    def _club(self, path, root, compose):
+    def _club(self, path, root, wiring):
         """The table's club link, built as a board builds it (parts.make_club) but on the
         host's network: the unix port's sockets, no WiFi to bring up. The outbox is the
         folder outbox/ in the simulator's flash."""
@@ -129,11 +129,11 @@ class Sim:
             pass
         table = cfg["table"]
         link = MQTT("table-" + table, table, cfg.get("password"), cfg.get("keepalive", 30))
-        return compose.link_club(self.app, cfg, Store(root + "/outbox", os), link, ticks_ms(),
+        return wiring.link_club(self.app, cfg, Store(root + "/outbox", os), link, ticks_ms(),
                                  socket)
 
     def step(self):
-        """One turn of the club link (start.py's loop does the same on a board); True when
+        """One turn of the club link (loop.py's loop does the same on a board); True when
         the panel changed."""
         from time import ticks_ms
 

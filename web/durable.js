@@ -13,7 +13,7 @@
 // what a kill can leave is still the state after some prefix of Store's writes, as Store
 // needs, with fewer places to cut. A move (WebFS.rename) puts the target and deletes the
 // source in the same transaction: atomic, as littlefs's rename is. settled() is resolved
-// once every change made so far is on disk; app.js paints a key's frame only then.
+// once every change made so far is on disk; page.js paints a key's frame only then.
 //
 // localStorage (the store of earlier builds) is not written by a killed browser in time:
 // its items are moved here once, on the first open, and removed from it.

@@ -1,12 +1,12 @@
-"""The browser table at a club night: the device's own link (net/club.py) and outbox
+"""The browser table at a club night: the device's own link (net/clublink.py) and outbox
 (net/outbox.py), with npm mqtt over WebSockets in the page instead of the board's socket.
 
 webmain.py imports this only when the page has club settings (web/clubcfg.js keeps them
 in localStorage). Everything the device does is the same code here: the numbering, the
 journal (a Store in the folder "outbox" of the page's WebFS: items "s66:outbox/..."),
 resend from the last ack, the seatings, the mark on the scoreboard, the messages on the
-bottom line. Only the transport differs: JsLink has the interface net/club.py uses of
-net/mqtt.py's client, and hands each call to the page's glue (web/club.js, the global
+bottom line. Only the transport differs: JsLink has the interface net/clublink.py uses of
+net/mqtt.py's client, and hands each call to the page's glue (web/clubmqtt.js, the global
 `s66club`) through the port's `js` module. The glue queues what mqtt.js reports; poll()
 takes the queue, so every event reaches Club inside poll() as on the board, and no call
 ever waits for the network.
@@ -16,13 +16,13 @@ import json
 
 import js
 from net import mqtt
-from net.club import Club
+from net.clublink import Club
 
 _glue = js.s66club
 
 
 class JsLink:
-    """The part of net/mqtt.py's MQTT that net/club.py uses, over mqtt.js in the page.
+    """The part of net/mqtt.py's MQTT that net/clublink.py uses, over mqtt.js in the page.
 
     Each open() is a new connection with its own number; the glue drops what an older
     connection reports. mqtt.js never reconnects or resends by itself here (the glue turns
@@ -103,10 +103,10 @@ def link_for(cfg):
 
 
 class WebClub(Club):
-    """net/club.py's Club with the page's link: cfg has "url" (ws:// or wss://) instead of
+    """net/clublink.py's Club with the page's link: cfg has "url" (ws:// or wss://) instead of
     "broker" and "port", and no WiFi. It reports to the App as the board's does."""
 
-    # Built by app/compose.py's link_club(..., kind=WebClub), with a JsLink (link_for()).
+    # Built by wiring.py's link_club(..., kind=WebClub), with a JsLink (link_for()).
 
     def _connect(self, now):
         self.status = "connecting"

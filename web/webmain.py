@@ -1,19 +1,19 @@
 """The scorekeeper in a browser: the firmware's App, Session and Store on the WebAssembly port.
 
-The page (app.js) calls start() once, then one function per key press. One call per press
+The page (page.js) calls start() once, then one function per key press. One call per press
 matters there: the port frees garbage only between calls from JavaScript.
 
-What the page supplies, as start.py does on the board:
-  display   Panel, a 128x64 MONO_VLSB frame buffer; app.js paints its bytes onto the canvas
+What the page supplies, as loop.py does on the board:
+  display   Panel, a 128x64 MONO_VLSB frame buffer; page.js paints its bytes onto the canvas
             straight from the WebAssembly memory (frame_address()), so a frame costs no copy
   keys      key names from the on-screen keys, or keyboard characters mapped by the
             table the terminal simulator reads too (ui/keyboard.py)
   storage   the page's durable store (durable.js: IndexedDB, each write committed to disk
             in order, the frame painted only after) through webstore.WebFS
   club      the club night's link (webclub.py), only when the page has club settings:
-            app.js calls tick() after each key and when mqtt.js has news, never waiting
+            page.js calls tick() after each key and when mqtt.js has news, never waiting
   buzzer    the board's beeper as Web Audio: the app calls it (only while its sound
-            setting is on, ui/app.py beep()) with the pattern's number, and app.js plays
+            setting is on, ui/app.py beep()) with the pattern's number, and page.js plays
             it (start()'s beep argument, a JavaScript function)
 """
 
@@ -23,8 +23,8 @@ import time
 import uctypes
 
 import export
-from app import compose
-from hw.keys import LONG_MS  # noqa: F401  (app.js reads it: a long press, as on the board)
+import wiring
+from hw.keys import LONG_MS  # noqa: F401  (page.js reads it: a long press, as on the board)
 from sixtysix.snapshot import snapshot
 from store.journal import Store
 from ui.keyboard import key_of
@@ -34,7 +34,7 @@ from webstore import WebFS
 
 
 class Panel(framebuf.FrameBuffer):
-    """The panel: the frame buffer app.js reads; show() only counts frames."""
+    """The panel: the frame buffer page.js reads; show() only counts frames."""
 
     width = 128
     height = 64
@@ -68,7 +68,7 @@ def start(storage, layout="keypad", club="", beep=None):
     if _font is None:
         _font = board_font()
     fs = WebFS(storage)
-    _app = compose.build(_panel, "", fs, _font, layout, opener=fs.open, buzzer=beep)
+    _app = wiring.build(_panel, "", fs, _font, layout, opener=fs.open, buzzer=beep)
     _app.export = _want  # the history list offers the export (ui/info.py)
     _store = _app.session.store
     global _storage, _typed
@@ -80,7 +80,7 @@ def start(storage, layout="keypad", club="", beep=None):
 
         try:
             cfg = json.loads(club)
-            _club = compose.link_club(_app, cfg, Store("outbox", fs, fs.open), link_for(cfg),
+            _club = wiring.link_club(_app, cfg, Store("outbox", fs, fs.open), link_for(cfg),
                                       time.ticks_ms(), kind=WebClub)
         except (ValueError, KeyError, TypeError, OSError) as e:
             print("club settings: %r; no club results" % (e,))
@@ -104,7 +104,7 @@ def club_info():
 
 def held_keys():
     """The keys of the current layout that mean something when held (ui/keymap.py, on
-    any screen), space separated: app.js counts them on release, as the board does, so
+    any screen), space separated: page.js counts them on release, as the board does, so
     that holding one is a long press; every other key counts as soon as it is touched."""
     names = BUTTON_NAMES if _app.layout != "keypad" else "0123456789ABCD*#"
     return " ".join(n for n in names
@@ -209,7 +209,7 @@ def _want(kind):
 
 def wanted():
     """The export ("csv" or "json") chosen in the device's history list since the last call,
-    or "": app.js asks after each key and downloads it as its own links do."""
+    or "": page.js asks after each key and downloads it as its own links do."""
     global _wanted
     kind = _wanted
     _wanted = ""

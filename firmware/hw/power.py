@@ -1,7 +1,7 @@
 """Idle policy: dim the panel, switch it off, let the CPU sleep, deep sleep at last.
 
 The policy is separate from the main loop and never reads a clock: every call takes `now`
-(time.ticks_ms()), so tests drive it with a fake clock. The loop that calls it is start.py's
+(time.ticks_ms()), so tests drive it with a fake clock. The loop that calls it is loop.py's
 run(), described there and in docs/architecture.md: watch() and key() around each key event
 (a press that only woke the device does nothing else), update() before the frame, then
 sleep(wait_ms()).

@@ -1,3 +1,3 @@
 """Club night: the table's results to the club's MQTT broker.
 
-Loaded only on a board with WiFi and a club file (start.make_club)."""
+Loaded only on a board with WiFi and a club file (parts.make_club)."""

@@ -1,5 +1,5 @@
 """A player's name, the one definition: the `new` line (sixtysix/setup.py) takes only these,
-and the name editor (ui/names.py), the club's wire (net/wire.py) and the director
+and the name editor (ui/nameentry.py), the club's wire (net/wire.py) and the director
 (club/director.py) hold to the same.
 
 MAX is 8: a two-player scoreboard shows it in full, dealer's dot and all, in its half of

@@ -6,7 +6,7 @@ settings; main.py and the simulator feed it key events, and after each key call 
 (what the key left to do: a match's statistics) and render() (drawing, which writes nothing).
 Screens (ui/screen.py) are small objects with draw(app, fb) and act(app, action, arg);
 the scoreboard (`board`) is under the lists (`lists`, the top one last). The App imports
-the scoreboard (ui/board.py) at boot and the lists (ui/menus.py) through menus() when one
+the scoreboard (ui/scoreboard.py) at boot and the lists (ui/menus.py) through menus() when one
 is wanted; neither imports the App: they get it as an argument. Only one of the two is in
 RAM at a time: a list pushed over the scoreboard drops the scoreboard's code (`board` is
 None until it is back), home() drops the lists' code, and the scoreboard's comes back when
@@ -51,17 +51,17 @@ class App:
             "sound": 1,
             "quick": 0,  # 1: deals are entered as results only (winner, then game points)
         }
-        # The saved settings: the wiring (app/compose.py) reads them before the UI loads.
+        # The saved settings: the wiring (wiring.py) reads them before the UI loads.
         values.update(session.load_settings() if settings is None else settings)
         self.lang = use(values["lang"])
-        self.board = None  # the scoreboard (ui/board.py), None while a list covers it
+        self.board = None  # the scoreboard (ui/scoreboard.py), None while a list covers it
         self.lists = []  # the lists over it, the top one last
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.refused = ""  # the code of the last refusal attempt() met ("" if none)
         self.dirty = True
         self.stats_due = False  # a match ended: settle() adds it to the statistics
-        self.loops = 0  # turns of the main loop (start.py counts them for its test)
-        # What start.run()'s loop holds (keys, power, club link), handed back with the app
+        self.loops = 0  # turns of the main loop (loop.py counts them for its test)
+        # What loop.run()'s loop holds (keys, power, club link), handed back with the app
         # when a run returns, so a heap measured after it counts them as a board's does.
         self.held = None  # type: tuple | None
         self.club_mark = 0  # club night (club_event): 1 results await the ack, 2 all acked
@@ -103,9 +103,9 @@ class App:
             # the list has returned. Loaded in home(), it would share the heap with the
             # lists' code, which the closing key's call frames still hold.
             gc.collect()  # the lists' code freed first, so the scoreboard's takes its place
-            from ui.board import Board
+            from ui.scoreboard import Scoreboard
 
-            board = self.board = Board()
+            board = self.board = Scoreboard()
         return board
 
     def menus(self):
@@ -117,7 +117,7 @@ class App:
     def push(self, screen):
         self.lists.append(screen)
         if self.board is not None:
-            # A list covers the scoreboard: its code (ui/board.py) leaves the heap until
+            # A list covers the scoreboard: its code (ui/scoreboard.py) leaves the heap until
             # home() comes back to it. A trick half typed goes with it, as it always did
             # when a list opened (nothing else of the scoreboard outlives a list).
             self.board = None
@@ -215,7 +215,7 @@ class App:
         self.dirty = True
 
     def club_event(self, code, arg):
-        """What the club link reports (net/club.py lists the codes): the scoreboard's mark,
+        """What the club link reports (net/clublink.py lists the codes): the scoreboard's mark,
         or words on the bottom line."""
         if code == "mark":
             self.club_mark = arg
@@ -252,7 +252,7 @@ class App:
         """What a key left to do, called by the loop after the key and before render(). A
         match has just ended: its statistics are added now, once the code of the key that
         ended it (a list's, perhaps) has left the call stack, and before the scoreboard's
-        code comes back after a list; app/stats.py is loaded for it (and app/blobs.py with
+        code comes back after a list; session/stats.py is loaded for it (and session/blobs.py with
         store/recover.py when the statistics were not read yet).
         A failed write is shown: the match itself is saved, only the statistics not."""
         if self.stats_due:

@@ -67,12 +67,12 @@ class NewMatch(List):
         return None
 
     def _names(self, app):
-        from ui.names import Players
+        from ui.nameentry import Players
 
         app.push(Players(self))
 
     def update(self):
-        """The names changed (ui/names.py): show them."""
+        """The names changed (ui/nameentry.py): show them."""
         self.items = self._items()
 
     def _cycle(self, key, values):
@@ -97,7 +97,7 @@ class NewMatch(List):
         if not app.attempt(app.session.new_match, line):
             return
         if "".join(self.names):
-            from ui.names import remember
+            from ui.nameentry import remember
 
             remember(app, names)
         app.home()

@@ -1,6 +1,6 @@
 """What every screen shares: the panel's size, the base class, suit signs and side names.
 
-The bottom of the UI's imports: ui/board.py and ui/menus.py build on this module alone,
+The bottom of the UI's imports: ui/scoreboard.py and ui/menus.py build on this module alone,
 ui/app.py drives them, and nothing here imports another ui module back.
 """
 

@@ -26,7 +26,7 @@ from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
 _RANK_TEXT = const(("A", "10", "K", "Q", "J", "9"))
 
 
-class Board(Screen):
+class Scoreboard(Screen):
     def __init__(self):
         self.win = -1  # the trick being entered: its winner, then its cards
         self.cards = bytearray()

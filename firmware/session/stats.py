@@ -1,6 +1,6 @@
 """Lifetime statistics per player name, kept in the "stats" blob: read for the statistics
 screen, added to once at each match's end. Loaded only for that addition (Session's
-record_match_end imports it and drops it after; the reading is app/blobs.py's).
+record_match_end imports it and drops it after; the reading is session/blobs.py's).
 """
 
 

@@ -260,8 +260,8 @@ function bindKey(button) {
   button.addEventListener("contextmenu", (e) => e.preventDefault());
 }
 
-// The board's beeper (start.py make_buzzer) through Web Audio: the same tones, a square
-// wave as a piezo on PWM gives, from the table tools/web.py copies out of start.py into
+// The board's beeper (loop.py make_buzzer) through Web Audio: the same tones, a square
+// wave as a piezo on PWM gives, from the table tools/web.py copies out of loop.py into
 // the page (data-tones: [frequency Hz, ms] per pattern). The app calls beep() only while
 // its sound setting is on (ui/app.py), as on the board. Browsers start audio only after a
 // user gesture: the context is made (or resumed) on the first key or tap.
@@ -421,9 +421,9 @@ async function boot() {
   setTexts(localStorage.getItem(LANG_ITEM) || "en"); // as last seen, until the app says
   say("loading");
   clubForm();
-  // npm mqtt comes with club.js: club tables only. Not cached and no network: the table
+  // npm mqtt comes with clubmqtt.js: club tables only. Not cached and no network: the table
   // keeps score without the club.
-  const glue = club ? import("./club.js").catch((err) => {
+  const glue = club ? import("./clubmqtt.js").catch((err) => {
     console.warn("club: " + err);
     return null;
   }) : null;

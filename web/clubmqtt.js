@@ -1,7 +1,7 @@
 // The club night's transport: npm mqtt (MQTT 3.1.1 over WebSockets) for the firmware's
-// own link (net/club.py through web/webclub.py). Python calls these through the port's
+// own link (net/clublink.py through web/webclub.py). Python calls these through the port's
 // `js` module as globalThis.s66club; what mqtt.js reports is queued, and Python takes the
-// queue in its next poll. app.js imports this file only when the page has club settings.
+// queue in its next poll. page.js imports this file only when the page has club settings.
 import mqtt from "./mqtt.esm.js";
 
 let client = null;

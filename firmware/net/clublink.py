@@ -1,5 +1,5 @@
 """The table at a club night: its results go to the club's broker, the director's seating
-comes back. start.py loads this only on a board whose board file says "wifi": true and
+comes back. loop.py loads this only on a board whose board file says "wifi": true and
 that has a club.json beside it; nothing here runs otherwise.
 
 club.json (deployed beside board.json, never committed):
@@ -48,7 +48,7 @@ _WINDOW = 4  # results published and not yet PUBACKed
 class Club:
     """link: the MQTT client (state, open(sock, handler, now) or a subclass's _connect,
     publish, subscribe, poll, due, close); on_event(code, arg): see above; session: the
-    match (app/session.py); store: the outbox's (store/journal.py); cfg: club.json; socket:
+    match (session/__init__.py); store: the outbox's (store/journal.py); cfg: club.json; socket:
     the socket module (None when a subclass connects its own link); wlan: the board's WiFi
     (None: the host's network)."""
 

@@ -10,7 +10,7 @@ reported on the serial console, and on the display too when its display part is 
 run() returns to the REPL (no crash loop: fix the file with mpremote and reset). The parts
 are built next (parts.py; a panel that does not answer is said once on the console, beeped
 and tried again every few seconds until it does: startup.wait_for_panel), the app on its
-store by app/compose.py (the wiring the simulator and the browser use too), then the idle
+store by wiring.py (the wiring the simulator and the browser use too), then the idle
 policy. All of that is the loader's "boot" job, dropped from RAM once the boot is done: what
 stays of the start is this module, the loop.
 

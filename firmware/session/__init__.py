@@ -71,10 +71,10 @@ class Session:
     # ---- boot ----
 
     def boot(self):
-        """Load and rebuild the match (app/restore.py). Returns short problem messages;
+        """Load and rebuild the match (session/restore.py). Returns short problem messages;
         never raises on bad data: whatever cannot be restored is reported, and the match
         is the longest valid prefix of what was saved (an empty Match if nothing is left)."""
-        from app import restore
+        from session import restore
 
         try:
             self.match, self.match_id, self._dirty, problems = restore.boot(self.store)
@@ -193,11 +193,11 @@ class Session:
 
         return pieces
 
-    # ---- settings and statistics (app/blobs.py, app/stats.py) ----
+    # ---- settings and statistics (session/blobs.py, session/stats.py) ----
 
     def _blob(self, name):
-        """The blob `name` as a dict (app/blobs.py, dropped again after the read)."""
-        from app import blobs
+        """The blob `name` as a dict (session/blobs.py, dropped again after the read)."""
+        from session import blobs
 
         try:
             return blobs.load(self.store, name)
@@ -231,10 +231,10 @@ class Session:
         return self._stats_blob().get("players") or {}
 
     def record_match_end(self):
-        """Add a finished match to the lifetime statistics, once per match (app/stats.py).
+        """Add a finished match to the lifetime statistics, once per match (session/stats.py).
 
         Returns True if the stats blob was written (False: match not over, or counted)."""
-        from app import stats
+        from session import stats
 
         try:
             new = stats.record(self.store, self.match.state, self.match_id, self._stats_blob,

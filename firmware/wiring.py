@@ -6,16 +6,16 @@ their file system for the store, a beeper. build() makes the same app of them, i
 order everywhere:
 
 1. the Store on the folder and the Session on the Store; the match rebuilt from what the
-   store holds (app/restore.py, loaded for that and dropped);
+   store holds (session/restore.py, loaded for that and dropped);
 2. the settings read, before the UI's code loads: on the board the code that reads,
    repairs and replays the flash and the UI's code are never in the heap together;
 3. the App on them, with those settings, booted to the screen the players left.
 
-link_club() adds a table's club-night link (net/club.py) to a built app: its events go to
+link_club() adds a table's club-night link (net/clublink.py) to a built app: its events go to
 the App, which has the words for them.
 
 The loop that runs the app is App.press() for a key (the simulator and the page call it)
-inside start.py's loop on the board: docs/architecture.md has the path of one key press.
+inside loop.py's loop on the board: docs/architecture.md has the path of one key press.
 On the board this module is boot-only code (loader.BOOT).
 """
 
@@ -31,9 +31,8 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
     browser's). on_settings: called with the settings at boot and after each change (the
     board's idle policy). lang: a language to switch to first (the simulator's --lang),
     saved as a choice in the settings would be, so the first screen is in it."""
+    from session import Session
     from store.journal import Store
-
-    from app.session import Session
 
     session = Session(Store(folder, fs, opener))
     problems = session.boot()
@@ -55,12 +54,12 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
 
 
 def link_club(app, cfg, store, link, now, socket=None, wlan=None, kind=None):
-    """The club link of a table (net/club.py) for a built app: results go out over `link`
+    """The club link of a table (net/clublink.py) for a built app: results go out over `link`
     (net/mqtt.py's client on a board, the page's own in a browser), kept in `store` until
     the service acknowledges them; what the link has to say goes to app.club_event.
     kind: Club or a subclass of it (the browser's connects through the page)."""
     if kind is None:
-        from net.club import Club
+        from net.clublink import Club
 
         kind = Club
     return kind(link, app.club_event, app.session, store, cfg, now, socket, wlan)

@@ -1,1 +1,0 @@
-"""The application: the match as the device keeps it, settings, statistics."""
