@@ -13,7 +13,7 @@ from conftest import FIRMWARE, ROOT, run_micropython
 
 FAKE_MACHINE = os.path.join(ROOT, "host_tests", "fake_machine")
 BOOT = """
-import sys, json, start
+import sys, json, loop
 app = loop.run(loops=1)
 # what the loop holds comes back with the app, so a heap measured now counts it (bench)
 print("HELD", " ".join(type(x).__name__ for x in app.held))
