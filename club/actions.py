@@ -86,6 +86,8 @@ def describe(request):
             text += " to %s" % ":".join(str(g) for g in r["result"].get("gp") or [])
     elif cmd == "accept":
         text = "accept row %s" % r.get("row")
+    elif cmd == "seat":
+        text = "seat round %s (%s tables)" % (r.get("round"), len(r.get("seats") or ()))
     else:
         text = cmd
     if r.get("why"):
@@ -264,5 +266,71 @@ def _list(svc, r):
     return {"ok": True, "verdict": "accepted", "rows": rows}
 
 
+def _seat(svc, r):
+    """A round's seating, checked whole before any of it is stored: a round from 1, rules
+    and names the core takes (sixtysix: the rule set, its number of players, the name
+    rule), each table once, each player at one table of the round. Stored at once (the
+    director publishes the retained seatings to the tables only after this accepts)."""
+    _open(svc)
+    from sixtysix.errors import Refused
+    from sixtysix.match import Match
+
+    rnd = _int(r, "round")
+    if rnd < 1:
+        raise Declined("round: 1 or more (round 0 is a table's own match)")
+    rules, seats = r.get("rules"), r.get("seats")
+    if not isinstance(rules, str) or not rules.strip() or len(rules) > 80:
+        raise Declined("rules: a rule set, e.g. classic66")
+    if not isinstance(seats, list) or not seats or len(seats) > 200:
+        raise Declined("seats: TABLE=NAME,NAME ... (1 to 200 tables)")
+    tables, players = set(), {}
+    for seat in seats:
+        if (not isinstance(seat, list) or len(seat) != 2 or not isinstance(seat[0], str)
+                or not isinstance(seat[1], list)
+                or not all(isinstance(n, str) for n in seat[1])):
+            raise Declined("a seat is [table, [names]]")
+        table, names = seat
+        if not wire_table(table):
+            raise Declined("table %r: letters, digits and '-', as its login" % table[:20])
+        if table in tables:
+            raise Declined("table %s is seated twice: once a round" % table)
+        tables.add(table)
+        try:
+            Match().enter_line("new %s names=%s" % (rules, ",".join(names)))
+        except Refused as e:
+            raise Declined("table %s: the core refuses %r with %s: %s" % (
+                table, rules, ",".join(names)[:80], e.code)) from None
+        for n in names:
+            if n in players:
+                raise Declined("%s is seated at %s and at %s in round %d"
+                               % (n, players[n], table, rnd))
+            players[n] = table
+    ev = svc.event
+    for (t, n_rnd), seat in sorted(ev.seats.items()):  # the round's other tables
+        if n_rnd == rnd and t not in tables:
+            for n in seat.get("names") or ():
+                if n in players:
+                    raise Declined("%s is seated at %s and at %s in round %d (seat %s "
+                                   "again to move them)" % (n, t, players[n], rnd, t))
+    released = 0
+    for table, names in seats:
+        body = {"round": rnd, "names": names, "rules": rules}
+        if ev.seats.get((table, rnd)) != body:
+            released += len(svc.seated(table, body))
+    unheard = sorted(t for t in tables if t not in ev.latest_inc)
+    note = "round %d: %d tables" % (rnd, len(tables))
+    if released:
+        note += "; %d results held as not seated now count" % released
+    if unheard:
+        note += "; not heard from yet (check each has a login): " + " ".join(unheard[:20])
+    return _accepted(svc, note)
+
+
+def wire_table(table):
+    """A table id as the broker's logins and topics take it."""
+    return 1 <= len(table) <= 20 and all(c.isalnum() or c == "-" for c in table) \
+        and table.isascii()
+
+
 _COMMANDS = {"correct": _correct, "void": _correct, "accept": _accept, "close": _close,
-             "reopen": _reopen, "list": _list}
+             "reopen": _reopen, "list": _list, "seat": _seat}

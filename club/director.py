@@ -41,6 +41,7 @@ import threading
 from sixtysix.names import MAX, valid
 
 from club import tablecards
+from club.bounded import HEAD, Reader
 from club.broker import connect
 from club.view import render
 
@@ -109,19 +110,21 @@ def verdict(a, body):
 
 
 def standings(a, want=None, timeout=10):
-    """The retained standings (the first that satisfies want(), if given)."""
+    """The retained standings, whole (club/bounded.py joins their parts): the first that
+    satisfies want(), if given."""
     got = threading.Event()
     box = {}
+    reader = Reader()
 
     def on_message(client, userdata, msg):
-        data = json.loads(msg.payload)
-        if want is None or want(data):
+        data = reader.feed(msg.topic, msg.payload)
+        if data is not None and (want is None or want(data)):
             box["data"] = data
             got.set()
 
     c = connect(a, "director-read")
     c.on_message = on_message
-    c.subscribe("club/standings", 1)
+    c.subscribe(HEAD + "/#", 1)
     try:
         if not got.wait(timeout):
             raise SystemExit("director: no standings from the service")
@@ -131,7 +134,8 @@ def standings(a, want=None, timeout=10):
     return box["data"]
 
 
-def seat_messages(rnd, rules, seats):
+def parse_seats(seats):
+    """[[table, [names]]] of TABLE=NAME,NAME arguments (the service checks the rest)."""
     out = []
     for seat in seats:
         table, eq, names = seat.partition("=")
@@ -142,9 +146,14 @@ def seat_messages(rnd, rules, seats):
             if not valid(n):
                 raise SystemExit("director: a name is 1 to %d letters, no spaces, ',' or '=': %s"
                                  % (MAX, n))
-        body = {"round": rnd, "names": names, "rules": rules}
-        out.append(("club/%s/seat" % table, json.dumps(body), True))
+        out.append([table, names])
     return out
+
+
+def seat_messages(rnd, rules, seats):
+    """The retained seatings the tables read, of parse_seats()' list."""
+    return [("club/%s/seat" % table, json.dumps({"round": rnd, "names": names, "rules": rules}),
+             True) for table, names in seats]
 
 
 def cell(value):
@@ -201,8 +210,11 @@ def main(argv=None):
     a = ap.parse_args(argv)
 
     if a.cmd == "seat":
-        publish(a, seat_messages(a.round, a.rules, a.seats))
-        print("round %d seated: %d tables" % (a.round, len(a.seats)))
+        # The service checks and stores the round first; the tables hear it only then.
+        seats = parse_seats(a.seats)
+        verdict(a, {"cmd": "seat", "round": a.round, "rules": a.rules, "seats": seats})
+        publish(a, seat_messages(a.round, a.rules, seats))
+        print("round %d seated: %d tables" % (a.round, len(seats)))
     elif a.cmd in ("correct", "void"):
         fix = {"cmd": a.cmd, "table": a.table, "inc": a.inc, "match": a.match,
                "deal": a.deal, "why": a.why}

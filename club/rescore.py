@@ -81,19 +81,37 @@ class Judge:
         except Refused as e:
             self.games.pop(key, None)
             return "rules", "the core refuses the match %r: %s" % (msg["rules"], e.code)
-        held = None
-        rnd = msg["round"]
-        if rnd >= 1:
-            seat = self.seats.get((table, rnd))
-            if seat is None:
-                held = "seat", "table %s was not seated for round %d" % (table, rnd)
-            elif list(seat.get("names") or ()) != list(names):
-                held = "names", "round %d seated %s at table %s, not %s" % (
-                    rnd, ",".join(seat.get("names") or ()), table, ",".join(names))
-            elif _rules_words(str(seat.get("rules"))) != _rules_words(msg["rules"]):
-                held = "rules", "round %d is played by %r, not %r" % (
-                    rnd, seat.get("rules"), msg["rules"])
+        held = self._seated(table, msg)
         self.games[key] = _Game(core, held[1] if held else None)
+        return held
+
+    def _seated(self, table, msg):
+        """None when a match agrees with its round's seating (or is a round-0 match), else
+        (code, why)."""
+        rnd = msg["round"]
+        if rnd < 1:
+            return None
+        seat = self.seats.get((table, rnd))
+        names = msg["names"]
+        if seat is None:
+            return "seat", "table %s was not seated for round %d" % (table, rnd)
+        if list(seat.get("names") or ()) != list(names):
+            return "names", "round %d seated %s at table %s, not %s" % (
+                rnd, ",".join(seat.get("names") or ()), table, ",".join(names))
+        if _rules_words(str(seat.get("rules"))) != _rules_words(msg["rules"]):
+            return "rules", "round %d is played by %r, not %r" % (
+                rnd, seat.get("rules"), msg["rules"])
+        return None
+
+    def reseat(self, table, msg):
+        """A match held as not seated ("seat"), judged again once its round's seating has
+        come: None when it now agrees (its match counts from here on, and the deals held
+        only for it may count), else (code, why). The deals the core scored stay scored."""
+        g = self.games.get((table, msg["inc"], msg["match"]))
+        if g is None:  # the core refused its rules: nothing a seating changes
+            return "rules", "the core refuses the match %r" % msg["rules"]
+        held = self._seated(table, msg)
+        g.held = held[1] if held else None
         return held
 
     def _deal(self, g, msg):

@@ -7,7 +7,8 @@ It subscribes with a durable session (a fixed client id, clean_session off, QoS 
 broker keeps what comes while it is down. Every result goes to SQLite (club/db.py) and
 into the Event (club/standings.py); each batch is committed first, then acked to its
 tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published (retained
-"club/standings", at most every --every seconds). The live page (club/page.html) reads
+on club/standings and club/standings/<n> in parts of bounded size, club/bounded.py, at most
+every --every seconds). The live page (club/page.html) reads
 them from this process over HTTP: "/" the page, "/standings.json", "/events" (server-sent
 events, pushed on every change), and "/table/" the browser table page (club/tablepage.py)
 for the phones that keep score. The public page is read-only (GET only).
@@ -29,8 +30,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import paho.mqtt.client as mqtt
 
 from club import actions, directorpage, tablepage
+from club.bounded import Publisher
 from club.broker import hostport, password
-from club.db import Db
+from club.db import Db, accept_entry
 from club.standings import Invalid, check
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
@@ -60,6 +62,7 @@ class Service:
         self.changed = threading.Condition()
         self.version = 0
         self.snapshot = "{}"
+        self.publisher = Publisher()  # the standings in retained parts under 8 KB each
         self.latency = []  # seconds from a result's arrival here to its standings
         self.duplicates = 0  # copies of results already applied (acked again, not counted)
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
@@ -113,8 +116,10 @@ class Service:
                 now = time.monotonic()
                 with self.lock:
                     for topic, payload in batch:
-                        if topic == "":
-                            dirty.update(self.event.latest_inc)
+                        if topic == "":  # (re)connected: the broker may have lost
+                            dirty.update(self.event.latest_inc)  # acks and standings
+                            self.publisher.sent = []
+                            standings_due = True
                             continue
                         got = self._handle(topic, payload)
                         if got:
@@ -203,10 +208,24 @@ class Service:
             if not isinstance(seat, dict) or type(seat.get("round")) is not int:
                 return None
             if self.event.seats.get((parts[1], seat["round"])) != seat:
-                self.event.seat(parts[1], seat)
-                self.db.add_seating(parts[1], seat)
+                self.seated(parts[1], seat)
             return None
         return None
+
+    def seated(self, table, seat):
+        """Store a seating the moment it is heard (on disk before anything else), and count
+        the results that were held only because they came before it."""
+        self.db.add_seating(table, seat)
+        released = self.event.seat(table, seat)
+        why = "seated: round %d's seating came after this result" % seat["round"]
+        for h in released:
+            self.db.add_accepted(h["id"], why)
+            msg = self.event.results[(h["table"], h["inc"], h["seq"])]
+            self.event.audit.append(accept_entry(h["id"], table, msg, why))
+            self.log("counted %s %s #%d %s (row %d): %s" % (
+                table, h["inc"], h["seq"], h["what"], h["id"], why))
+        self.db.commit()
+        return released
 
     # ---- the director ----
 
@@ -267,7 +286,7 @@ class Service:
     def _publish_snapshot(self):
         data = self.event.standings()
         text = json.dumps(data, separators=(",", ":"), sort_keys=True)
-        self.client.publish("club/standings", text, qos=1, retain=True)
+        self.publisher.publish(self.client, data)
         with self.changed:
             self.snapshot = text
             self.version += 1

@@ -84,11 +84,41 @@ class Event:
         self.applied = 0
 
     def seat(self, table, seat):
-        """A seating from the director (club/<table>/seat)."""
+        """A seating from the director (club/<table>/seat). Returns the held entries it
+        releases: results held only because they came before this seating (the broker
+        hands a restarted service its queued results before the retained seatings), which
+        count from now on (the caller records each as accepted, so a restart agrees)."""
         self.seating[table] = seat
         rnd = seat.get("round") if isinstance(seat, dict) else None
-        if type(rnd) is int:
-            self.seats[(table, rnd)] = seat
+        if type(rnd) is not int:
+            return []
+        self.seats[(table, rnd)] = seat
+        released = []
+        for hkey, h in sorted(self.held.items()):
+            msg = self.results.get(hkey)
+            if (h["code"] != "seat" or h["table"] != table or msg is None
+                    or msg["kind"] != "match" or msg["round"] != rnd):
+                continue
+            if self.judge.reseat(table, msg) is not None:
+                continue  # seated otherwise: it stays held, for the director
+            released.append(h)
+            for dkey, d in sorted(self.held.items()):
+                # The deals held only because their match was: the core scored them.
+                if (d["code"] == "match" and dkey[:2] == hkey[:2]
+                        and d["match"] == msg["match"] and "is held" in d["why"]):
+                    released.append(d)
+        for h in released:
+            self.held.pop((h["table"], h["inc"], h["seq"]), None)
+        if released:
+            self.recount()
+        return released
+
+    def recount(self):
+        """Count every judged result again (after held verdicts changed)."""
+        self.matches = {}
+        for (t, i, s), m in sorted(self.results.items(), key=lambda kv: kv[0]):
+            if m["kind"] != "gap":
+                self.count(t, m, (t, i, s) in self.held)
 
     def apply(self, table, msg, stored=None):
         """Take one checked result; False for a duplicate (then nothing changes). It is
@@ -191,10 +221,7 @@ class Event:
             self.apply(table, msg)
         self.results[key] = msg
         self.held.pop(key, None)
-        self.matches = {}
-        for (t, i, s), m in sorted(self.results.items(), key=lambda kv: kv[0]):
-            if m["kind"] != "gap":
-                self.count(t, m, (t, i, s) in self.held)
+        self.recount()
         return how
 
     def ack(self, table):

@@ -2,14 +2,15 @@
 
     python -m club.view [--broker H:P --user viewer --password-file F] [--once]
 
-It reads the retained club/standings (the viewer user may read nothing else).
+It reads the retained standings, club/standings and its parts club/standings/<n>, and
+joins them (club/bounded.py); the viewer user may read nothing else.
 """
 
 import argparse
-import json
 import sys
 import threading
 
+from club.bounded import HEAD, Reader
 from club.broker import connect
 
 
@@ -57,8 +58,13 @@ def main(argv=None):
     a = ap.parse_args(argv)
     done = threading.Event()
 
+    reader = Reader()
+
     def on_message(client, userdata, msg):
-        text = render(json.loads(msg.payload))
+        data = reader.feed(msg.topic, msg.payload)
+        if data is None:  # a part of standings still arriving
+            return
+        text = render(data)
         if not a.once:
             text = "\x1b[H\x1b[2J" + text  # home and clear: a board that stays in place
         sys.stdout.write(text)
@@ -68,7 +74,7 @@ def main(argv=None):
 
     c = connect(a, "viewer-%d" % id(done))
     c.on_message = on_message
-    c.subscribe("club/standings", 1)
+    c.subscribe(HEAD + "/#", 1)
     try:
         done.wait(10 if a.once else None)
     except KeyboardInterrupt:

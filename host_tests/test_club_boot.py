@@ -67,7 +67,8 @@ def test_seated_by_the_director_and_acked(tmp_path):
         pw.write_text(PASSWORDS["director"])
         a = types.SimpleNamespace(broker="127.0.0.1:%d" % b.port, user="director",
                                   password_file=str(pw))
-        director.publish(a, director.seat_messages(1, "classic66", ["t01=Ann,Bob"]))
+        seats = director.parse_seats(["t01=Ann,Bob"])
+        director.publish(a, director.seat_messages(1, "classic66", seats))
         with ServiceThread(str(tmp_path / "ev.sqlite"), b.port) as svc:
             out = boot(tmp_path, 3)
             got = svc.settle({"t01": 1})

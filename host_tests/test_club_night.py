@@ -51,7 +51,7 @@ def seat_round(folder, port, rnd):
         f.write(PASSWORDS["director"])
     a = types.SimpleNamespace(broker="127.0.0.1:%d" % port, user="director", password_file=pw)
     seats = ["%s=%s" % (t, ",".join(NAMES[t])) for t in UNIX_TABLES]
-    director.publish(a, director.seat_messages(rnd, "classic66", seats))
+    director.publish(a, director.seat_messages(rnd, "classic66", director.parse_seats(seats)))
 
 
 def stored(db):

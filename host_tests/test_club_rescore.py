@@ -234,7 +234,8 @@ def test_good_results_from_firmware_tables_still_count_and_are_acked(tmp_path):
                                   password_file=pw)
         club = club_file(str(tmp_path), "t01", b.port, "pw-t01")
         with ServiceThread(str(tmp_path / "ev.sqlite"), b.port) as svc:
-            director.publish(a, director.seat_messages(1, "classic66", ["t01=Ann,Bob"]))
+            seats = director.parse_seats(["t01=Ann,Bob"])
+            director.publish(a, director.seat_messages(1, "classic66", seats))
             r = run_table(str(tmp_path), "t01", club, "seat 1 15;cards 3 7;play 3;wait 20")
             out = last_json(r.stdout)
             assert out["pending"] == 0 and out["mark"] == 2, (out, r.stderr)

@@ -86,6 +86,7 @@ def _messages(tables, deals):
 def service_figures(tables, deals, folder):
     import paho.mqtt.client as paho
 
+    from club.bounded import Reader
     from club.service import Service
 
     with mosquitto.Broker(os.path.join(folder, "broker")) as b:
@@ -100,9 +101,14 @@ def service_figures(tables, deals, folder):
         want = {}
         phase = {"steady": False}
 
+        reader = Reader()
+
         def on_standings(client, userdata, msg):
             now = time.monotonic()
-            acked = {t: v["acked"] for t, v in json.loads(msg.payload)["tables"].items()}
+            data = reader.feed(msg.topic, msg.payload)
+            if data is None:  # the standings' parts still arriving (club/bounded.py)
+                return
+            acked = {t: v["acked"] for t, v in data["tables"].items()}
             for t, a in acked.items():
                 for s in range(last.get(t, 0) + 1, a + 1):
                     t0 = sent.pop((t, s), None)
@@ -115,7 +121,7 @@ def service_figures(tables, deals, folder):
         watch = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-watch")
         watch.on_message = on_standings
         watch.connect("127.0.0.1", b.port)
-        watch.subscribe("club/standings", 1)
+        watch.subscribe("club/standings/#", 1)
         watch.loop_start()
         pub = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-tables")
         pub.max_inflight_messages_set(1000)

@@ -2,10 +2,14 @@
 
     with Broker(folder, users={"t01": "pw", ...}) as b:   # b.port, b.kill(), b.start()
 
-The broker gets the project's own ACL (club/mosquitto/acl) and a password file made with
-mosquitto_passwd, and the same security settings as club/mosquitto/venue.conf; only the
-ports and folders differ. kill() is kill -9 (in-memory state since the last autosave is
-lost, as in a power cut); start() again on the same folder brings the persisted state back.
+Its configuration is the venue's own, club/mosquitto/venue.conf, read line by line: the
+same message size limit, persistence and autosave, queue and login rules. Only what must
+differ on a test machine is changed: the listeners' ports (free loopback ports; the
+websockets listener too), the files' folder (the password file made here with
+mosquitto_passwd, the project's ACL by its path, venue.db and a log in `folder`), and the
+user it runs as. users=None opens the logins to anyone, without the ACL (the bench's one
+client that publishes for every table). kill() is kill -9 (what was not yet saved is lost,
+as in a power cut); start() again on the same folder brings the persisted state back.
 """
 
 import getpass
@@ -18,6 +22,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ACL = os.path.join(ROOT, "club", "mosquitto", "acl")
+VENUE = os.path.join(ROOT, "club", "mosquitto", "venue.conf")
 
 
 def missing():
@@ -30,6 +35,12 @@ def missing():
 
 def _which(tool):
     return shutil.which(tool) or "/usr/sbin/" + tool
+
+
+def venue_lines():
+    """venue.conf's settings, one a line, without its comments."""
+    with open(VENUE) as f:
+        return [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
 
 
 def free_port():
@@ -45,29 +56,39 @@ class Broker:
         self.folder = folder
         os.makedirs(folder, exist_ok=True)
         self.port = port or free_port()
-        self.ws_port = free_port() if websockets else None
+        # venue.conf has a websockets listener too: on a free port here, asked for or not
+        # (websockets=True is kept for the callers that say they use it)
+        self.ws_port = free_port()
         self.proc = None
         # Started as root (CI), Mosquitto would switch to the user "mosquitto", who cannot
-        # read this folder: stay who we are.
-        conf = ["user " + getpass.getuser(), "per_listener_settings false", "persistence true",
-                "persistence_location %s/" % folder, "autosave_interval 1",
-                "max_queued_messages 100000", "log_dest file %s/log" % folder,
-                "log_type error", "log_type warning", "log_type notice",
-                "listener %d 127.0.0.1" % self.port]
-        if self.ws_port:
-            conf += ["listener %d 127.0.0.1" % self.ws_port, "protocol websockets"]
-        if users is None:
-            conf.insert(0, "allow_anonymous true")
-        else:
+        # write this folder: stay who we are (docs/club.md says what a venue does).
+        conf = ["user " + getpass.getuser(), "persistence_location %s/" % folder,
+                "log_dest file %s/log" % folder, "log_type error", "log_type warning",
+                "log_type notice"]
+        ports = iter((self.port, self.ws_port))
+        for line in venue_lines():
+            key = line.split()[0]
+            if key == "listener":
+                port = next(ports)
+                line = "listener %d 127.0.0.1" % port
+            elif key == "password_file":
+                line = "password_file " + os.path.join(folder, "passwd")
+                if users is None:
+                    continue
+            elif key == "acl_file":
+                if users is None or acl is None:
+                    continue
+                line = "acl_file " + acl
+            elif key == "allow_anonymous" and users is None:
+                line = "allow_anonymous true"
+            conf.append(line)
+        if users is not None:
             pw = os.path.join(folder, "passwd")
             open(pw, "w").close()
             for name, password in users.items():
                 subprocess.run([_which("mosquitto_passwd"), "-b", pw, name, password],
                                check=True, capture_output=True)
             os.chmod(pw, 0o600)
-            conf[:0] = ["allow_anonymous false", "password_file " + pw]
-            if acl:
-                conf.insert(2, "acl_file " + acl)
         self.conf = os.path.join(folder, "mosquitto.conf")
         with open(self.conf, "w") as f:
             f.write("\n".join(conf) + "\n" + extra)
