@@ -6,6 +6,7 @@
 A request is a dict with "cmd" and that command's fields:
 
     correct  table inc match deal result={"gp": [..], "winner": W, "over": X} why
+                              if one deal can give it there (club/legal.py asks the core)
     void     table inc match deal why
     accept   row why          a result that did not count (a refused row kept whole: a
                               conflict's other copy, a late or a held result) counts, in
@@ -26,6 +27,7 @@ line of the service's log and one row of the database's director table.
 import json
 import traceback
 
+from club import legal
 from club.db import accept_entry
 from club.standings import Invalid, check
 
@@ -140,23 +142,23 @@ def _match(svc, r):
     return m
 
 
-def limits(m):
-    """(sides, the most game points a side can get in one deal) of a TableMatch, by its rule
-    set (the match message's "rules"): 3 a deal, or 6 with four players (a contract)."""
-    from sixtysix.rules import RULE_SETS, Rules
+def _head(svc, table, inc, mid):
+    """The `match` message of a match: the one that counts, else the latest held one (its
+    rules and names still say how its deals are scored), else None."""
+    m = svc.event.matches.get((table, inc, mid))
+    if m is not None and m.head is not None:
+        return m.head
+    best = None
+    for (t, i, seq), msg in svc.event.results.items():
+        if (t, i, msg["kind"], msg["match"]) == (table, inc, "match", mid):
+            if best is None or seq > best[0]:
+                best = (seq, msg)
+    return best[1] if best else None
 
-    head = m.head or {}
-    words = str(head.get("rules") or "").split()
-    if words and words[0] in RULE_SETS:
-        r = Rules(words[0])
-        return r.sides, 6 if r.pairs else 3
-    names = head.get("names") or []
-    if names:
-        return (2 if len(names) == 4 else len(names)), 6 if len(names) == 4 else 3
-    for _seq, msg in m.deals.values():
-        if msg is not None and msg.get("kind") == "deal":  # None: a held deal
-            return len(msg["gp"]), 6 if len(msg["gp"]) == 2 else 3
-    return 2, 6
+
+def _live(svc, table, inc, mid):
+    m = svc.event.matches.get((table, inc, mid))
+    return m.live(svc.event.corrections) if m is not None else []
 
 
 def _deals(svc, m):
@@ -186,20 +188,15 @@ def _correct(svc, r):
         given = r.get("result")
         if not isinstance(given, dict):
             raise Declined("a correction needs its result: game points, winner")
-        sides, most = limits(m)
-        gp = given.get("gp")
-        if not isinstance(gp, list) or len(gp) != sides:
-            raise Declined("game points: %d numbers, one per side" % sides)
-        for g in gp:
-            if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g <= most:
-                raise Declined("game points: %s is not what one deal can give (0..%d)"
-                              % (str(g)[:10], most))
         res = {"v": 1, "inc": m.inc, "seq": 1, "kind": "deal", "match": m.match,
-               "deal": deal, "gp": gp, "winner": given.get("winner"),
+               "deal": deal, "gp": given.get("gp"), "winner": given.get("winner"),
                "over": given.get("over", -1), "reason": "director"}
         try:
+            legal.given(_head(svc, m.table, m.inc, m.match),
+                        _live(svc, m.table, m.inc, m.match), deal, res["gp"],
+                        res["winner"], res["over"])
             check(res)
-        except Invalid as e:
+        except (Invalid, legal.Illegal) as e:
             raise Declined(str(e)) from None
         fix["result"] = res
     fix["id"] = svc.db.add_correction(fix)

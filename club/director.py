@@ -7,7 +7,11 @@ count, close and reopen the night.
     seat ROUND RULES TABLE=NAME,NAME ...   retained seatings: each table starts the round's
                                            match with those names (club/<table>/seat)
     correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] --why TEXT
-                                           the deal counts as given (supersedes the table's)
+                                           the deal counts as given (supersedes the table's),
+                                           if one deal of the match's rule set can give it
+                                           there: sides 0-based, one scores (the winner),
+                                           --over the side that has won the match after it
+                                           (-1: not over); a refusal lists what can be given
     void TABLE INC MATCH DEAL --why TEXT   the deal does not count
     list                                   the results that do not count, with their rows
     accept ROW --why TEXT                  that row's result counts (a conflict's other

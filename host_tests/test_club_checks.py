@@ -1,0 +1,208 @@
+"""The director's commands check what they count (club/actions.py, club/legal.py).
+
+`correct` takes only a result one deal of the match's rule set can give there, asked of the
+tables' own core (firmware/sixtysix/): one side scores, the winner is that side, the values
+are the rule set's, and the match's winner after it is the side the totals make it.
+
+The service runs here without a broker (as in test_club_rescore.py): the director's
+requests go to its one path, Service.director(); test_club_director.py drives the command
+through Mosquitto."""
+
+import sys
+
+import pytest
+from clubplay import Played
+from conftest import ROOT
+
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+INC = "abcd0001"
+NAMES = {2: ("Ann", "Bob"), 3: ("Ann", "Bob", "Cy"), 4: ("Ann", "Bob", "Cy", "Dee")}
+
+
+def _service(tmp_path):
+    from club.service import Service
+
+    svc = Service(str(tmp_path / "night.sqlite"), "127.0.0.1", 1, log=lambda line: None)
+    svc.client.publish = lambda *a, **k: None  # no broker
+    return svc
+
+
+def _send(svc, payloads, table="t01"):
+    for p in payloads:
+        svc._handle("club/%s/result" % table, p.encode())
+
+
+def _do(svc, **request):
+    return svc.director(dict({"why": "the score sheet"}, **request), "test")
+
+
+def _gp(svc):
+    return {p["name"]: p["gp"] for p in svc.event.standings()["players"]}
+
+
+def _gps(text):
+    return [int(g) for g in text.split(",")]
+
+
+# ---- what one deal can give: the core's answer, per rule set ----
+
+# (rule set, what one deal can give at a match's start as GP,GP WINNER, the seed rule)
+GIVES = [
+    ("mariage", "1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | 0,3 1",
+     "000/001: the winner gets 1, 2 or 3 (closed: 3); nobody at 66: the last trick's 1"),
+    ("classic66", "1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | 0,3 1 | 0,0 -1",
+     "004: 1, 2 or 3 to the winner; 65 to 65 after the +10 is a draw"),
+    ("mariage3", "1,0,0 0 | 2,0,0 0 | 3,0,0 0 | 0,1,0 1 | 0,2,0 1 | 0,3,0 1 | 0,0,1 2 | "
+     "0,0,2 2 | 0,0,3 2 | 0,1,1 -1 | 1,0,1 -1 | 1,1,0 -1",
+     "000 three players: 1, 2 or 3 to the first at 66; a false claim: 1 to each other"),
+    ("classic66-3", "1,0,0 0 | 2,0,0 0 | 3,0,0 0 | 0,1,0 1 | 0,2,0 1 | 0,3,0 1 | 0,0,1 2 | "
+     "0,0,2 2 | 0,0,3 2 | 0,0,0 -1 | 0,1,1 -1 | 1,0,1 -1 | 1,1,0 -1",
+     "004 three players: as above, and a tie for the highest total is a draw"),
+    ("schnapsen", "1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | 0,3 1", "pagat: 1, 2 or 3"),
+    ("sechsundsechzig", "1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | 0,3 1 | 0,0 -1",
+     "pagat: 1, 2 or 3; equal totals when the cards run out: a draw"),
+]
+
+
+@pytest.mark.parametrize("rules,gives,seed", GIVES, ids=[g[0] for g in GIVES])
+def test_what_one_deal_can_give_is_the_cores(rules, gives, seed):
+    from club import legal
+
+    n = 3 if rules.endswith("3") else 2
+    head = {"match": 1, "rules": rules, "names": list(NAMES[n])}
+    assert legal.menu(legal.outcomes(head, [], 1)) == gives, seed
+
+
+def test_what_one_deal_of_the_four_player_game_can_give():
+    from club import legal
+
+    head = {"match": 1, "rules": "mariage4", "names": list(NAMES[4])}
+    outs = legal.outcomes(head, [], 1)
+    pair0 = {gp for gp, w in outs if w == 0}
+    # Seed 000: 66 with the opponents trickless 3, else 1 (the default scale); five and six
+    # 5 and 6; a coat or a costume is a marker, no points; three nines 3 to either pair,
+    # beside whatever the deal then gives.
+    assert pair0 == {(1, 0), (3, 0), (5, 0), (6, 0), (0, 0),
+                     (4, 0), (6, 0), (8, 0), (9, 0), (3, 0),
+                     (1, 3), (3, 3), (5, 3), (6, 3), (0, 3)}
+    assert {gp for gp, w in outs if w == 1} == {(b, a) for a, b in pair0}
+    assert {gp for gp, w in outs if w == -1} == {(0, 0)}  # a redeal scores nothing
+    full = legal.outcomes(dict(head, rules="mariage4 scale=full"), [], 1)
+    assert ((2, 0), 0) in full and ((2, 0), 0) not in outs  # the full 1/2/3 scale's option
+    # The third nine in the cut: 1 to the dealing pair (seed 000), here the dealer's, seat 1
+    assert ((1, 0), 0) in outs
+
+
+# ---- correct ----
+
+# (rule set, GP,GP WINNER of a correction of deal 1, None if accepted else the refusal)
+CORRECT = {
+    "classic66": [
+        ("2,2 0", "game points 2:2 won by side 0 are not what one deal of classic66 can give;"
+                  " give one of (GP,GP WINNER): 1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | "
+                  "0,3 1 | 0,0 -1"),  # 004: the winner alone scores
+        ("0,3 0", "winner: game points 0:3 are won by side 1: give winner 1"),  # got 0
+        ("3,0 -1", "winner: game points 3:0 are won by side 0: give winner 0"),
+        ("9,0 0", "game points: 9 is not what one deal can give (0..3)"),
+        ("0,0 -1", None),  # 004: 65 to 65 is a draw
+        ("0,3 1", None),
+    ],
+    "mariage": [
+        ("0,0 -1", "game points 0:0 won by no side are not what one deal of mariage can give;"
+                   " give one of (GP,GP WINNER): 1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | "
+                   "0,3 1"),  # 000/001: nobody at 66, the last trick gets 1: no draw
+        ("1,0 0", None),
+    ],
+    "mariage3": [
+        ("1,1,1 0", "game points 1:1:1 won by side 0 are not what one deal of mariage3 can "
+                    "give;"),
+        ("2,0,0 1", "winner: game points 2:0:0 are won by side 0: give winner 0"),
+        ("0,0,0 -1", "game points 0:0:0 won by no side are not what one deal of mariage3"),
+        ("1,1 0", "game points: 3 numbers, one per side"),
+        ("0,0,3 2", None),
+    ],
+    "classic66-3": [
+        ("0,2,2 1", "game points 0:2:2 won by side 1 are not"),
+        ("0,0,0 -1", None),  # 004: the highest total gets 1, a tie for it is a draw
+    ],
+    "mariage4": [
+        ("2,0 0", "game points 2:0 won by side 0 are not what one deal of mariage4 can give;"
+                  " give one of (GP,GP WINNER): 0,0 0 | 0,3 0 | 1,0 0 | 1,3 0 | 3,0 0"),
+        ("7,0 0", "game points 7:0 won by side 0 are not"),  # no contract is worth 7
+        ("10,0 0", "game points: 10 is not what one deal can give (0..9)"),
+        ("1,1 0", "game points 1:1 won by side 0 are not"),
+        ("0,6 0", "winner: game points 0:6 are won by side 1: give winner 1"),
+        ("5,0 0", None),  # 000: five made
+        ("0,6 1", None),  # six failed or made
+        ("0,0 0", None),  # a coat: a marker, no points
+        ("4,0 0", None),  # three nines and a deal of 1
+        ("3,1 1", None),  # three nines to one pair, the deal's 1 to the other
+        ("0,0 -1", None),  # a redeal
+    ],
+    "mariage4 scale=full": [
+        ("2,0 0", None),
+        ("1,1 0", "game points 1:1 won by side 0 are not"),
+    ],
+}
+
+
+@pytest.mark.parametrize("rules", list(CORRECT))
+def test_correct_takes_only_what_one_deal_can_give(tmp_path, rules):
+    svc = _service(tmp_path)
+    n = {"mariage3": 3, "classic66-3": 3}.get(rules, 4 if "4" in rules else 2)
+    p = Played(names=NAMES[n], rules=rules)
+    p.deal("result 1 1")
+    _send(svc, p.payloads)
+    for given, why in CORRECT[rules]:
+        gp, winner = given.split()
+        reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=1,
+                    result={"gp": _gps(gp), "winner": int(winner), "over": -1})
+        if why is None:
+            assert reply == {"ok": True, "verdict": "accepted", "note": ""}, (given, reply)
+            assert svc.event.corrections[("t01", INC, 1, 1)]["result"]["gp"] == _gps(gp)
+        else:
+            assert not reply["ok"] and reply["why"].startswith(why), (given, reply)
+
+
+def test_correct_over_is_the_side_the_totals_make_the_match_winner(tmp_path):
+    # Seed 004: the first to 7 wins the match; a deal's result says who, if anyone, has.
+    svc = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 3")
+    p.deal("result 1 2")  # Ann at 5 of 7
+    _send(svc, p.payloads)
+    for gp, winner, over, why in [
+            ("2,0", 0, -1, "over: after this deal side 0 has won the match: give over 0"),
+            ("2,0", 0, 1, "over: after this deal side 0 has won the match: give over 0"),
+            ("1,0", 0, 0, "over: the match goes on after this deal: give over -1"),
+            ("0,3", 1, 1, "over: the match goes on after this deal: give over -1"),
+            ("2,0", 0, 5, "over: not an integer in -1..1"),
+            ("2,0", 0, 0, None)]:
+        reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=3,
+                    result={"gp": _gps(gp), "winner": winner, "over": over})
+        assert reply.get("why") == why, (gp, over, reply)
+    assert svc.event.standings()["rounds"]["0"][0]["winner"] == 0
+    # The deals before count as corrected: deal 1 given to Bob, Ann's 2 then ends nothing.
+    reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=1,
+                result={"gp": [0, 3], "winner": 1, "over": -1})
+    assert reply["ok"], reply
+    reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=3,
+                result={"gp": [2, 0], "winner": 0, "over": 0})
+    assert reply["why"] == "over: the match goes on after this deal: give over -1"
+
+
+def test_correct_in_the_four_player_game_ends_the_match_on_the_eight(tmp_path):
+    # Seed 000: a pair wins on the eight; points past it carry into the next eight and the
+    # other pair's starts again. With one eight to play, six made after 3 ends the match.
+    svc = _service(tmp_path)
+    p = Played(names=NAMES[4], rules="mariage4")
+    p.deal("result 1 3")
+    _send(svc, p.payloads)
+    reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=2,
+                result={"gp": [6, 0], "winner": 0, "over": -1})
+    assert reply["why"] == "over: after this deal side 0 has won the match: give over 0"
+    reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=2,
+                result={"gp": [0, 6], "winner": 1, "over": -1})
+    assert reply["ok"], reply  # 6 of 8 for the other pair: the match goes on
