@@ -2,12 +2,16 @@
 
 `correct` takes only a result one deal of the match's rule set can give there, asked of the
 tables' own core (firmware/sixtysix/): one side scores, the winner is that side, the values
-are the rule set's, and the match's winner after it is the side the totals make it.
+are the rule set's, and the match's winner after it is the side the totals make it. `accept`
+counts a deal as the core scores its entries, whatever it says; a deal with no entries the
+core can score counts only as the director gives it, checked the same way. Many rows are
+accepted at once, each on its own.
 
 The service runs here without a broker (as in test_club_rescore.py): the director's
 requests go to its one path, Service.director(); test_club_director.py drives the command
 through Mosquitto."""
 
+import json
 import sys
 
 import pytest
@@ -16,6 +20,8 @@ from conftest import ROOT
 
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+from net import wire  # noqa: E402
 
 INC = "abcd0001"
 NAMES = {2: ("Ann", "Bob"), 3: ("Ann", "Bob", "Cy"), 4: ("Ann", "Bob", "Cy", "Dee")}
@@ -44,6 +50,11 @@ def _gp(svc):
 
 def _gps(text):
     return [int(g) for g in text.split(",")]
+
+
+def _restart(svc, tmp_path):
+    svc.db.close()
+    return _service(tmp_path)
 
 
 # ---- what one deal can give: the core's answer, per rule set ----
@@ -206,3 +217,160 @@ def test_correct_in_the_four_player_game_ends_the_match_on_the_eight(tmp_path):
     reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=2,
                 result={"gp": [0, 6], "winner": 1, "over": -1})
     assert reply["ok"], reply  # 6 of 8 for the other pair: the match goes on
+
+
+# ---- accept ----
+
+
+def _held_99(svc, ev, table="t01"):
+    """Match 1 at `table`: deal 1 Ann's 2, then deal 2 claimed as 99:99 with entries ev
+    (held); returns the held row's id."""
+    p = Played()
+    p.deal("result 1 2")
+    p.send({"kind": "deal", "match": 1, "deal": 2, "gp": [99, 99], "reason": "quick",
+            "winner": 0, "over": -1, "ev": ev})
+    _send(svc, p.payloads, table)
+    return [h["id"] for h in svc.db.refusals("held") if h["table"] == table][-1]
+
+
+def test_a_held_99_to_99_accepted_counts_what_its_entries_score(tmp_path):
+    # Issue: a held 99:99 result, accepted, counted 99:99 (a player at 102 game points).
+    svc = _service(tmp_path)
+    row = _held_99(svc, "050002")  # `result 1 2`: the core scores 2:0
+    reply = _do(svc, cmd="accept", row=row)
+    assert reply == {"ok": True, "verdict": "accepted", "note":
+                     "t01 %s #3 deal counts as its entries score: 2:0 winner 0 (it said "
+                     "99:99 winner 0)" % INC}
+    assert _gp(svc) == {"Ann": 4, "Bob": 0}
+    assert svc.event.audit[-1]["result"]["gp"] == [2, 0]
+    again = _restart(svc, tmp_path)  # what counted is on disk, not the row as it came
+    assert _gp(again) == {"Ann": 4, "Bob": 0}
+
+
+@pytest.mark.parametrize("ev,unusable", [
+    (None, "the deal's entries are missing"),  # a table on firmware from before entries
+    ("050105", "entry 1 (050105) refused by the core: bad_points"),  # 5 points: no deal
+    ("050002 050101", "the deal ended at entry 1 of 2"),
+])
+def test_a_held_result_without_usable_entries_counts_only_as_given(tmp_path, ev, unusable):
+    svc = _service(tmp_path)
+    row = _held_99(svc, ev)
+    reply = _do(svc, cmd="accept", row=row)
+    assert reply["why"] == (
+        "row %d has no entries the core can score (%s): give its result: accept %d --gp "
+        "GP,GP --winner SIDE [--over SIDE]; one deal can give (GP,GP WINNER): 1,0 0 | 2,0 0 "
+        "| 3,0 0 | 0,1 1 | 0,2 1 | 0,3 1 | 0,0 -1" % (row, unusable, row))
+    for gp, winner, why in [
+            ([99, 99], 0, "game points: 99 is not what one deal can give (0..3)"),
+            ([2, 2], 0, "game points 2:2 won by side 0 are not what one deal of classic66"),
+            ([0, 3], 0, "winner: game points 0:3 are won by side 1: give winner 1")]:
+        reply = _do(svc, cmd="accept", row=row, result={"gp": gp, "winner": winner})
+        assert reply["why"].startswith("row %d: %s" % (row, why)), reply
+    assert _gp(svc) == {"Ann": 2, "Bob": 0}  # nothing of these counted
+    reply = _do(svc, cmd="accept", row=row, result={"gp": [0, 3], "winner": 1})
+    assert reply["note"] == ("t01 %s #3 deal counts as given: 0:3 winner 1 (it said 99:99 "
+                             "winner 0)" % INC)
+    assert _gp(svc) == {"Ann": 2, "Bob": 3}
+    assert _gp(_restart(svc, tmp_path)) == {"Ann": 2, "Bob": 3}
+
+
+def test_a_result_given_where_the_entries_score_is_declined(tmp_path):
+    svc = _service(tmp_path)
+    row = _held_99(svc, "050002")
+    reply = _do(svc, cmd="accept", row=row, result={"gp": [0, 3], "winner": 1})
+    assert reply["why"] == ("row %d's entries score 2:0 winner 0: accept it without a "
+                            "result to count that, or correct the deal after" % row)
+    reply = _do(svc, cmd="accept", row=row, result={"gp": [2, 0], "winner": 0})
+    assert reply["ok"] and _gp(svc) == {"Ann": 4, "Bob": 0}
+
+
+def test_a_conflicts_other_copy_and_a_late_result_count_as_their_entries_score(tmp_path):
+    svc = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    p.deal("result 1 1")
+    _send(svc, p.payloads)
+    q = Played()
+    q.deal("result 1 2")
+    other = dict(q.deal("result 2 1"), gp=[0, 3])  # its entries give Bob 1, it says 3
+    _send(svc, [wire.result(INC, 3, other)])
+    row, = [r["id"] for r in svc.db.not_counted() if r["why"].startswith("conflict")]
+    reply = _do(svc, cmd="accept", row=row)
+    assert reply["note"] == ("t01 %s #3 deal counts as its entries score: 0:1 winner 1 (it "
+                             "said 0:3 winner 1), in place of the copy that did" % INC)
+    assert _gp(svc) == {"Ann": 2, "Bob": 1}
+    # After the close: a late deal that says 0:3 of entries that give Bob 1.
+    assert _do(svc, cmd="close")["ok"]
+    q.deal("result 2 1")
+    _send(svc, [wire.result(INC, 4, dict(q.deal("result 2 1"), deal=3, gp=[0, 3]))])
+    late, = [r["id"] for r in svc.db.not_counted() if r["why"].startswith("late")]
+    assert _do(svc, cmd="reopen")["ok"]
+    reply = _do(svc, cmd="accept", row=late)
+    assert reply["note"] == ("t01 %s #4 deal counts as its entries score: 0:1 winner 1 (it "
+                             "said 0:3 winner 1)" % INC), reply
+    assert _gp(svc) == {"Ann": 2, "Bob": 2}
+
+
+def test_accept_many_rows_each_on_its_own(tmp_path):
+    svc = _service(tmp_path)
+    scored = _held_99(svc, "050002")  # its entries give Ann 2
+    bare = _held_99(svc, None, table="t02")  # no entries: its result must be given
+    with svc.lock:
+        bad = svc.db.add_refused("club/t01/result", b'{"v":1,"inc', "bad JSON")
+        svc.db.commit()
+    reply = _do(svc, cmd="accept", rows=[bare, scored, bad])
+    assert (reply["ok"], reply["verdict"]) == (False, "partly accepted")
+    want = [(bare, False, "row %d has no entries the core can score" % bare),
+            (scored, True, "t01 %s #3 deal counts as its entries score" % INC),
+            (bad, False, "row %d is not a whole result" % bad)]
+    for r, (rid, ok, said) in zip(reply["rows"], want, strict=True):
+        assert (r["row"], r["ok"]) == (rid, ok) and (r.get("note") or r["why"]).startswith(
+            said), r
+    assert reply["why"].startswith("2 of 3 rows declined: row %d: " % bare)
+    assert _gp(svc) == {"Ann": 6, "Bob": 0}  # t01's 2 + 2, t02's 2: the accepted one counts
+    assert svc.db.accepted_of(scored) and not svc.db.accepted_of(bare)
+    log = svc.db.director_log(1)[0]
+    assert (log["verdict"], log["request"]["rows"]) == ("partly accepted", [bare, scored, bad])
+
+
+def test_accept_a_rounds_held_results(tmp_path):
+    svc = _service(tmp_path)
+    for table, rnd, names in [("t01", 1, ["Ann", "Bob"]), ("t02", 2, ["Cy", "Dee"])]:
+        svc._handle("club/%s/seat" % table, json.dumps(
+            {"round": rnd, "names": names, "rules": "classic66"}).encode())
+    p = Played(rnd=1, names=("Ann", "Eve"))  # not the players seated: all of it held
+    p.deal("result 1 2")
+    p.deal("result 2 3")
+    _send(svc, p.payloads)
+    q = Played(rnd=2, names=("Cy", "Max"))
+    q.deal("result 1 1")
+    _send(svc, q.payloads, "t02")
+    assert len(svc.event.held) == 5
+    reply = _do(svc, cmd="accept", round=1)
+    assert reply["ok"] and [r["ok"] for r in reply["rows"]] == [True] * 3, reply
+    assert [r["note"] for r in reply["rows"]] == ["t01 %s #%d %s counts" % (INC, n, k) for
+                                                  n, k in ((1, "match"), (2, "deal"),
+                                                           (3, "deal"))]
+    assert _gp(svc) == {"Ann": 2, "Eve": 3}
+    assert sorted(h[0] for h in svc.event.held) == ["t02", "t02"]  # round 2's still held
+    reply = _do(svc, cmd="accept", round=1)
+    assert reply["why"] == "round 1 has no held result"
+
+
+def test_a_database_of_before_keeps_its_accepts_and_takes_what_counted(tmp_path):
+    # A night's database from before what counted was stored beside an accept.
+    import sqlite3
+
+    from club.db import Db
+
+    path = str(tmp_path / "night.sqlite")
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE accepted (id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT "
+                "NULL, refused_id INTEGER NOT NULL UNIQUE, why TEXT NOT NULL)")
+    old.commit()
+    old.close()
+    db = Db(path)
+    db.add_accepted(7, "the sheet", {"gp": [2, 0]})
+    assert db.conn.execute("SELECT refused_id, result FROM accepted").fetchall() == [
+        (7, '{"gp":[2,0]}')]
+    db.close()
