@@ -108,8 +108,9 @@ class _Start:
     def _over(self, k):
         st = self.core.state
         if st.over:
-            raise Illegal("the match was won by side %d before deal %d: no deal of it "
-                          "counts after that" % (st.winner, k))
+            raise Illegal("side %d won the match before deal %d, so no deal follows: void "
+                          "the deals after its end, or correct the deal that ended it"
+                          % (st.winner, k))
 
     def _find(self, gp, winner, over):
         """The first entries that end the deal as given (over too, if one does)."""

@@ -374,3 +374,43 @@ def test_a_database_of_before_keeps_its_accepts_and_takes_what_counted(tmp_path)
     assert db.conn.execute("SELECT refused_id, result FROM accepted").fetchall() == [
         (7, '{"gp":[2,0]}')]
     db.close()
+
+
+def test_a_deal_after_one_that_does_not_count_waits_for_it(tmp_path):
+    # Deal 1 came without entries (held), so deal 2 is held too (`order`): its entries are
+    # scored from the deals that count before it, and until deal 1 counts its start (the
+    # totals, the dealer) is not known.
+    svc = _service(tmp_path)
+    p = Played()
+    first = p.deal("result 1 2")
+    p.deal("result 2 3")
+    p.payloads[1] = wire.result(INC, 2, dict(first, ev=None))
+    _send(svc, p.payloads)
+    held = {h["seq"]: (h["id"], h["code"]) for h in svc.db.refusals("held")}
+    assert [c for _i, c in held.values()] == ["events", "order"]
+    second = held[3][0]
+    reply = _do(svc, cmd="accept", row=second)
+    assert reply["why"].startswith(
+        "row %d has no entries the core can score (deal 1 before it does not count, so its "
+        "start is not known: accept or correct it first): give its result" % second)
+    reply = _do(svc, cmd="accept", rows=[held[2][0], second])
+    assert [r["ok"] for r in reply["rows"]] == [False, False]  # deal 1 needs its result
+    assert reply["verdict"] == "refused" and _gp(svc) == {}
+    reply = _do(svc, cmd="accept", row=held[2][0], result={"gp": [2, 0], "winner": 0})
+    assert reply["ok"] and _gp(svc) == {"Ann": 2, "Bob": 0}
+    reply = _do(svc, cmd="accept", row=second)
+    assert reply["note"] == "t01 %s #3 deal counts" % INC  # its entries say what it says
+    assert _gp(svc) == {"Ann": 2, "Bob": 3}
+
+
+def test_no_deal_is_given_after_the_match_is_won(tmp_path):
+    svc = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 3")
+    p.deal("result 1 3")
+    p.deal("result 1 1")  # Ann at 7 of 7: the match is over
+    _send(svc, p.payloads)
+    reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=4,
+                result={"gp": [0, 1], "winner": 1, "over": -1})
+    assert reply["why"] == ("side 0 won the match before deal 4, so no deal follows: void "
+                            "the deals after its end, or correct the deal that ended it")
