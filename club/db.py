@@ -107,7 +107,7 @@ class Db:
                 table, msg = self.refused_result(row[0])
                 if row[2]:  # what counted: the row's result as the core scored it, or given
                     msg = json.loads(row[2])
-                ev.take(table, msg, accept_entry(row[0], table, msg, row[1]))
+                ev.take(table, msg, accept_entry(row[0], table, msg, row[1]), held)
         ev.closed = self.meta("closed") is not None
         return ev
 

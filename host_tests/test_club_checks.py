@@ -414,3 +414,26 @@ def test_no_deal_is_given_after_the_match_is_won(tmp_path):
                 result={"gp": [0, 1], "winner": 1, "over": -1})
     assert reply["why"] == ("side 0 won the match before deal 4, so no deal follows: void "
                             "the deals after its end, or correct the deal that ended it")
+
+
+def test_a_late_result_accepted_as_given_is_not_held_again(tmp_path):
+    # A late deal without entries, accepted with its result given, counts; the judge that
+    # scores it as it is added holds it (no entries), which must not list it as held.
+    svc = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    _send(svc, p.payloads)
+    assert _do(svc, cmd="close")["ok"]
+    late = dict(p.deal("result 2 1"), ev=None)
+    _send(svc, [wire.result(INC, 3, late)])
+    row, = [r["id"] for r in svc.db.not_counted() if r["why"].startswith("late")]
+    assert _do(svc, cmd="reopen")["ok"]
+    reply = _do(svc, cmd="accept", row=row, result={"gp": [0, 1], "winner": 1})
+    assert reply["ok"] and _gp(svc) == {"Ann": 2, "Bob": 1}
+    p.deal("result 1 1")
+    _send(svc, p.payloads[-1:])  # the next result: the service stores what was held
+    assert [h["seq"] for h in svc.db.refusals("held")] == [4]  # after a deal it did not score
+    assert svc.event.held.keys() == {("t01", INC, 4)} and _gp(svc) == {"Ann": 2, "Bob": 1}
+    again = _restart(svc, tmp_path)
+    assert again.event.held.keys() == {("t01", INC, 4)} and _gp(again) == {"Ann": 2, "Bob": 1}
+    assert again.event.new_held == []
