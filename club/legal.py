@@ -98,7 +98,7 @@ class _Start:
             if recs is None:
                 raise Illegal("deal %d counts %s won by %s, which one deal cannot give: "
                               "correct deal %d first" % (k, _gp(msg["gp"]),
-                                                         msg["winner"], k))
+                                                         _side(msg["winner"]), k))
             _try(self.core, self.base, recs)
             self.base = self.core.state.freeze()
         self.holes += range(want, deal)

@@ -437,3 +437,24 @@ def test_a_late_result_accepted_as_given_is_not_held_again(tmp_path):
     again = _restart(svc, tmp_path)
     assert again.event.held.keys() == {("t01", INC, 4)} and _gp(again) == {"Ann": 2, "Bob": 1}
     assert again.event.new_held == []
+
+
+def test_a_deal_counted_before_the_checks_is_named_for_correction(tmp_path):
+    # A night's database from before: an accept counted a held 99:99 as it came. What
+    # follows it is checked against the deals that count, so that deal is named first.
+    svc = _service(tmp_path)
+    row = _held_99(svc, "050002")
+    with svc.lock:
+        svc.db.add_accepted(row, "as it came")  # what the accept of before did
+        svc.db.commit()
+    svc = _restart(svc, tmp_path)
+    assert _gp(svc) == {"Ann": 101, "Bob": 99}
+    reply = _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=3,
+                result={"gp": [1, 0], "winner": 0})
+    assert reply["why"] == ("deal 2 counts 99:99 won by side 0, which one deal cannot give: "
+                            "correct deal 2 first")
+    assert _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=2,
+               result={"gp": [2, 0], "winner": 0})["ok"]
+    assert _do(svc, cmd="correct", table="t01", inc=INC, match=1, deal=3,
+               result={"gp": [1, 0], "winner": 0})["ok"]
+    assert _gp(svc) == {"Ann": 5, "Bob": 0}
