@@ -6,10 +6,18 @@
 A request is a dict with "cmd" and that command's fields:
 
     correct  table inc match deal result={"gp": [..], "winner": W, "over": X} why
+                              if one deal can give it there (club/legal.py asks the core)
     void     table inc match deal why
     accept   row why          a result that did not count (a refused row kept whole: a
-                              conflict's other copy, a late or a held result) counts, in
-                              place of the copy that counted for its (table, inc, seq)
+             [result]         conflict's other copy, a late or a held result) counts, in
+                              place of the copy that counted for its (table, inc, seq): a
+                              deal as the core scores its entries; with none the core can
+                              score, as result gives it (checked as for correct), else
+                              refused with what to give
+    accept   rows=[..] why    each row as above, on its own: {"ok": all accepted,
+    accept   round=N why      "verdict": "accepted" | "partly accepted" | "refused",
+                              "rows": [{"row", "ok", "note" or "why"}], "note" or "why"};
+                              round: every held row of that round's matches
     close                     the standings are final; results that come are kept as late
     reopen   why              the night is open again (late results stay not counted
                               unless accepted)
@@ -26,6 +34,7 @@ line of the service's log and one row of the database's director table.
 import json
 import traceback
 
+from club import legal
 from club.db import accept_entry
 from club.standings import Invalid, check
 
@@ -66,7 +75,7 @@ def act(svc, request, via):
         svc.log("director accepted: %s%s" % (text, " - " + reply["note"] if reply.get("note")
                                              else ""))
     else:
-        svc.log("director refused: %s: %s" % (text, reply["why"]))
+        svc.log("director %s: %s: %s" % (reply["verdict"], text, reply["why"]))
     kept = request if isinstance(request, dict) else {"unreadable": str(request)[:80]}
     svc.db.add_director(via, kept, reply["verdict"], reply.get("why") or reply.get("note") or "")
     svc.db.commit()
@@ -85,7 +94,14 @@ def describe(request):
         if cmd == "correct" and isinstance(r.get("result"), dict):
             text += " to %s" % ":".join(str(g) for g in r["result"].get("gp") or [])
     elif cmd == "accept":
-        text = "accept row %s" % r.get("row")
+        if "round" in r:
+            text = "accept round %s" % r.get("round")
+        elif isinstance(r.get("rows"), list):
+            text = "accept rows %s" % " ".join(str(x) for x in r["rows"][:40])
+        else:
+            text = "accept row %s" % r.get("row")
+        if isinstance(r.get("result"), dict):
+            text += " as %s" % ":".join(str(g) for g in r["result"].get("gp") or [])
     elif cmd == "seat":
         text = "seat round %s (%s tables)" % (r.get("round"), len(r.get("seats") or ()))
     else:
@@ -142,23 +158,23 @@ def _match(svc, r):
     return m
 
 
-def limits(m):
-    """(sides, the most game points a side can get in one deal) of a TableMatch, by its rule
-    set (the match message's "rules"): 3 a deal, or 6 with four players (a contract)."""
-    from sixtysix.rules import RULE_SETS, Rules
+def _head(svc, table, inc, mid):
+    """The `match` message of a match: the one that counts, else the latest held one (its
+    rules and names still say how its deals are scored), else None."""
+    m = svc.event.matches.get((table, inc, mid))
+    if m is not None and m.head is not None:
+        return m.head
+    best = None
+    for (t, i, seq), msg in svc.event.results.items():
+        if (t, i, msg["kind"], msg["match"]) == (table, inc, "match", mid):
+            if best is None or seq > best[0]:
+                best = (seq, msg)
+    return best[1] if best else None
 
-    head = m.head or {}
-    words = str(head.get("rules") or "").split()
-    if words and words[0] in RULE_SETS:
-        r = Rules(words[0])
-        return r.sides, 6 if r.pairs else 3
-    names = head.get("names") or []
-    if names:
-        return (2 if len(names) == 4 else len(names)), 6 if len(names) == 4 else 3
-    for _seq, msg in m.deals.values():
-        if msg is not None and msg.get("kind") == "deal":  # None: a held deal
-            return len(msg["gp"]), 6 if len(msg["gp"]) == 2 else 3
-    return 2, 6
+
+def _live(svc, table, inc, mid):
+    m = svc.event.matches.get((table, inc, mid))
+    return m.live(svc.event.corrections) if m is not None else []
 
 
 def _deals(svc, m):
@@ -188,20 +204,15 @@ def _correct(svc, r):
         given = r.get("result")
         if not isinstance(given, dict):
             raise Declined("a correction needs its result: game points, winner")
-        sides, most = limits(m)
-        gp = given.get("gp")
-        if not isinstance(gp, list) or len(gp) != sides:
-            raise Declined("game points: %d numbers, one per side" % sides)
-        for g in gp:
-            if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g <= most:
-                raise Declined("game points: %s is not what one deal can give (0..%d)"
-                              % (str(g)[:10], most))
         res = {"v": 1, "inc": m.inc, "seq": 1, "kind": "deal", "match": m.match,
-               "deal": deal, "gp": gp, "winner": given.get("winner"),
+               "deal": deal, "gp": given.get("gp"), "winner": given.get("winner"),
                "over": given.get("over", -1), "reason": "director"}
         try:
+            legal.given(_head(svc, m.table, m.inc, m.match),
+                        _live(svc, m.table, m.inc, m.match), deal, res["gp"],
+                        res["winner"], res["over"])
             check(res)
-        except Invalid as e:
+        except (Invalid, legal.Illegal) as e:
             raise Declined(str(e)) from None
         fix["result"] = res
     fix["id"] = svc.db.add_correction(fix)
@@ -209,10 +220,68 @@ def _correct(svc, r):
     return _accepted(svc, "", [m.table])
 
 
+MANY = 200  # rows one accept may name
+
+
 def _accept(svc, r):
     _open(svc)
     why = _why(r)
-    rid = _int(r, "row")
+    if "rows" not in r and "round" not in r:
+        tables = []
+        note = _accept_one(svc, _int(r, "row"), why, r.get("result"), tables)
+        return _accepted(svc, note, tables)
+    if "result" in r:
+        raise Declined("a result is given for one row only: accept ROW --gp ... on its own")
+    if "round" in r:
+        rnd = _int(r, "round")
+        rids = _held_rows(svc, rnd)
+        if not rids:
+            raise Declined("round %d has no held result" % rnd)
+    else:
+        rids = r["rows"]
+        if not isinstance(rids, list) or not 1 <= len(rids) <= MANY or any(
+                isinstance(x, bool) or not isinstance(x, int) for x in rids):
+            raise Declined("rows: 1 to %d row numbers" % MANY)
+    # Each row on its own, in turn: a row declined changed nothing (its checks come first)
+    # and does not stop the others; a row accepted is on disk before the next is looked at.
+    out = []
+    tables = []
+    for rid in rids:
+        try:
+            out.append({"row": rid, "ok": True,
+                        "note": _accept_one(svc, rid, why, None, tables)})
+            svc.db.commit()
+        except Declined as e:
+            out.append({"row": rid, "ok": False, "why": str(e)})
+    if tables:
+        svc.director_done(tables)
+    took = [x for x in out if x["ok"]]
+    said = "; ".join("row %d: %s" % (x["row"], x["note"] if x["ok"] else x["why"])
+                     for x in out)
+    reply = {"ok": len(took) == len(out), "rows": out,
+             "verdict": "accepted" if len(took) == len(out) else
+             "partly accepted" if took else "refused"}
+    if reply["ok"]:
+        reply["note"] = "%d rows accepted: %s" % (len(out), said)
+    else:
+        reply["why"] = "%d of %d rows declined: %s" % (len(out) - len(took), len(out), said)
+    return reply
+
+
+def _held_rows(svc, rnd):
+    """The held rows not accepted of round rnd's matches, in their tables' number order."""
+    rows = []
+    for h in svc.db.refusals("held"):
+        if h.get("match") is None or svc.db.accepted_of(h["id"]) is not None:
+            continue
+        head = _head(svc, h["table"], h["inc"], h["match"])
+        if head is not None and head.get("round") == rnd:
+            rows.append((h["table"], h["inc"], h["seq"], h["id"]))
+    return [row[-1] for row in sorted(rows)]
+
+
+def _accept_one(svc, rid, why, given, tables):
+    """Accept refused row rid: the note of what counts now; raises Declined."""
     try:
         table, msg = svc.db.refused_result(rid)
     except ValueError as e:
@@ -222,19 +291,92 @@ def _accept(svc, r):
     counted = svc.event.counted(table, msg["inc"], msg["seq"])
     if counted == msg:
         raise Declined("row %d already counts (the same copy)" % rid)
-    svc.db.add_accepted(rid, why)
-    how = svc.event.take(table, msg, accept_entry(rid, table, msg, why))
     what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
+    count, how_scored = _what_counts(svc, rid, table, msg, given)
+    svc.db.add_accepted(rid, why, count if count != msg else None)
+    how = svc.event.take(table, count, accept_entry(rid, table, count, why))
     if counted is not None:
         # The copy that counted is kept aside in its turn: the director may choose it back.
         svc.db.add_refused("club/%s/result" % table,
                            json.dumps(counted, separators=(",", ":")).encode(),
                            "conflict: %s replaced by the director's accept of row %d"
                            % (what, rid), "conflict", None, (table, msg["inc"], msg["seq"]))
+    tables.append(table)
     # A held result's number was taken but counted nothing: it now counts, in no copy's place.
-    note = ("%s counts, in place of the copy that did" % what
-            if how == "replaced" and counted is not None else "%s counts" % what)
-    return _accepted(svc, note, [table])
+    return "%s counts%s%s" % (what, how_scored, ", in place of the copy that did"
+                              if how == "replaced" and counted is not None else "")
+
+
+def _what_counts(svc, rid, table, msg, given):
+    """(the message that counts for refused row rid's result msg, what the note adds).
+
+    A deal counts as the core scores its entries (club/legal.py), whatever it claims;
+    without entries the core can score, as the director gives it (game points, winner,
+    over), if one deal can give that; else the accept is declined with what to give."""
+    if given is not None and not isinstance(given, dict):
+        raise Declined("a result: game points, winner, over")
+    if msg["kind"] == "match":
+        if given is not None:
+            raise Declined("row %d is a match's start: it has no result to give" % rid)
+        try:
+            legal.outcomes(msg, [], 1)  # the core starts the match
+        except legal.Illegal as e:
+            raise Declined("row %d cannot count: %s" % (rid, e)) from None
+        return msg, ""
+    if msg["kind"] != "deal":
+        if given is not None:
+            raise Declined("row %d is a %s: it has no result to give" % (rid, msg["kind"]))
+        return msg, ""
+    head = _head(svc, table, msg["inc"], msg["match"])
+    live = _live(svc, table, msg["inc"], msg["match"])
+    d = msg["deal"]
+    try:
+        core = legal.scored(head, live, d, msg.get("ev"))
+    except legal.Illegal as e:
+        unusable = str(e)
+    else:
+        mine = {f: core[f] for f in ("gp", "winner", "reason", "over")}
+        if given is not None and _given(given) != _given(mine):
+            raise Declined(
+                "row %d's entries score %s: accept it without a result to count that, or "
+                "correct the deal after" % (rid, _result(mine)))
+        count = dict(msg, **mine)
+        if count == msg:
+            return msg, ""
+        return count, " as its entries score: %s%s" % (_result(mine), _said(mine, msg))
+    if given is None:
+        try:
+            hint = "; one deal can give (GP,GP WINNER): " + legal.menu(
+                legal.outcomes(head, live, d))
+        except legal.Illegal:
+            hint = ""
+        raise Declined("row %d has no entries the core can score (%s): give its result: "
+                       "accept %d --gp GP,GP --winner SIDE [--over SIDE]%s"
+                       % (rid, unusable, rid, hint))
+    mine = dict(_given(given), reason="director")
+    try:
+        legal.given(head, live, d, mine["gp"], mine["winner"], mine["over"])
+    except legal.Illegal as e:
+        raise Declined("row %d: %s" % (rid, e)) from None
+    count = dict(msg, **mine)
+    try:
+        check(count)
+    except Invalid as e:
+        raise Declined(str(e)) from None
+    return count, " as given: %s%s" % (_result(mine), _said(mine, msg))
+
+
+def _given(g):
+    return {"gp": g.get("gp"), "winner": g.get("winner"), "over": g.get("over", -1)}
+
+
+def _said(mine, msg):
+    return "" if _result(mine) == _result(msg) else " (it said %s)" % _result(msg)
+
+
+def _result(m):
+    text = "%s winner %s" % (":".join(str(g) for g in m.get("gp") or []), m.get("winner"))
+    return text + (" over %s" % m["over"] if m.get("over", -1) != -1 else "")
 
 
 def _close(svc, r):

@@ -14,7 +14,9 @@ refused      messages not counted, each with its reason (why) and its kind:
              A late, conflict or held result is kept whole, with its table_id, inc and seq,
              so the director can count it later (refusal(id) reads one back). A held result
              is also in results (its number is taken and acked); load() holds it again.
-accepted     the director's accepts of refused rows (one per row): that result counts
+accepted     the director's accepts of refused rows (one per row): that result counts, as
+             result when it is set (a deal as its entries score, or as the director gave it:
+             club/actions.py), else as the row has it
 director     every director action, accepted or refused: the request, the verdict, why
 gaps         a table's flash went back to an older copy: results lost_from..lost_to are
              here but no longer on the table, which numbers on from seq (its "gap" result)
@@ -52,7 +54,7 @@ CREATE TABLE IF NOT EXISTS gaps (
   PRIMARY KEY (table_id, inc, seq));
 CREATE TABLE IF NOT EXISTS accepted (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, refused_id INTEGER NOT NULL UNIQUE,
-  why TEXT NOT NULL);
+  why TEXT NOT NULL, result TEXT);
 CREATE TABLE IF NOT EXISTS director (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, via TEXT NOT NULL,
   request TEXT NOT NULL, verdict TEXT NOT NULL, reason TEXT NOT NULL);
@@ -71,6 +73,8 @@ class Db:
                           ("table_id", "TEXT"), ("inc", "TEXT"), ("seq", "INTEGER")):
             if col not in cols:  # a database of an earlier version
                 self.conn.execute("ALTER TABLE refused ADD COLUMN %s %s" % (col, decl))
+        if "result" not in [r[1] for r in self.conn.execute("PRAGMA table_info(accepted)")]:
+            self.conn.execute("ALTER TABLE accepted ADD COLUMN result TEXT")
         self.conn.commit()
 
     def load(self):
@@ -94,14 +98,16 @@ class Db:
             (r[-1], r[-2], r[:-1]) for r in self.conn.execute(
                 "SELECT table_id, inc, match, deal, action, result, why, id, at "
                 "FROM corrections"))]
-        steps += [(at, 1, aid, (rid, why)) for aid, at, rid, why in self.conn.execute(
-            "SELECT id, at, refused_id, why FROM accepted")]
+        steps += [(at, 1, aid, (rid, why, res)) for aid, at, rid, why, res in self.conn.execute(
+            "SELECT id, at, refused_id, why, result FROM accepted")]
         for _at, kind, _n, row in sorted(steps, key=lambda s: s[:3]):
             if kind == 0:
                 ev.correct(_fix(row))
             else:
                 table, msg = self.refused_result(row[0])
-                ev.take(table, msg, accept_entry(row[0], table, msg, row[1]))
+                if row[2]:  # what counted: the row's result as the core scored it, or given
+                    msg = json.loads(row[2])
+                ev.take(table, msg, accept_entry(row[0], table, msg, row[1]), held)
         ev.closed = self.meta("closed") is not None
         return ev
 
@@ -202,9 +208,13 @@ class Db:
                                 (rid,)).fetchone()
         return row[0] if row else None
 
-    def add_accepted(self, rid, why):
-        self.conn.execute("INSERT INTO accepted (at, refused_id, why) VALUES (?, ?, ?)",
-                          (time.time(), rid, why))
+    def add_accepted(self, rid, why, result=None):
+        """The director's accept of refused row rid; result: what counts when it is not the
+        row's result as it came (its entries scored otherwise, or the director gave it)."""
+        self.conn.execute(
+            "INSERT INTO accepted (at, refused_id, why, result) VALUES (?, ?, ?, ?)",
+            (time.time(), rid, why, json.dumps(result, separators=(",", ":"))
+             if result is not None else None))
 
     def add_director(self, via, request, verdict, reason):
         self.conn.execute(

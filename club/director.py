@@ -7,12 +7,23 @@ count, close and reopen the night.
     seat ROUND RULES TABLE=NAME,NAME ...   retained seatings: each table starts the round's
                                            match with those names (club/<table>/seat)
     correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] --why TEXT
-                                           the deal counts as given (supersedes the table's)
+                                           the deal counts as given (supersedes the table's),
+                                           if one deal of the match's rule set can give it
+                                           there: sides 0-based, one scores (the winner),
+                                           --over the side that has won the match after it
+                                           (-1: not over); a refusal lists what can be given
     void TABLE INC MATCH DEAL --why TEXT   the deal does not count
     list                                   the results that do not count, with their rows
-    accept ROW --why TEXT                  that row's result counts (a conflict's other
+    accept ROW [ROW ...] --why TEXT        each row's result counts (a conflict's other
                                            copy in place of the one that counted, a late
-                                           or a held result)
+                                           or a held result): a deal as the core scores
+                                           its entries, whatever it says; each row on its
+                                           own, its verdict printed, exit 1 if any declined
+    accept ROW --gp GP,GP --winner SIDE [--over SIDE] --why TEXT
+                                           a deal with no entries the core can score (older
+                                           firmware sends none) counts as given, if one deal
+                                           can give it (as for correct)
+    accept --round N --why TEXT            every held result of round N, as ROW ROW ...
     show                                   the standings now (as the terminal view prints),
                                            then the results held, not counted, with the
                                            row of each and why (club/rescore.py)
@@ -109,6 +120,44 @@ def verdict(a, body):
     return reply
 
 
+def game_points(text):
+    try:
+        return [int(g) for g in text.split(",")]
+    except ValueError:
+        raise SystemExit("director: game points are numbers: GP,GP") from None
+
+
+def accept(a):
+    """accept ROW [--gp GP,GP --winner W [--over X]], accept ROW ROW ..., accept --round N:
+    each row checked on its own, its verdict printed; exit 1 if any was declined."""
+    if bool(a.rows) == (a.round is not None):
+        raise SystemExit("director: accept ROW [ROW ...] or accept --round N")
+    body = {"cmd": "accept", "why": a.why}
+    if a.gp is not None or a.winner is not None:
+        if len(a.rows) != 1 or a.gp is None or a.winner is None:
+            raise SystemExit("director: a result is given for one row: accept ROW --gp GP,GP "
+                             "--winner SIDE [--over SIDE]")
+        body["result"] = {"gp": game_points(a.gp), "winner": a.winner, "over": a.over}
+    if a.round is None and len(a.rows) == 1:
+        verdict(a, dict(body, row=a.rows[0]))
+        return
+    if a.round is not None:
+        body["round"] = a.round
+    else:
+        body["rows"] = a.rows
+    reply = request(a, body)
+    if reply is None:
+        print("no answer from the standings service in %g s: is it running?" % a.timeout)
+        raise SystemExit(2)
+    for r in reply.get("rows") or []:
+        print("row %s: %s" % (r.get("row"), "accepted: " + r["note"] if r.get("ok")
+                              else "refused: %s" % r.get("why")))
+    if not reply.get("rows"):
+        print("refused: %s" % reply.get("why"))
+    if not reply.get("ok"):
+        raise SystemExit(1)
+
+
 def standings(a, want=None, timeout=10):
     """The retained standings, whole (club/bounded.py joins their parts): the first that
     satisfies want(), if given."""
@@ -187,18 +236,31 @@ def main(argv=None):
     s.add_argument("rules")
     s.add_argument("seats", nargs="+")
     for name in ("correct", "void"):
-        c = sub.add_parser(name)
+        c = sub.add_parser(name, description="the deal counts as given, if one deal of the "
+                           "match's rule set can give it there (a refusal lists what can)"
+                           if name == "correct" else "the deal does not count")
         c.add_argument("table")
         c.add_argument("inc")
         c.add_argument("match", type=int)
         c.add_argument("deal", type=int)
         if name == "correct":
-            c.add_argument("gp")
-            c.add_argument("winner", type=int)
-            c.add_argument("--over", type=int, default=-1)
+            c.add_argument("gp", help="GP,GP: game points per side (only the winner scores)")
+            c.add_argument("winner", type=int, help="the side that won the deal (0-based; "
+                           "-1: none)")
+            c.add_argument("--over", type=int, default=-1,
+                           help="the side that has won the match after this deal (-1: not "
+                           "over)")
         c.add_argument("--why", required=True)
-    c = sub.add_parser("accept")
-    c.add_argument("row", type=int)
+    c = sub.add_parser("accept", description="a result kept aside (a conflict's other copy, "
+                       "a late or a held one) counts: a deal as the core scores its entries; "
+                       "each row on its own, exit 1 if any was declined")
+    c.add_argument("rows", type=int, nargs="*", metavar="ROW", help="a row as list shows it")
+    c.add_argument("--round", type=int, help="every held result of that round")
+    c.add_argument("--gp", help="GP,GP: the game points of a result with no entries the "
+                   "core can score (one row)")
+    c.add_argument("--winner", type=int, help="with --gp: the deal's winner side")
+    c.add_argument("--over", type=int, default=-1,
+                   help="with --gp: the match's winner side after the deal (-1: not over)")
     c.add_argument("--why", required=True)
     sub.add_parser("list")
     sub.add_parser("show")
@@ -219,14 +281,10 @@ def main(argv=None):
         fix = {"cmd": a.cmd, "table": a.table, "inc": a.inc, "match": a.match,
                "deal": a.deal, "why": a.why}
         if a.cmd == "correct":
-            try:
-                gp = [int(g) for g in a.gp.split(",")]
-            except ValueError:
-                raise SystemExit("director: game points are numbers: GP,GP") from None
-            fix["result"] = {"gp": gp, "winner": a.winner, "over": a.over}
+            fix["result"] = {"gp": game_points(a.gp), "winner": a.winner, "over": a.over}
         verdict(a, fix)
     elif a.cmd == "accept":
-        verdict(a, {"cmd": "accept", "row": a.row, "why": a.why})
+        accept(a)
     elif a.cmd == "list":
         rows = verdict(a, {"cmd": "list"}).get("rows", [])
         for r in rows:

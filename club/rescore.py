@@ -74,10 +74,8 @@ class Judge:
         return why
 
     def _match(self, table, key, msg):
-        names = msg["names"]
-        core = Match()
         try:
-            core.enter_line("new %s names=%s" % (msg["rules"], ",".join(names)))
+            core = start(msg)
         except Refused as e:
             self.games.pop(key, None)
             return "rules", "the core refuses the match %r: %s" % (msg["rules"], e.code)
@@ -119,46 +117,14 @@ class Judge:
         base = g.starts.get(d)
         if base is None:
             return "order", "deal %d follows no deal the core has scored" % d
-        ev = msg.get("ev")
-        if ev is None:
-            return "events", "the deal's entries are missing"
-        words = ev.split()
-        if not words or len(words) > MAX_ENTRIES:
-            return "events", "%d entries" % len(words)
-        try:
-            recs = [bytes.fromhex(w) for w in words]
-        except ValueError:
-            return "events", "the entries are not records"
         m = g.core
-        st = m.state
-        # The log stays empty: deal_body below then builds no entries of its own.
-        m.base = base
-        m.log = bytearray()
-        m.prev = None
-        m.redo_stack = []
-        st.thaw(base)
-        for k, rec in enumerate(recs):
-            if st.deals() >= d:
-                return "events", "the deal ended at entry %d of %d" % (k, len(recs))
-            try:
-                # Match.enter's check and apply in one: an entry's function checks all
-                # before it changes anything when applied (sixtysix/deal.py), so the check
-                # alone would be done twice.
-                if st.over:
-                    raise Refused("match_over")
-                st.apply(rec)
-            except Refused as e:
-                return "events", "entry %d (%s) refused by the core: %s" % (k + 1, words[k],
-                                                                            e.code)
-            except (IndexError, KeyError, TypeError, ValueError):
-                return "events", "entry %d (%s) is not a record" % (k + 1, words[k])
-        st.rolled = False
-        if st.deals() < d:
-            return "events", "the entries do not end deal %d" % d
+        why = play(m, base, d, msg.get("ev"))
+        if why is not None:
+            return "events", why
         # The entries are the deal: what follows it starts from here, whatever was claimed.
         for n in [n for n in g.starts if n > d]:
             del g.starts[n]
-        g.starts[d + 1] = st.freeze()
+        g.starts[d + 1] = m.state.freeze()
         core = deal_body(m, msg["match"], d - 1)
         wrong = [f for f in _COMPARED if msg.get(f) != core[f]]
         if wrong:
@@ -166,6 +132,55 @@ class Judge:
                 ", ".join("%s %s" % (f, _text(core[f])) for f in wrong),
                 ", ".join("%s %s" % (f, _text(msg.get(f))) for f in wrong))
         return None
+
+
+def start(head):
+    """The core's Match started as a `match` message says (its rules and names); raises
+    the core's Refused."""
+    core = Match()
+    core.enter_line("new %s names=%s" % (head["rules"], ",".join(head["names"])))
+    return core
+
+
+def play(m, base, d, ev):
+    """Play deal d's entries ev (the records in hex, space-separated, as a `deal` message
+    carries them) in the core's Match m from the totals base (MatchState.freeze()): None
+    when they are entries the core accepts and the last one ends deal d (m's state is then
+    the state after it), else why not."""
+    if ev is None:
+        return "the deal's entries are missing"
+    words = ev.split()
+    if not words or len(words) > MAX_ENTRIES:
+        return "%d entries" % len(words)
+    try:
+        recs = [bytes.fromhex(w) for w in words]
+    except ValueError:
+        return "the entries are not records"
+    st = m.state
+    # The log stays empty: deal_body then builds no entries of its own.
+    m.base = base
+    m.log = bytearray()
+    m.prev = None
+    m.redo_stack = []
+    st.thaw(base)
+    for k, rec in enumerate(recs):
+        if st.deals() >= d:
+            return "the deal ended at entry %d of %d" % (k, len(recs))
+        try:
+            # Match.enter's check and apply in one: an entry's function checks all
+            # before it changes anything when applied (sixtysix/deal.py), so the check
+            # alone would be done twice.
+            if st.over:
+                raise Refused("match_over")
+            st.apply(rec)
+        except Refused as e:
+            return "entry %d (%s) refused by the core: %s" % (k + 1, words[k], e.code)
+        except (IndexError, KeyError, TypeError, ValueError):
+            return "entry %d (%s) is not a record" % (k + 1, words[k])
+    st.rolled = False
+    if st.deals() < d:
+        return "the entries do not end deal %d" % d
+    return None
 
 
 def _text(v):

@@ -210,15 +210,22 @@ class Event:
         key = (table, inc, seq)
         return None if key in self.held else self.results.get(key)
 
-    def take(self, table, msg, entry):
+    def take(self, table, msg, entry, stored=None):
         """The director accepts a result that did not count (a conflict's other copy, a
         late or a held one): it counts as (table, inc, seq), in place of the copy that did
-        or of the held verdict. entry goes to the audit. Returns "replaced" or "added"."""
+        or of the held verdict. entry goes to the audit. Returns "replaced" or "added".
+        stored: at start-up, the verdicts on disk, as apply() takes them (a late result
+        added lets the results after it in, whose verdicts stand)."""
         key = (table, msg["inc"], msg["seq"])
         self.audit.append(entry)
         how = "replaced" if key in self.results else "added"
         if how == "added":
-            self.apply(table, msg)
+            self.apply(table, msg, stored)
+            # The judge may hold it as it is added (a deal without entries, given by the
+            # director): it counts, so it is no held result to store.
+            self.new_held = [h for h in self.new_held
+                             if (h["table"], h["inc"], h["seq"]) != key]
+            self.held_msgs.pop(key, None)
         self.results[key] = msg
         self.held.pop(key, None)
         self.recount()

@@ -476,8 +476,36 @@ def test_a_held_result_kept_whole_is_accepted_the_same_way(tmp_path, broker, cap
         code, out = run(capsys, cli(tmp_path, broker, "accept", rows["bad JSON"], "--why", "x"))
         assert code == 1 and out.startswith("refused: row %d is not a whole result"
                                             % rows["bad JSON"])
-        code, out = run(capsys, cli(tmp_path, broker, "accept", rows["held: a test's reason"],
-                                    "--why", "the sheet agrees"))
-        assert (code, out) == (0, "accepted: t01 %s #3 deal counts\n" % INC)
+        held = rows["held: a test's reason"]
+        # No entries: the core cannot score it, so the director gives its result.
+        code, out = run(capsys, cli(tmp_path, broker, "accept", held, "--why", "the sheet"))
+        assert (code, out) == (1, "refused: row %d has no entries the core can score (the "
+                                  "deal's entries are missing): give its result: accept %d "
+                                  "--gp GP,GP --winner SIDE [--over SIDE]; one deal can give "
+                                  "(GP,GP WINNER): 1,0 0 | 2,0 0 | 3,0 0 | 0,1 1 | 0,2 1 | "
+                                  "0,3 1 | 0,0 -1\n" % (held, held))
+        code, out = run(capsys, cli(tmp_path, broker, "accept", held, "--gp", "2,2",
+                                    "--winner", 0, "--why", "the sheet"))
+        assert code == 1 and out.startswith("refused: row %d: game points 2:2 won by side 0 "
+                                            "are not what one deal of classic66 can give"
+                                            % held)
+        code, out = run(capsys, cli(tmp_path, broker, "accept", held, rows["bad JSON"], "--gp",
+                                    "0,3", "--winner", 1, "--why", "the sheet"))
+        assert code == ("director: a result is given for one row: accept ROW --gp GP,GP "
+                        "--winner SIDE [--over SIDE]")
+        code, out = run(capsys, cli(tmp_path, broker, "accept", held, "--gp", "0,3",
+                                    "--winner", 1, "--why", "the sheet agrees"))
+        assert (code, out) == (0, "accepted: t01 %s #3 deal counts as given: 0:3 winner 1\n"
+                               % INC)
         assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 3)}
+        # Many rows at once: each its verdict, exit 1 when any is declined.
+        code, out = run(capsys, cli(tmp_path, broker, "accept", rows["bad JSON"], held,
+                                    "--why", "again"))
+        said = out.splitlines()
+        assert code == 1 and len(said) == 2, out
+        assert said[0].startswith("row %d: refused: row %d is not a whole result: "
+                                  % (rows["bad JSON"], rows["bad JSON"]))
+        assert said[1] == "row %d: refused: row %d is already accepted" % (held, held)
+        code, out = run(capsys, cli(tmp_path, broker, "accept", "--round", 0, "--why", "x"))
+        assert (code, out) == (1, "refused: round 0 has no held result\n")
         t.close()
