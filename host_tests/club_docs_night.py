@@ -31,7 +31,6 @@ import urllib.request
 
 FENCE = re.compile(r"(?m)^( *)```(\S*)[^\n]*\n(.*?)^\1```", re.S)
 TABLES = ("t01", "t02", "t03")
-AUTOSAVE = 11  # seconds: venue.conf saves every 10 s
 LIVE = []  # every terminal still open: each wait reads them all, so none blocks writing
 
 
@@ -333,7 +332,7 @@ def night(folder, report):
     for term in tables.values():  # every table switched off: none of them sends again
         term.send("x", 0)
         term.wait(30)
-    sleep(AUTOSAVE)  # venue.conf saves every 10 s: then the power goes
+    # venue.conf saves at every change: the power goes at once, nothing is lost
     os.kill(broker_pid(folder), signal.SIGKILL)
     report["broker_killed"] = broker.wait(30)
     again = Term("broker again", restart[0], folder)
