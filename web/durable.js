@@ -15,12 +15,20 @@
 // source in the same transaction: atomic, as littlefs's rename is. settled() is resolved
 // once every change made so far is on disk; page.js paints a key's frame only then.
 //
+// Two tabs of the page share one store. Each transaction that writes first reads GEN (the
+// number of transactions written so far, by any tab) and writes only if it is the number
+// this tab last read or wrote: a tab that has not read another tab's changes never appends
+// to a journal it has not read, however late the other tab's BroadcastChannel note comes.
+// A refused transaction writes nothing; the tab reads the store again and boots from it
+// (onOther(true): the key that made it is not counted, and the page says so).
+//
 // localStorage (the store of earlier builds) is not written by a killed browser in time:
 // its items are moved here once, on the first open, and removed from it.
 
 const DB_NAME = "s66";
 const FILES = "files";
 const MOVED = "s66.moved"; // set when localStorage's items have been moved in
+const GEN = "s66.gen"; // transactions written to the store, by every tab
 const OWN = (k) => k.startsWith("s66:") || k === "s66.typed"; // webstore.py PREFIX; webmain.py
 
 function request(r) {
@@ -49,7 +57,8 @@ async function readAll(db) {
 }
 
 // onFail(err): a transaction failed (the origin's quota is full, the disk is gone); what
-// it wrote is not on disk. onOther(): another tab of the page committed a change.
+// it wrote is not on disk. onOther(refused): another tab of the page committed a change;
+// refused: this tab's last changes were made without it and were not written.
 export async function openDurable(onFail, onOther) {
   const db = await openDb();
   let items = await readAll(db);
@@ -57,6 +66,8 @@ export async function openDurable(onFail, onOther) {
   let pending = 0; // transactions opened, not yet completed
   let batch = null; // changes not yet in a transaction: {ops, done, ok}
   let failure = null; // why the last transaction was aborted here
+  let gen = items.get(GEN) || "0"; // GEN as this tab last read or wrote it
+  let noted = false; // another tab's note came while a transaction of this one was open
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(DB_NAME) : null;
 
   function commit(ops) {
@@ -79,30 +90,64 @@ export async function openDurable(onFail, onOther) {
     pending++;
     const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
     const os = tx.objectStore(FILES);
-    try {
-      for (const [k, v] of b.ops) {
-        if (v === null) os.delete(k);
-        else os.put(v, k);
+    let stale = false;
+    const check = os.get(GEN);
+    check.onsuccess = () => {
+      if ((check.result || "0") !== gen) {
+        stale = true; // another tab wrote since this one read: nothing of this is written
+        tx.abort();
+        return;
       }
-      // Committed now, not once the requests' events have come back: one round trip less.
-      if (tx.commit) tx.commit();
-    } catch (err) {
-      tx.abort(); // none of them, and onabort says why
-      failure = err;
-    }
+      try {
+        for (const [k, v] of b.ops) {
+          if (v === null) os.delete(k);
+          else os.put(v, k);
+        }
+        gen = String(Number(gen) + 1);
+        os.put(gen, GEN);
+        // Committed now, not once the requests' events have come back: one round trip less.
+        if (tx.commit) tx.commit();
+      } catch (err) {
+        tx.abort(); // none of them, and onabort says why
+        failure = err;
+      }
+    };
     const end = () => {
       pending--;
       b.ok();
+      if (noted && pending === 0 && !batch) { // another tab wrote while this one did
+        noted = false;
+        reread().then(() => onOther(false));
+        return;
+      }
       flush();
     };
     tx.oncomplete = () => {
       if (channel) channel.postMessage("wrote");
       end();
     };
-    tx.onabort = () => {
+    tx.onabort = async () => {
+      if (stale) {
+        await reread();
+        pending--;
+        b.ok();
+        if (onOther) onOther(true);
+        return;
+      }
       onFail(tx.error || failure || new Error("a write was aborted"));
       end();
     };
+  }
+
+  // The store as another tab left it; changes made here since are dropped (they were made
+  // on what this tab had read, not on what is there now).
+  async function reread() {
+    items = await readAll(db);
+    gen = items.get(GEN) || "0";
+    if (batch) {
+      batch.ok();
+      batch = null;
+    }
   }
 
   if (!items.has(MOVED)) {
@@ -126,8 +171,12 @@ export async function openDurable(onFail, onOther) {
 
   if (channel && onOther) {
     channel.onmessage = async () => {
-      items = await readAll(db);
-      onOther();
+      if (pending > 0) { // read the store again once this tab's transaction is done
+        noted = true;
+        return;
+      }
+      await reread();
+      onOther(false);
     };
   }
 

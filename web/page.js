@@ -340,10 +340,13 @@ switchButton.addEventListener("click", () => {
 
 // Another tab of this page wrote the match (durable.js hears it): boot again from it, so
 // this tab never appends to a journal it has not read.
-function otherTab() {
+// Another tab wrote the store: boot from what it holds now. refused: this tab's last key
+// was made on what it had read before, so it was not written (durable.js): say so.
+function otherTab(refused) {
   if (!web) return;
   try {
     start(layout);
+    if (refused) say("othertab");
   } catch (err) {
     fail(err);
   }
