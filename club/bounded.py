@@ -2,8 +2,8 @@
 
 The whole standings of a night of 20 tables x 6 rounds run to tens of kilobytes, more than
 the broker takes in one message (venue.conf's message_size_limit, 8 KB). So the service
-splits them (split()) into parts, each under PART_BYTES, retained on
-club/standings/<n>, and a small head retained on club/standings:
+splits them (split()) into parts, each under PART_BYTES, on club/standings/<n>, and a
+small head, retained, on club/standings:
 
     {"v": 1, "parts": 12, "hash": "...", "scalars": {"closed": false, "results": 840},
      "lists": ["audit", "gaps", "held", "players"], "dicts": ["rounds", "tables"]}
@@ -13,7 +13,13 @@ A part is one slice of one list ("players": 60 rows), of one round's matches, or
 and names the hash of every part's bytes (a hash of their hashes): a reader (Reader) joins
 the parts only when the set it holds has that hash, so it never shows a mix of two
 versions, and a head it cannot complete yet just waits for the parts still on their way.
-A league broker that bridges club/# gets the same messages under its prefix.
+
+The parts are not retained: venue.conf saves the broker's database at every change (so a
+seating survives a crash), and a night's worth of retained standings in it made every
+save ten times dearer (make bench: "broker saves at every change"). A reader asks for them
+instead: it publishes anything on club/standings/want (WANT) once subscribed, and the
+service sends every part again, then the head; it also does so every REPEAT_S seconds, so
+a league's service behind a one-way bridge (club/# out) completes them too.
 """
 
 import hashlib
@@ -21,7 +27,8 @@ import json
 
 PART_BYTES = 6000  # a part's payload at most: venue.conf's 8 KB less room to spare
 HEAD = "club/standings"
-PARTS = HEAD + "/"  # club/standings/<n>, n = 0, 1, ...
+WANT = HEAD + "/want"  # a reader's request for every part
+REPEAT_S = 30.0  # every part sent again this often, asked or not
 
 
 def _dumps(value):
@@ -131,7 +138,7 @@ class Reader:
             self.head_raw = bytes(payload)
         elif topic.startswith(self.prefix + "/"):
             n = topic[len(self.prefix) + 1:]
-            if not n.isdigit():
+            if not n.isdigit():  # the want topic, another reader's
                 return None
             self.parts[int(n)] = bytes(payload)
         else:
@@ -151,24 +158,30 @@ class Reader:
 
 class Publisher:
     """What the service sends: publish(client, doc) sends the parts that changed since
-    the last call (retained, QoS 1), clears parts past the new count, then the head."""
+    the last call (QoS 1; every part after reset()), then the head (retained)."""
 
     def __init__(self, prefix=HEAD, limit=PART_BYTES):
         self.prefix = prefix
         self.limit = limit
-        self.sent = []  # the payload last sent at each part number ([] after a reconnect:
-        # a broker that lost its retained messages gets every part again)
+        self.sent = []  # the payload last sent at each part number
         self.largest = 0  # bytes of the largest message sent (the bench reports it)
 
     def publish(self, client, doc):
         head, payloads = split(doc, self.limit)
         for n, p in enumerate(payloads):
             if n >= len(self.sent) or self.sent[n] != p:
-                client.publish("%s/%d" % (self.prefix, n), p, qos=1, retain=True)
+                client.publish("%s/%d" % (self.prefix, n), p, qos=1)
             self.largest = max(self.largest, len(p))
-        for n in range(len(payloads), len(self.sent)):
-            client.publish("%s/%d" % (self.prefix, n), b"", qos=1, retain=True)  # cleared
         self.sent = payloads
         self.largest = max(self.largest, len(head))
         client.publish(self.prefix, head, qos=1, retain=True)
         return head
+
+    def reset(self):
+        """Every part goes out again with the next publish (a reader asked; a reconnect)."""
+        self.sent = []
+
+
+def want(client, prefix=HEAD):
+    """Ask the service for every part (a reader, once its subscription is in)."""
+    client.publish(prefix + "/want", b"", qos=0)

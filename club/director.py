@@ -53,6 +53,7 @@ from sixtysix.names import MAX, valid
 
 from club import tablecards
 from club.bounded import HEAD, Reader
+from club.bounded import want as ask_for_parts
 from club.broker import connect
 from club.view import render
 
@@ -171,9 +172,13 @@ def standings(a, want=None, timeout=10):
             box["data"] = data
             got.set()
 
+    subscribed = threading.Event()
     c = connect(a, "director-read")
     c.on_message = on_message
+    c.on_subscribe = lambda *args: subscribed.set()
     c.subscribe(HEAD + "/#", 1)
+    if subscribed.wait(timeout):
+        ask_for_parts(c)  # the parts are not retained: the service sends them again
     try:
         if not got.wait(timeout):
             raise SystemExit("director: no standings from the service")

@@ -6,9 +6,10 @@
 It subscribes with a durable session (a fixed client id, clean_session off, QoS 1), so the
 broker keeps what comes while it is down. Every result goes to SQLite (club/db.py) and
 into the Event (club/standings.py); each batch is committed first, then acked to its
-tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published (retained
-on club/standings and club/standings/<n> in parts of bounded size, club/bounded.py, at most
-every --every seconds). The live page (club/page.html) reads
+tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published (in parts
+of bounded size on club/standings/<n> and a retained head on club/standings,
+club/bounded.py, at most every --every seconds; every part again when a reader asks on
+club/standings/want, and every 30 s). The live page (club/page.html) reads
 them from this process over HTTP: "/" the page, "/standings.json", "/events" (server-sent
 events, pushed on every change), and "/table/" the browser table page (club/tablepage.py)
 for the phones that keep score. The public page is read-only (GET only).
@@ -30,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import paho.mqtt.client as mqtt
 
 from club import actions, directorpage, tablepage
-from club.bounded import Publisher
+from club.bounded import REPEAT_S, WANT, Publisher
 from club.broker import hostport, password
 from club.db import Db, accept_entry
 from club.standings import Invalid, check
@@ -85,7 +86,8 @@ class Service:
             self.log("broker refused the login: %s" % reason)
             return
         self.log("connected to the broker")
-        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1)])
+        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
+                          (WANT, 0)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
@@ -99,6 +101,7 @@ class Service:
         self.client.connect_async(self.host, self.port, keepalive=15)
         self.client.loop_start()
         last_pub = 0.0
+        last_all = time.monotonic()  # every part last sent (club/bounded.py REPEAT_S)
         dirty = set()
         standings_due = False
         waiting = []  # arrival times of results applied, not yet in published standings
@@ -118,7 +121,11 @@ class Service:
                     for topic, payload in batch:
                         if topic == "":  # (re)connected: the broker may have lost
                             dirty.update(self.event.latest_inc)  # acks and standings
-                            self.publisher.sent = []
+                            self.publisher.reset()
+                            standings_due = True
+                            continue
+                        if topic == WANT:  # a reader asks for every part
+                            self.publisher.reset()
                             standings_due = True
                             continue
                         got = self._handle(topic, payload)
@@ -131,6 +138,10 @@ class Service:
                         self.db.commit()  # on disk before any table hears its ack
                         self._acks(dirty)
                         dirty.clear()
+                if now - last_all >= REPEAT_S:  # every part again, asked or not
+                    self.publisher.reset()
+                    standings_due = True
+                    last_all = now
                 if standings_due and time.monotonic() - last_pub >= self.every:
                     with self.lock:
                         self._publish_snapshot()

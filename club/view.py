@@ -2,15 +2,16 @@
 
     python -m club.view [--broker H:P --user viewer --password-file F] [--once]
 
-It reads the retained standings, club/standings and its parts club/standings/<n>, and
-joins them (club/bounded.py); the viewer user may read nothing else.
+It reads the standings, club/standings (retained) and its parts club/standings/<n>, which it
+asks the service for on club/standings/want, and joins them (club/bounded.py); the viewer
+user may read nothing else.
 """
 
 import argparse
 import sys
 import threading
 
-from club.bounded import HEAD, Reader
+from club.bounded import HEAD, Reader, want
 from club.broker import connect
 
 
@@ -74,6 +75,7 @@ def main(argv=None):
 
     c = connect(a, "viewer-%d" % id(done))
     c.on_message = on_message
+    c.on_subscribe = lambda *args: want(client=c)  # the parts: the service sends them all
     c.subscribe(HEAD + "/#", 1)
     try:
         done.wait(10 if a.once else None)

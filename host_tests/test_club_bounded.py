@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from club.bounded import PART_BYTES, Publisher, Reader, join, split  # noqa: E402
+from club.bounded import HEAD, PART_BYTES, Publisher, Reader, join, split  # noqa: E402
 
 NAME = st.text("AbcЖї", min_size=1, max_size=16)
 PLAYER = st.fixed_dictionaries({"name": NAME, "played": st.integers(0, 9),
@@ -52,7 +52,7 @@ class _Client:
         self.sent = []
 
     def publish(self, topic, payload, qos=0, retain=False):
-        assert qos == 1 and retain
+        assert qos == 1 and retain == (topic == HEAD)  # only the head is retained
         self.sent.append((topic, payload))
 
 
@@ -66,17 +66,27 @@ def test_a_reader_never_shows_a_mix_of_two_versions(one, two, rnd):
     client.sent.clear()
     pub.publish(client, two)
     second = list(client.sent)
+    client.sent.clear()
+    pub.reset()  # the reader's want: every part again, then the head
+    pub.publish(client, two)
+    again = list(client.sent)
     # A reader subscribes while the second version is on its way: the broker hands it the
-    # retained messages (the first version, updated by what of the second came before
-    # the subscription) in any order of topics, then the rest of the second as it comes.
+    # retained head (the first's, or the second's if it came before the subscription),
+    # then the rest of the second as it comes, then what its want brought.
     cut = rnd.randrange(len(second) + 1)
-    retained = list(dict(first + second[:cut]).items())
-    rnd.shuffle(retained)
+    retained = dict(first + second[:cut])[HEAD]
     reader = Reader()
-    seen = [got for topic, payload in retained + second[cut:]
+    seen = [got for topic, payload in [(HEAD, retained)] + second[cut:] + again
             if (got := reader.feed(topic, payload)) is not None]
     assert all(got in (one, two) for got in seen)
     assert seen and seen[-1] == two
+    # Parts of two versions, mixed in any order, never join as either.
+    mixed = Reader()
+    stray = [m for m in first + second if m[0] != HEAD]
+    rnd.shuffle(stray)
+    for topic, payload in [(HEAD, second[-1][1])] + stray:
+        got = mixed.feed(topic, payload)
+        assert got is None or got == two
 
 
 def test_a_night_of_forty_tables_is_many_small_messages():

@@ -916,6 +916,18 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         p95 = sv["latency_p95_ms"]
         row("  publish to standings, p50 / p95", "%s / %s ms" % (sv["latency_p50_ms"], p95),
             "p95 <= 1000 ms", p95 is not None and p95 <= 1000, "club_latency", sv)
+        row("  standings' largest retained message (venue.conf's limit) / parts",
+            "%d B (%s B) / %d parts of %d B" % (sv["largest_message"], sv["size_limit"],
+                                                sv["standings_parts"], sv["standings_bytes"]),
+            "under the limit, none refused",
+            sv["largest_message"] < (sv["size_limit"] or 0) and sv["broker_refused"] == 0,
+            "club_standings_size", sv)
+        later = club.get("save_later")
+        if later:
+            row("  broker saves at every change vs every 10 s: results/s, p95",
+                "%d vs %d /s, %s vs %s ms" % (sv["results_per_s"], later["results_per_s"],
+                                              p95, later["latency_p95_ms"]),
+                "-", None, "club_save_cost", later)
         air = club.get("air")
         if air:
             row("  bytes on the air per deal (table's client)", "%d (%d sent)" % (

@@ -9,7 +9,10 @@
             core and acked the last; then publish-to-standings latency p50/p95 at a steady
             load (a result every 5 ms), from the publish call to the retained standings
             that first count it. "held" counts results the service did not count (0 when
-            the core agrees with every table)
+            the core agrees with every table). The broker is venue.conf itself (ports and
+            folders moved): the standings' largest retained message is reported against its
+            message_size_limit, and the same burst is run again with the database saved
+            every 10 s instead of at every change (what saving at once costs)
   air       bytes a table sends and receives per deal (its own MQTT client, unix port),
             the connection's own bytes (CONNECT, SUBSCRIBE, retained ack) taken away
   heap      the 32-bit unix port's live heap after boot, and with the club link loaded,
@@ -83,14 +86,21 @@ def _messages(tables, deals):
         steady.extend((table, q, p) for q, p in msgs)
     return burst, steady, seats
 
-def service_figures(tables, deals, folder):
+# venue.conf saves its database after every change; the same burst with a save every 10 s
+# instead (the setting before) shows what saving at once costs.
+SAVE_LATER = "autosave_on_changes false\nautosave_interval 10\n"
+
+
+def service_figures(tables, deals, folder, extra=""):
     import paho.mqtt.client as paho
 
-    from club.bounded import Reader
+    from club.bounded import Reader, split
     from club.service import Service
 
-    with mosquitto.Broker(os.path.join(folder, "broker")) as b:
-        svc = Service(os.path.join(folder, "ev.sqlite"), "127.0.0.1", b.port, every=0.25)
+    name = "-later" if extra else ""  # each run its own broker folder and database
+    with mosquitto.Broker(os.path.join(folder, "broker" + name), extra=extra) as b:
+        svc = Service(os.path.join(folder, "ev%s.sqlite" % name), "127.0.0.1", b.port,
+                      every=0.25)
         th = threading.Thread(target=svc.run, daemon=True)
         th.start()
         svc.connected.wait(10)
@@ -178,6 +188,10 @@ def service_figures(tables, deals, folder):
         svc.stop.set()
         th.join(10)
         svc.db.close()
+        head, parts = split(json.loads(svc.snapshot))
+        whole = len(svc.snapshot)
+        largest = svc.publisher.largest
+        log = b.log()
     n = len(msgs)
     return {"tables": tables, "deals_per_table": deals, "results": n, "all_acked": ok,
             "rescored": len(entries), "held": held,
@@ -185,7 +199,17 @@ def service_figures(tables, deals, folder):
             "seconds": round(burst, 2), "results_per_s": round(n / burst),
             "latency_p50_ms": round(_pct(lat, 0.5) * 1000) if lat else None,
             "latency_p95_ms": round(_pct(lat, 0.95) * 1000) if lat else None,
-            "latency_samples": len(lat), "standings_every_s": 0.25}
+            "latency_samples": len(lat), "standings_every_s": 0.25,
+            "standings_bytes": whole, "standings_parts": len(parts),
+            "largest_message": largest, "size_limit": _size_limit(),
+            "broker_refused": log.count("exceeds") + log.count("too large")}
+
+
+def _size_limit():
+    for line in mosquitto.venue_lines():
+        if line.startswith("message_size_limit"):
+            return int(line.split()[1])
+    return None
 
 
 def _table_run(folder, port, plan):
@@ -298,6 +322,9 @@ def figures(tables=200, deals=60, heap=True, air=True):
     folder = tempfile.mkdtemp(prefix="club-figures-")
     try:
         out = {"service": service_figures(tables, deals, folder)}
+        later = service_figures(tables, deals, folder, SAVE_LATER)
+        out["save_later"] = {k: later[k] for k in ("results_per_s", "latency_p50_ms",
+                                                   "latency_p95_ms", "seconds", "all_acked")}
         if air:
             out["air"] = air_figures(folder)
         if heap:
@@ -331,6 +358,13 @@ def main():
     print("publish to standings: p50 %s ms, p95 %s ms (%d results, standings every %.2f s)"
           % (s["latency_p50_ms"], s["latency_p95_ms"], s["latency_samples"],
              s["standings_every_s"]))
+    print("standings: %d bytes in %d parts, largest message %d bytes (limit %s), %d refused "
+          "by the broker" % (s["standings_bytes"], s["standings_parts"], s["largest_message"],
+                             s["size_limit"], s["broker_refused"]))
+    later = f["save_later"]
+    print("saving at every change, against every 10 s: %d against %d results/s, p95 %s "
+          "against %s ms" % (s["results_per_s"], later["results_per_s"], s["latency_p95_ms"],
+                             later["latency_p95_ms"]))
     a_ = f["air"]
     print("on the air per deal: %d bytes (%d out), plus %d per connection"
           % (a_["bytes_per_deal"], a_["out_per_deal"], a_["connection_bytes"]))

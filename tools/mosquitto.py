@@ -81,6 +81,8 @@ class Broker:
                 line = "acl_file " + acl
             elif key == "allow_anonymous" and users is None:
                 line = "allow_anonymous true"
+            elif key == "use_username_as_clientid" and users is None:
+                continue  # an anonymous client has no user name to take
             conf.append(line)
         if users is not None:
             pw = os.path.join(folder, "passwd")
