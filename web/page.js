@@ -473,8 +473,15 @@ async function boot() {
     setInterval(soon, 500);
   }
   if ("serviceWorker" in navigator) {
-    await navigator.serviceWorker.register("sw.js");
-    if (club) navigator.serviceWorker.ready.then((r) => r.active.postMessage("club"));
+    try {
+      await navigator.serviceWorker.register("sw.js");
+      if (club) navigator.serviceWorker.ready.then((r) => r.active.postMessage("club"));
+    } catch (err) {
+      // Past a certificate warning the browser keeps the page but refuses its worker: the
+      // scores are kept all the same; only working offline is lost. Said, not an error.
+      console.warn("service worker: " + (err && err.message ? err.message : err));
+      if (!statusKey) say("no offline");
+    }
   }
 }
 
