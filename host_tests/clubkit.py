@@ -97,6 +97,29 @@ def expected(folder):
             for n, p in expected_players(truth(folder)).items()}
 
 
+def brokerless_service(tmp_path):
+    """(the standings service on tmp_path/night.sqlite with no broker, its log lines): a
+    test hands it messages itself (feed, seat) and reads its acks from its Event."""
+    from club.service import Service
+
+    lines = []
+    svc = Service(str(tmp_path / "night.sqlite"), "127.0.0.1", 1, log=lines.append)
+    svc.client.publish = lambda *a, **k: None
+    return svc, lines
+
+
+def feed(svc, payloads, table="t01"):
+    """Results as the broker delivers them to the service, in this order."""
+    for p in payloads:
+        svc._handle("club/%s/result" % table, p.encode())
+
+
+def seat_heard(svc, table, rnd, names, rules="classic66"):
+    """A retained seating as the service hears it on club/<table>/seat."""
+    svc._handle("club/%s/seat" % table, json.dumps(
+        {"round": rnd, "names": names, "rules": rules}).encode())
+
+
 class ServiceThread:
     """The standings service (club/service.py) in a thread of this process."""
 

@@ -18,12 +18,15 @@ import pytest
 from clubkit import (
     PASSWORDS,
     ServiceThread,
+    brokerless_service,
     club_file,
     expected,
+    feed,
     last_json,
     need_broker,
     players,
     run_table,
+    seat_heard,
     table_passwords,
 )
 from clubplay import Played
@@ -33,23 +36,9 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
-def _service(tmp_path):
-    from club.service import Service
-
-    lines = []
-    svc = Service(str(tmp_path / "night.sqlite"), "127.0.0.1", 1, log=lines.append)
-    svc.client.publish = lambda *a, **k: None  # no broker: its acks are read from the Event
-    return svc, lines
-
-
-def _send(svc, payloads, table="t01"):
-    for p in payloads:
-        svc._handle("club/%s/result" % table, p.encode())
-
-
-def _seat(svc, table, rnd, names, rules="classic66"):
-    svc._handle("club/%s/seat" % table, json.dumps(
-        {"round": rnd, "names": names, "rules": rules}).encode())
+_service = brokerless_service
+_send = feed
+_seat = seat_heard
 
 
 def _held(svc):

@@ -7,11 +7,11 @@ from the service. The service here is the real one on a real database, fed its m
 directly (no broker: what the broker delivers, and in which order, is the input).
 """
 
-import json
 import os
 import sys
 
 import pytest
+from clubkit import brokerless_service, feed, seat_heard
 from clubplay import Played
 from conftest import ROOT
 
@@ -19,23 +19,12 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
-def _service(path, lines=None):
-    from club.service import Service
-
-    lines = [] if lines is None else lines
-    svc = Service(str(path / "night.sqlite"), "127.0.0.1", 1, log=lines.append)
-    svc.client.publish = lambda *a, **k: None  # no broker
-    return svc, lines
+def _service(path):
+    return brokerless_service(path)
 
 
-def _send(svc, payloads, table="t01"):
-    for p in payloads:
-        svc._handle("club/%s/result" % table, p.encode())
-
-
-def _seat_msg(svc, table, rnd, names, rules="classic66"):
-    svc._handle("club/%s/seat" % table, json.dumps(
-        {"round": rnd, "names": names, "rules": rules}).encode())
+_send = feed
+_seat_msg = seat_heard
 
 
 def _round_played(rnd=1, names=("Ann", "Bob")):
