@@ -109,6 +109,8 @@ NOT_FROM_THE_BENCH = [
     ("docs/fonts.md", "0 bytes for 1,000 characters", "the test's count of characters"),
     ("docs/club.md", "refuses messages over 8 KB", "venue.conf's message_size_limit"),
     ("docs/club.md", "A message over 8 KB", "the service's MAX_PAYLOAD, a constant"),
+    ("docs/club.md", "at most 6,000 bytes each", "club/bounded.py's PART_BYTES, a constant"),
+    ("docs/club.md", "broker's 8 KB;", "venue.conf's message_size_limit"),
     # measured by hand or by a test once, not by make bench (yet)
     ("docs/club.md", "below 20 ms", "a test's bound on the slowest step"),
     ("docs/club.md", "6 KB of flash after 120 deals instead of 24 KB",

@@ -183,8 +183,9 @@ def test_a_table_card_opens_the_served_page_as_its_table(broker, tmp_path, table
 
     db = str(tmp_path / "night.sqlite")
     (tmp_path / "t01.pw").write_text("pw-t01\n")
-    director(broker, tmp_path, "seat", "1", "classic66", "t01=" + ",".join(NAMES))
     with ServiceThread(db, broker.port, http=True) as svc:
+        # seat is a request the service answers: it runs once the service is up
+        director(broker, tmp_path, "seat", "1", "classic66", "t01=" + ",".join(NAMES))
         svc.svc.table_page = table_page
         page = "http://127.0.0.1:%d/table/" % svc.http.server_address[1]
         out = tmp_path / "cards.html"
