@@ -29,6 +29,12 @@ count, close and reopen the night.
                                            row of each and why (club/rescore.py)
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
+    pair ROUND RULES [--system swiss|roundrobin] [--tables T ...] [--add NAME ...] [--send]
+                                           the next round's seating proposed from the
+                                           standings (club/pairing.py: Swiss, no repeat
+                                           opponents, a bye for who does not fill a
+                                           table; or round robin), printed as the seat
+                                           command; --send seats it
     cards TABLE ...                        a printable page of QR codes, one a table, that
                                            open the browser table page (club/tablecards.py)
     reopen --why TEXT                      the night is open again
@@ -188,6 +194,31 @@ def standings(a, want=None, timeout=10):
     return box["data"]
 
 
+def pair(a):
+    """The proposed seating of round a.round, printed as the seat command that seats it."""
+    from sixtysix.errors import Refused
+    from sixtysix.rules import Rules
+
+    from club.pairing import propose
+
+    try:
+        size = Rules(a.rules.split()[0]).players
+    except (Refused, IndexError):
+        print("refused: %s is no rule set" % a.rules)
+        raise SystemExit(1) from None
+    data = standings(a, timeout=a.timeout)
+    try:
+        seats, out = propose(data, a.round, size, a.system, a.tables, a.add)
+    except ValueError as e:
+        print("refused: %s" % e)
+        raise SystemExit(1) from None
+    print("python -m club.director seat %d %s %s" % (
+        a.round, a.rules, " ".join("%s=%s" % (t, ",".join(n)) for t, n in seats)))
+    if out:
+        print("sitting out (a bye): " + ", ".join(out))
+    return seats
+
+
 def parse_seats(seats):
     """[[table, [names]]] of TABLE=NAME,NAME arguments (the service checks the rest)."""
     out = []
@@ -267,6 +298,14 @@ def main(argv=None):
     c.add_argument("--over", type=int, default=-1,
                    help="with --gp: the match's winner side after the deal (-1: not over)")
     c.add_argument("--why", required=True)
+    c = sub.add_parser("pair", help="propose the next round's seating from the standings")
+    c.add_argument("round", type=int)
+    c.add_argument("rules")
+    c.add_argument("--system", choices=("swiss", "roundrobin"), default="swiss")
+    c.add_argument("--tables", nargs="+", help="the table ids to seat, in order")
+    c.add_argument("--add", nargs="+", default=[],
+                   help="players who join (or sat out every round so far)")
+    c.add_argument("--send", action="store_true", help="seat it (as the seat command)")
     sub.add_parser("list")
     sub.add_parser("show")
     c = sub.add_parser("close")
@@ -276,6 +315,12 @@ def main(argv=None):
     c.add_argument("--why", required=True)
     a = ap.parse_args(argv)
 
+    if a.cmd == "pair":
+        seats = pair(a)
+        if not a.send:
+            return
+        a.seats = ["%s=%s" % (t, ",".join(n)) for t, n in seats]
+        a.cmd = "seat"
     if a.cmd == "seat":
         # The service checks and stores the round first; the tables hear it only then.
         seats = parse_seats(a.seats)

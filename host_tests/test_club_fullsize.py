@@ -52,6 +52,7 @@ class Night:
         self.seq = {t: 0 for t in self.tables}
         self.sent = {}  # table -> {seq: payload} not yet acked
         self.tally = {p: {"played": 0, "won": 0, "gp": 0, "deals": 0} for p in self.players}
+        self.met = {}  # player -> the players met at a table so far
 
     # ---- the service, as the docs start it, killed as a power cut would -----------------
 
@@ -193,6 +194,16 @@ class Night:
         self.log.close()
 
 
+def proposed(out):
+    """{table: names} of the seat command `pair` printed."""
+    line = next(ln for ln in out.splitlines() if " seat " in ln)
+    return {t: n.split(",") for t, _eq, n in (w.partition("=") for w in line.split()[6:])}
+
+
+def repeats(seats, met):
+    return [names for names in seats.values() if names[1] in met.get(names[0], ())]
+
+
 def seating(players, tables, rnd):
     """Round rnd of a circle round robin: players[0] stays, the others turn one place."""
     fixed, ring = players[0], players[1:]
@@ -212,10 +223,18 @@ def test_a_full_size_night_closes_with_every_player_counted(tmp_path, tables, ro
         night.start_service()
         night.connect()
         for rnd in range(1, rounds + 1):
-            seats = seating(night.players, night.tables, rnd)
-            code, out = night.director("seat", str(rnd), RULES,
-                                       *["%s=%s" % (t, ",".join(n)) for t, n in seats.items()])
+            if rnd <= 2:
+                seats = seating(night.players, night.tables, rnd)
+                code, out = night.director("seat", str(rnd), RULES, *[
+                    "%s=%s" % (t, ",".join(n)) for t, n in seats.items()])
+            else:  # the director's Swiss pairing from the standings, sent as it is
+                code, out = night.director("pair", str(rnd), RULES, "--send")
+                seats = proposed(out)
+                assert len(seats) == tables and not repeats(seats, night.met), out
             assert code == 0 and "accepted" in out, out
+            for names in seats.values():
+                for n in names:
+                    night.met.setdefault(n, set()).update(m for m in names if m != n)
             if faults and rnd == 2:
                 night.kill_service()  # between the seat and the round's play
             if faults and rnd == 4:
