@@ -94,6 +94,21 @@ IDB_ITEMS = """new Promise((ok, no) => {
 })"""
 
 
+SWITCH = "document.getElementById('switch').click()"
+
+
+@pytest.mark.parametrize("delay_ms", [1000])
+def test_a_layout_switched_a_second_before_the_browser_is_killed_comes_back(site, tmp_path,
+                                                                           delay_ms):
+    # Issue: the key layout lived in localStorage, which a killed browser had not yet
+    # written: switched 15 s after the page settled and killed up to 30 s later, it came
+    # back in the old layout.
+    got = web_kills.act(site, str(tmp_path), SWITCH, delay_ms, "window.s66.layout()")
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    assert got["final"] == "buttons"
+
+
 def test_items_of_an_earlier_build_move_from_localstorage(site):
     """A match kept in localStorage by an earlier build (the same items, the trick being
     typed too) is on the panel at the first open of this one, and then only in IndexedDB."""
@@ -119,6 +134,18 @@ def test_items_of_an_earlier_build_move_from_localstorage(site):
     assert r[3] == frame and r[4] == state  # the trick half typed is back too
     assert r[5] == []
     assert {k: v for k, v in r[6].items() if k not in ("s66.moved", "s66.gen")} == old
+
+
+def test_the_layout_of_an_earlier_build_moves_from_localstorage(site):
+    put = "localStorage.setItem('s66.layout', 'buttons')"
+    got = browser.drive(site, [
+        {"do": "goto", "url": site + "not-the-page"}, {"do": "eval", "js": put},
+        {"do": "open"}, {"do": "eval", "js": "window.s66.layout()"},
+        {"do": "eval", "js": "localStorage.getItem('s66.layout')"},
+        {"do": "eval", "js": IDB_ITEMS}])
+    assert got["failed"] is None, got["failed"]
+    r = got["results"]
+    assert r[3] == "buttons" and r[4] is None and r[5]["s66.layout"] == "buttons"
 
 
 FULL = ("IDBObjectStore.prototype.put = function () {"

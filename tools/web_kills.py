@@ -109,6 +109,18 @@ def drive(url, keys, kills, folder, args=(), flag=None, until=None, reference_ur
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def act(url, folder, before, delay_ms, after, timeout=300):
+    """webkill.mjs's one act: `before` on the open page, SIGKILL `delay_ms` later, the page
+    opened again: its answer, with `after`'s value as "final"."""
+    job = {"chromium": browser.chromium(), "url": url, "profile": os.path.join(folder, "act"),
+           "act": {"before": before, "delay": delay_ms, "after": after}}
+    proc = subprocess.run(["node", DRIVER], input=json.dumps(job), capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise RuntimeError("webkill.mjs failed (%d): %s" % (proc.returncode, proc.stderr[-2000:]))
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def _percentile(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))] if s else None

@@ -116,6 +116,29 @@ function drawn(b) {
   });
 }
 
+// job.act: {"before": JS, "delay": ms, "after": JS}: instead of keys, run `before` on the
+// open page, wait `delay` ms, SIGKILL, open the page again on the same profile and answer
+// `after`'s value as "final" (a page setting changed a second before the browser died).
+if (job.act) {
+  const out = { errors, foreign, failed: null, final: null };
+  try {
+    let b = await launch(job.profile);
+    await open(b);
+    await b.page.evaluate(job.act.before);
+    await sleep(job.act.delay);
+    await kill(b);
+    b = await launch(job.profile);
+    await open(b);
+    out.final = await b.page.evaluate(job.act.after);
+    await kill(b);
+  } catch (e) {
+    out.failed = String(e && e.stack ? e.stack : e);
+    if (live) await kill(live).catch(() => {});
+  }
+  process.stdout.write(JSON.stringify(out) + "\n");
+  process.exit(0);
+}
+
 const answer = { positions: 0, kills: [], errors, foreign, failed: null, latency: [],
   secure: null, worker: null, final: null };
 try {

@@ -23,12 +23,16 @@
 // (onOther(true): the key that made it is not counted, and the page says so).
 //
 // localStorage (the store of earlier builds) is not written by a killed browser in time:
-// its items are moved here once, on the first open, and removed from it.
+// its items are moved here once, on the first open, and removed from it; so are the page's
+// own settings (the key layout, the plain-http note said once).
 
 const DB_NAME = "s66";
 const FILES = "files";
 const MOVED = "s66.moved"; // set when localStorage's items have been moved in
 const GEN = "s66.gen"; // transactions written to the store, by every tab
+// The page's own settings (page.js), kept in localStorage by earlier builds: each moved in
+// once, whenever an earlier build's copy is found.
+const PAGE_ITEMS = ["s66.layout", "s66.httpnote"];
 const OWN = (k) => k.startsWith("s66:") || k === "s66.typed"; // webstore.py PREFIX; webmain.py
 
 function request(r) {
@@ -162,6 +166,18 @@ export async function openDurable(onFail, onOther) {
     flush();
     await last;
   }
+  const page = [];
+  for (const k of PAGE_ITEMS) {
+    const v = localStorage.getItem(k);
+    if (v !== null && !items.has(k)) page.push([k, v]);
+  }
+  if (page.length) {
+    for (const [k, v] of page) items.set(k, v);
+    commit(page);
+    flush();
+    await last;
+  }
+  for (const k of PAGE_ITEMS) if (items.has(k)) localStorage.removeItem(k);
   // Moved (now or on an earlier open that died before this): localStorage's copies go.
   const old = [];
   for (let i = 0; i < localStorage.length; i++) {

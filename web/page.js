@@ -9,7 +9,9 @@ const W = 128;
 const H = 64;
 const LIT = 0xffffe6bf; // a lit pixel, RGBA bytes bf e6 ff ff read as a little-endian word
 const DARK = 0xff000000;
-const LAYOUT_ITEM = "s66.layout"; // the page's own choice, outside the firmware's files
+// The page's own settings, in the durable store with the match (durable.js), outside the
+// firmware's files: a change is on disk as soon as a key's entry would be.
+const LAYOUT_ITEM = "s66.layout"; // the key layout chosen
 const HTTP_NOTE_ITEM = "s66.httpnote"; // the note on plain http, said once
 const LANG_ITEM = "s66.lang"; // the UI's language as last seen, for the texts before boot
 // The page's texts in the firmware's four languages (web/pagetext.json, put into the page
@@ -331,7 +333,7 @@ function start(name) {
 switchButton.addEventListener("click", () => {
   try {
     const next = layout === "keypad" ? "buttons" : "keypad";
-    localStorage.setItem(LAYOUT_ITEM, next);
+    store.setItem(LAYOUT_ITEM, next);
     start(next);
   } catch (err) {
     fail(err);
@@ -457,16 +459,16 @@ async function boot() {
   const glued = glue && await glue;
   if (glued) glued.onNews(soon);
   else club = null;
-  start(localStorage.getItem(LAYOUT_ITEM));
+  start(store.getItem(LAYOUT_ITEM));
   await window.s66.idle();
   firstFrame = performance.now();
   say("");
   // Plain http from another machine (a phone on the laptop's address) is no secure
   // context: no service worker, so no offline use and no install. Said once, briefly.
   // It names the two ways to HTTPS (docs/web.md): make web HTTPS=1, make web-dist.
-  if (!window.isSecureContext && !localStorage.getItem(HTTP_NOTE_ITEM)) {
+  if (!window.isSecureContext && !store.getItem(HTTP_NOTE_ITEM)) {
     say("httpnote");
-    localStorage.setItem(HTTP_NOTE_ITEM, "1");
+    store.setItem(HTTP_NOTE_ITEM, "1");
   }
   if (club) {
     tick();
