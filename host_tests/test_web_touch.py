@@ -114,8 +114,9 @@ def test_the_beeper_plays_the_boards_tones_unless_the_sound_setting_is_off(site,
     m = Match()
     for line, _k in entries[:2]:
         m.enter_line(line)
-    # Settings -> sound (item 6) switched off, then back to the scoreboard (* twice)
-    off = menu(m.state, KEYPAD, SETTINGS) + "6**" if not sound else ""
+    # Settings -> sound (item 2 in the browser: no panel settings) switched off, then back
+    # to the scoreboard (* twice)
+    off = menu(m.state, KEYPAD, SETTINGS) + "2**" if not sound else ""
     keys = keys_of(entries[:2]) + off + keys_of(entries[2:])
     r = run(site, [{"do": "open"}, {"do": "tap", "keys": keys}, {"do": "state"},
                    {"do": "eval", "js": "window.s66beeps"},

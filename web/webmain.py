@@ -38,6 +38,7 @@ class Panel(framebuf.FrameBuffer):
 
     width = 128
     height = 64
+    always_lit = True  # no contrast, dimming, panel off or sleep: the settings hide them
 
     def __init__(self):
         self.buffer = bytearray(128 * 64 // 8)

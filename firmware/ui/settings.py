@@ -6,14 +6,21 @@ from ui.lists import List, bind
 
 def settings_menu(app):
     s = app.settings
-    items = [
-        (t("language") + ": " + t("lang_name"), _languages),
-        (t("contrast") + ": " + str(s["contrast"]), _cycle("contrast", (40, 120, 200, 255))),
-        (t("dim after") + ": " + str(s["dim_s"]) + t("sec"), _cycle("dim_s", (15, 30, 60, 120))),
-        (t("off after") + ": " + str(s["off_s"]) + t("sec"),
-         _cycle("off_s", (60, 120, 300, 600))),
-        (t("sleep after") + ": " + str(s["sleep_s"] // 60) + t("min"),
-         _cycle("sleep_s", (0, 900, 1800, 3600))),
+    items = [(t("language") + ": " + t("lang_name"), _languages)]
+    # A screen that is always lit (the browser's canvas: its panel says so) has no contrast
+    # and no dimming, panel off or sleep: those settings would do nothing there.
+    if not getattr(app.fb, "always_lit", False):
+        items += [
+            (t("contrast") + ": " + str(s["contrast"]),
+             _cycle("contrast", (40, 120, 200, 255))),
+            (t("dim after") + ": " + str(s["dim_s"]) + t("sec"),
+             _cycle("dim_s", (15, 30, 60, 120))),
+            (t("off after") + ": " + str(s["off_s"]) + t("sec"),
+             _cycle("off_s", (60, 120, 300, 600))),
+            (t("sleep after") + ": " + str(s["sleep_s"] // 60) + t("min"),
+             _cycle("sleep_s", (0, 900, 1800, 3600))),
+        ]
+    items += [
         (t("sound") + ": " + (t("on") if s["sound"] else t("off")), _cycle("sound", (0, 1))),
         (t("entry") + ": " + (t("results") if s["quick"] else t("tricks")),
          _cycle("quick", (0, 1))),
