@@ -120,7 +120,8 @@ def serve_https_at_the_lan_address(folder, cert, keys):
                     {"do": "eval", "js": STATUS}, {"do": "worker"},
                     {"do": "eval", "js": WORKER}, {"do": "type", "keys": keys},
                     {"do": "state"}, {"do": "offline", "on": True}, {"do": "reload"},
-                    {"do": "state"}], spki=webcert.spki_sha256(tls["cert"]))
+                    {"do": "state"}], spki=webcert.spki_sha256(tls["cert"]),
+                    args=netns.CHROMIUM)
             except RuntimeError as e:  # the browser test fails with it, not the others
                 got["browser"] = {"failed": str(e)}
         return got

@@ -105,7 +105,8 @@ def open_the_page_at_the_lan_address(folder, keys):
         got = browser.drive(url, [
             {"do": "open"}, {"do": "eval", "js": "window.isSecureContext"},
             {"do": "eval", "js": status}, {"do": "type", "keys": keys}, {"do": "state"},
-            {"do": "reload"}, {"do": "eval", "js": status}, {"do": "state"}])
+            {"do": "reload"}, {"do": "eval", "js": status}, {"do": "state"}],
+            args=netns.CHROMIUM)
     finally:
         server.shutdown()
         server.server_close()
