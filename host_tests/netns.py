@@ -18,8 +18,8 @@ a wire, so whatever the namespace sends stays in it. The function runs there (it
 its browser, its client sockets), and its answer comes back as JSON.
 
 A function marked @inside refuses to run anywhere else, and test_netns.py checks that no
-test calls lan_address() (or a banner of the wildcard address, which calls it) outside
-such a function.
+test calls lan_address() outside such a function, nor what calls it: a banner of the
+wildcard address (without a stand-in for lan_address) or tools/web.py --host 0.0.0.0.
 """
 
 import ast
@@ -214,9 +214,17 @@ def _stubs_lan_address(fn):
     return False
 
 
+def _serves_the_wildcard(seq):
+    """Whether a list of arguments has --host 0.0.0.0 (tools/web.py, which then prints the
+    banner of lan_address())."""
+    words = [e.value if isinstance(e, ast.Constant) else None for e in seq.elts]
+    return any(a == "--host" and b in WILDCARD for a, b in zip(words, words[1:]))
+
+
 def lan_calls_outside(source, filename="<test>"):
-    """Where source calls lan_address() (or banner() of the wildcard address without a
-    stand-in for it) outside a function marked @inside: ["file:line: call", ...]."""
+    """Where source calls lan_address(), banner() of the wildcard address without a
+    stand-in for lan_address, or tools/web.py with --host 0.0.0.0, outside a function
+    marked @inside: ["file:line: what", ...]."""
     found = []
 
     def visit(node, within, stubbed):
@@ -229,12 +237,14 @@ def lan_calls_outside(source, filename="<test>"):
                     and node.args[0].value in WILDCARD and not stubbed)
             if name == "lan_address" or wild:
                 found.append("%s:%d: %s()" % (filename, node.lineno, name))
+        elif isinstance(node, (ast.List, ast.Tuple)) and not within:
+            if _serves_the_wildcard(node):
+                found.append("%s:%d: --host %s" % (filename, node.lineno, WILDCARD[0]))
         for child in ast.iter_child_nodes(node):
             visit(child, within, stubbed)
 
     visit(ast.parse(source, filename), False, False)
     return found
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -77,6 +77,10 @@ def test_banner():
 
 def helper():
     return lan_address() or "127.0.0.1"
+
+def test_tool(tmp_path):
+    subprocess.run([sys.executable, "tools/web.py", "--port", "0",
+                    "--host", "0.0.0.0"])
 '''
 
 GOOD = '''
@@ -95,12 +99,17 @@ def test_stubbed(monkeypatch):
 
 def test_run():
     return netns.run(there)
+
+@netns.inside
+def tool_there():
+    return subprocess.run(["python", "tools/web.py", "--host", "0.0.0.0"]), ["--host", "::"]
 '''
 
 
 def test_the_check_finds_each_call_of_lan_address_outside_a_namespace():
     assert netns.lan_calls_outside(BAD, "t.py") == [
-        "t.py:5: lan_address()", "t.py:8: banner()", "t.py:11: lan_address()"]
+        "t.py:5: lan_address()", "t.py:8: banner()", "t.py:11: lan_address()",
+        "t.py:14: --host 0.0.0.0"]
     assert netns.lan_calls_outside(GOOD, "t.py") == []
 
 
