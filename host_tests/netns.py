@@ -99,21 +99,26 @@ def run(fn, *args, timeout=600):
 
 def _start(argv, timeout):
     with tempfile.TemporaryDirectory(prefix="s66-netns-") as tmp:
-        answer = os.path.join(tmp, "answer.json")
+        answer, said = os.path.join(tmp, "answer.json"), os.path.join(tmp, "said.txt")
         env = dict(os.environ, **{OUTSIDE: _own_namespace()})
-        # A session of its own: on a timeout, the whole group (a browser too) is ended.
-        proc = subprocess.Popen(unshare() + [sys.executable, os.path.abspath(__file__)] + argv
-                                + [answer], env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            out, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise
+        with open(said, "wb") as out:
+            # A session of its own: on a timeout, and at its end whatever it left running
+            # (a browser), the whole group is ended.
+            proc = subprocess.Popen(unshare() + [sys.executable, os.path.abspath(__file__)]
+                                    + argv + [answer], env=env, stdout=out,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                proc.wait(timeout)
+            finally:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
         if not os.path.exists(answer):
-            said = out.decode(errors="replace")[-3000:]
-            return {"error": "no answer (exit %d): %s" % (proc.returncode, said)}
+            with open(said, "rb") as f:
+                text = f.read().decode(errors="replace")[-3000:]
+            return {"error": "no answer (exit %d): %s" % (proc.returncode, text)}
         with open(answer) as f:
             return json.load(f)
 
