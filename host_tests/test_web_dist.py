@@ -1,6 +1,8 @@
 """The two ways to a secure context for the browser build (docs/web.md): the folder that
 `make web-dist` writes, served by any plain static server, and `make web HTTPS=1` with the
 computer's own certificate. In a real Chromium (Debian's chromium, npm playwright-core).
+The HTTPS server, its clients and the browser run in a network namespace of their own
+(netns.py), where an interface of its own has the LAN address.
 """
 
 import os
@@ -8,12 +10,12 @@ import socket
 import ssl
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import browser
+import netns
 import pytest
 from conftest import ROOT, TOOLS
 from keyseq import KEYPAD, first_deal
@@ -82,55 +84,89 @@ def test_the_dist_folder_from_a_plain_static_server_boots_and_plays(tmp_path):
     assert got["results"][4] == url + "sw.js"
 
 
-@pytest.fixture(scope="module")
-def https_site(tmp_path_factory):
-    """The build served as make web HOST=0.0.0.0 HTTPS=1 serves it, with a certificate made
-    in a temporary folder: (URL at the LAN address or 127.0.0.1, address, certificate)."""
+@netns.inside
+def serve_https_at_the_lan_address(folder, cert, keys):
+    """In the namespace: as make web HOST=0.0.0.0 HTTPS=1 serves the build, with its
+    certificate made in cert for the address lan_address() finds; then the clients: TLS
+    handshakes by each name the certificate holds, from one that trusts its authority and
+    one that does not, and (keys given) Chromium trusting it, online, then offline."""
+    import threading
+
     addr = web.lan_address()
-    tmp = tmp_path_factory.mktemp("https")
-    tls = webcert.ensure(addr, folder=str(tmp / "cert"))
-    out = str(tmp / "web")
-    web.build(out)
-    server = web.make_server(out, 0, host="0.0.0.0", tls=tls)
+    tls = webcert.ensure(addr, folder=cert)
+    server = web.make_server(folder, 0, host="0.0.0.0", tls=tls)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    host = addr or "127.0.0.1"
+    port = server.server_address[1]
+    url = "https://%s:%d/" % (addr, port)
+
+    def handshake(ctx, name):
+        try:
+            with socket.create_connection((addr, port), timeout=10) as raw:
+                with ctx.wrap_socket(raw, server_hostname=name) as s:
+                    return s.version()
+        except (OSError, ssl.SSLError) as e:
+            return type(e).__name__
+
     try:
-        yield "https://%s:%d/" % (host, server.server_address[1]), host, tls
+        dns, ips = webcert.names(addr)
+        trusting = ssl.create_default_context(cafile=tls["ca"])
+        got = {"addr": addr, "url": url, "tls": tls,
+               "trusted": {name: handshake(trusting, name) for name in ips + dns},
+               "untrusted": handshake(ssl.create_default_context(), addr), "browser": None}
+        if keys is not None:
+            try:
+                got["browser"] = browser.drive(url, [
+                    {"do": "open"}, {"do": "eval", "js": "window.isSecureContext"},
+                    {"do": "eval", "js": STATUS}, {"do": "worker"},
+                    {"do": "eval", "js": WORKER}, {"do": "type", "keys": keys},
+                    {"do": "state"}, {"do": "offline", "on": True}, {"do": "reload"},
+                    {"do": "state"}], spki=webcert.spki_sha256(tls["cert"]),
+                    args=netns.CHROMIUM)
+            except RuntimeError as e:  # the browser test fails with it, not the others
+                got["browser"] = {"failed": str(e)}
+        return got
     finally:
         server.shutdown()
         server.server_close()
 
 
+@pytest.fixture(scope="module")
+def https_site(tmp_path_factory):
+    """The build served as make web HOST=0.0.0.0 HTTPS=1 serves it, at the LAN address of a
+    network namespace of its own (netns.py), with a certificate made in a temporary folder,
+    and what the clients there got (serve_https_at_the_lan_address)."""
+    netns.need()
+    tmp = tmp_path_factory.mktemp("https")
+    out = str(tmp / "web")
+    web.build(out)
+    keys = None
+    if browser.missing() is None:
+        keys = "".join(k for _line, k in first_deal(KEYPAD)[:3])
+    return netns.run(serve_https_at_the_lan_address, out, str(tmp / "cert"), keys)
+
+
 def test_the_certificate_names_this_computer_and_chains_to_its_authority(https_site):
-    url, host, tls = https_site
-    port = int(url.rsplit(":", 1)[1].strip("/"))
+    host, tls = https_site["addr"], https_site["tls"]
+    assert host == netns.LAN  # the address lan_address() found, the phone's way in
     dns, ips = webcert.names(host)
     assert host in ips and socket.gethostname().split(".")[0] in dns + ["localhost"]
+    assert {"IP:" + a for a in ips} | {"DNS:" + n for n in dns} <= webcert._subject_alt_names(
+        os.path.join(os.path.dirname(tls["ca"]), "server.crt"))
     # A client that trusts ca.crt (a phone that installed it) accepts the server by each of
     # the names a phone might use: the LAN address, the host name, localhost.
-    ctx = ssl.create_default_context(cafile=tls["ca"])
-    for name in ips + dns:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-            with ctx.wrap_socket(raw, server_hostname=name) as s:
-                assert s.version() is not None
+    assert set(https_site["trusted"]) == set(ips + dns)
+    for name, version in https_site["trusted"].items():
+        assert version.startswith("TLS"), (name, version)
     # ...and one that does not trust it refuses (a phone's first visit: the warning).
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-        with pytest.raises(ssl.SSLCertVerificationError):
-            ssl.create_default_context().wrap_socket(raw, server_hostname=host)
+    assert https_site["untrusted"] == "SSLCertVerificationError"
     made = webcert.ensure(host, folder=os.path.dirname(tls["ca"]))
     assert made["made"] is False  # the same names: the same certificate, kept
 
 
 @needs_browser
 def test_over_https_the_page_is_a_secure_context_and_its_service_worker_runs(https_site):
-    url, _host, tls = https_site
-    spki = webcert.spki_sha256(tls["cert"])
-    keys = "".join(k for _line, k in first_deal(KEYPAD)[:3])
-    got = browser.drive(url, [
-        {"do": "open"}, {"do": "eval", "js": "window.isSecureContext"},
-        {"do": "eval", "js": STATUS}, {"do": "worker"}, {"do": "eval", "js": WORKER},
-        {"do": "type", "keys": keys}, {"do": "state"},
-        {"do": "offline", "on": True}, {"do": "reload"}, {"do": "state"}], spki=spki)
+    url, got = https_site["url"], https_site["browser"]
+    assert url.startswith("https://%s:" % netns.LAN)
     assert got["failed"] is None, got["failed"]
     assert got["errors"] == [] and got["foreign"] == []
     r = got["results"]
@@ -140,8 +176,8 @@ def test_over_https_the_page_is_a_secure_context_and_its_service_worker_runs(htt
     assert r[6]["deal"]["played"] == 1 and r[9] == r[6]  # offline, from its cache
 
 
-def test_the_https_banner_says_how_a_phone_trusts_the_certificate(https_site, monkeypatch):
-    _url, _host, tls = https_site
+def test_the_https_banner_says_how_a_phone_trusts_the_certificate(tmp_path, monkeypatch):
+    tls = webcert.ensure("192.168.1.23", folder=str(tmp_path))
     monkeypatch.setattr(web, "lan_address", lambda: "192.168.1.23")
     text = web.banner("0.0.0.0", 8066, tls)
     assert "https://192.168.1.23:8066/" in text

@@ -1,5 +1,7 @@
 """`make web` as a phone at the table reaches it: served on the laptop's network address
 (not only 127.0.0.1), the address printed with a QR code, and a taken port said plainly.
+The laptop's address is one that netns.py gives an interface in a network namespace of
+the test's own: nothing is sent to this computer's real network.
 """
 
 import os
@@ -8,6 +10,7 @@ import subprocess
 import sys
 import urllib.request
 
+import netns
 import pytest
 from conftest import ROOT, TOOLS
 
@@ -15,24 +18,34 @@ sys.path.insert(0, TOOLS)
 import web  # noqa: E402
 
 
-def test_a_phone_on_the_network_reaches_the_page_at_the_laptops_address(tmp_path):
-    addr = web.lan_address()
-    if addr is None:
-        pytest.skip("this machine has no network address but loopback")
-    (tmp_path / "index.html").write_text("<p>scorekeeper</p>")
-    server = web.make_server(str(tmp_path), 0, host="0.0.0.0")
+@netns.inside
+def serve_at_the_lan_address(folder):
+    """In the namespace: the server on every address, fetched at the LAN address that
+    lan_address() finds, and the banner for it."""
     import threading
 
+    addr = web.lan_address()
+    server = web.make_server(folder, 0, host="0.0.0.0")
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = "http://%s:%d/" % (addr, server.server_address[1])
         with urllib.request.urlopen(url, timeout=5) as r:
-            assert r.status == 200 and b"scorekeeper" in r.read()
-        # ...and the banner names that very address
-        assert url in web.banner("0.0.0.0", server.server_address[1])
+            status, body = r.status, r.read().decode()
+        return {"addr": addr, "url": url, "status": status, "body": body,
+                "banner": web.banner("0.0.0.0", server.server_address[1])}
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_phone_on_the_network_reaches_the_page_at_the_laptops_address(tmp_path):
+    netns.need()
+    (tmp_path / "index.html").write_text("<p>scorekeeper</p>")
+    got = netns.run(serve_at_the_lan_address, str(tmp_path))
+    assert got["addr"] == netns.LAN  # the namespace's "WiFi" address, not 127.0.0.1
+    assert got["url"].startswith("http://%s:" % netns.LAN)
+    assert got["status"] == 200 and "scorekeeper" in got["body"]
+    assert got["url"] in got["banner"]  # ...and the banner names that very address
 
 
 def test_the_banner_gives_a_phone_the_address_and_its_qr_code(monkeypatch):
@@ -75,35 +88,47 @@ def test_make_web_passes_host_and_port():
     assert "WEB_PORT" in comment and "PORT=8066" not in comment
 
 
+@netns.inside
+def open_the_page_at_the_lan_address(folder, keys):
+    """In the namespace: the build served on every address, opened in Chromium at the LAN
+    address as a phone opens http://<laptop>:8066/ (no secure context)."""
+    import threading
+
+    import browser
+
+    addr = web.lan_address()
+    server = web.make_server(folder, 0, host="0.0.0.0")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    status = "document.getElementById('status').textContent"
+    url = "http://%s:%d/" % (addr, server.server_address[1])
+    try:
+        got = browser.drive(url, [
+            {"do": "open"}, {"do": "eval", "js": "window.isSecureContext"},
+            {"do": "eval", "js": status}, {"do": "type", "keys": keys}, {"do": "state"},
+            {"do": "reload"}, {"do": "eval", "js": status}, {"do": "state"}],
+            args=netns.CHROMIUM)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return dict(got, url=url)
+
+
 def test_the_page_from_the_laptops_address_keeps_score_and_says_once_that_offline_needs_https(
         tmp_path):
     # The field's origin: a phone opens http://<laptop>:8066/, no secure context.
-    import threading
-
     import browser
     from keyseq import KEYPAD, first_deal
 
     if browser.missing():
         pytest.skip(browser.missing())
-    addr = web.lan_address()
-    if addr is None:
-        pytest.skip("this machine has no network address but loopback")
+    netns.need()
     out = str(tmp_path / "web")
     web.build(out)
-    server = web.make_server(out, 0, host="0.0.0.0")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     keys = "".join(k for _line, k in first_deal(KEYPAD)[:4])
-    status = "document.getElementById('status').textContent"
-    try:
-        got = browser.drive("http://%s:%d/" % (addr, server.server_address[1]), [
-            {"do": "open"}, {"do": "eval", "js": "window.isSecureContext"},
-            {"do": "eval", "js": status}, {"do": "type", "keys": keys}, {"do": "state"},
-            {"do": "reload"}, {"do": "eval", "js": status}, {"do": "state"}])
-    finally:
-        server.shutdown()
-        server.server_close()
+    got = netns.run(open_the_page_at_the_lan_address, out, keys)
+    assert got["url"].startswith("http://%s:" % netns.LAN)
     assert got["failed"] is None, got["failed"]
-    assert got["errors"] == []
+    assert got["errors"] == [] and got["foreign"] == []
     r = got["results"]
     assert r[1] is False  # plain http from the network: no secure context
     assert "HTTPS" in r[2]  # said on the first visit...
