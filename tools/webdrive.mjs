@@ -38,7 +38,14 @@ const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 if (job.spki) args.push("--ignore-certificate-errors-spki-list=" + job.spki);
-for (const flag of job.args || []) args.push(flag); // a test's or a figure's own
+// No name lookups leave the machine: Chromium asks the system's resolver for its own
+// services (accounts, autofill) even with background networking off. A test's own rules
+// (a name mapped to 127.0.0.1) come first.
+const NO_DNS = "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost";
+const RULES = "--host-resolver-rules=";
+const own = (job.args || []).find((f) => f.startsWith(RULES));
+args.push(own ? own + ", " + NO_DNS : RULES + NO_DNS);
+for (const flag of job.args || []) if (!flag.startsWith(RULES)) args.push(flag); // a test's
 const context = await chromium.launchPersistentContext(job.profile, {
   executablePath: job.chromium || "/usr/bin/chromium",
   args,

@@ -29,6 +29,12 @@ const KEY_NAMES = { "\r": "Enter", "\n": "Enter", "\x7f": "Backspace", "\x08": "
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
   "--window-size=390,844"];
+// No name lookups leave the machine (as in webdrive.mjs); a job's own rules come first.
+const NO_DNS = "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost";
+const RULES = "--host-resolver-rules=";
+const ownRules = (job.args || []).find((f) => f.startsWith(RULES));
+const JOB_ARGS = [ownRules ? ownRules + ", " + NO_DNS : RULES + NO_DNS,
+  ...(job.args || []).filter((f) => !f.startsWith(RULES))];
 const errors = [];
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const origin = new URL(job.url).origin;
@@ -40,7 +46,7 @@ async function launch(profile) {
   mkdirSync(profile, { recursive: true });
   const portFile = join(profile, "DevToolsActivePort");
   rmSync(portFile, { force: true }); // a killed browser leaves its old one
-  const proc = spawn(job.chromium, [...FLAGS, ...(job.args || []), "--user-data-dir=" + profile,
+  const proc = spawn(job.chromium, [...FLAGS, ...JOB_ARGS, "--user-data-dir=" + profile,
     "--remote-debugging-port=0", "about:blank"], { detached: true, stdio: "ignore" });
   const exited = new Promise((ok) => proc.on("exit", ok));
   live = { proc, exited, browser: null, page: null };
