@@ -23,6 +23,8 @@ import web_kills
 from clubkit import PASSWORDS, ServiceThread, need_broker
 from keyseq import KEYPAD, first_deal, match_keys, random_match
 
+import web
+
 pytestmark = pytest.mark.skipif(browser.missing() is not None,
                                 reason=browser.missing() or "")
 
@@ -71,7 +73,7 @@ def test_an_insecure_origin_works_and_keeps_the_match(site, tmp_path):
     assert got["errors"] == [] and got["foreign"] == []
     r = got["results"]
     assert r[1][:2] == [False, False]
-    assert r[1][2].startswith("Scores are kept here. Offline use and installing need HTTPS")
+    assert r[1][2] == web.page_texts()["en"]["httpnote"]  # said once, in the player's words
     assert r[3]["deals"] == 1 and r[6] == r[3]
     assert r[4]["text"].count("\r\n") == 2  # the header and the deal
     match = web_kills.scripted_match(deals=3, seed=1)
