@@ -249,6 +249,13 @@ class Deal:
             if (self.leader + trick_winner(cards, self.trump)) % r.players != seat:
                 raise Refused("wrong_winner")
         if not do:
+            if self.trump >= 0 and known and not suited:
+                # Some suits known, not all of this trick's: can any of the missing ones let
+                # the stated winner take it? (guess.py, loaded for such a trick only.) With
+                # no suit known anywhere every winner is possible.
+                from .guess import check
+
+                check(self, rec)
             return
         side = self.side(seat)
         pts = self.pending[side]  # marriages that waited for this side's first trick

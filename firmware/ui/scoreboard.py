@@ -4,7 +4,8 @@ Keypad: a trick is the winner's key (A-D) then one rank key per card (1-6 =
 A 10 K Q J 9), three presses for two players; a suit key (7 8 9 0) after a
 rank adds its suit. With no trick under way a suit key enters trump (once per
 deal) or the leader's marriage in that suit. * takes back the last key of an
-unfinished trick, else the last entry. # opens the menu, or the next deal.
+unfinished trick, else the last entry. # opens the menu, or the next deal. The trick's
+check is the core's alone.
 
 Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
 (the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
@@ -146,15 +147,17 @@ class Scoreboard(Screen):
         self._complete(app, state)
 
     def _complete(self, app, state):
-        """A trick with all its cards counts. Refused, its keys stay on the entry line
-        with the reason: * takes back the last one, and one key puts it right."""
+        """A trick with all its cards counts, as the core checks it (once: its suit
+        guesses included). Refused, its keys stay on the entry line with the reason: *
+        takes back the last one, and one key puts it right."""
         if len(self.cards) == state.rules.players:
             rec = bytes((1, self.win)) + bytes(self.cards)
-            if app.attempt(check_trick, state, rec) and app.enter(rec):
+            why = app.enter(rec)[1]
+            if not why:
                 self.clear()
                 if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
                     self.amend = rec  # suits are being entered: the next key may be the last one's
-            elif app.refused == "wrong_winner":
+            elif why == "wrong_winner":
                 self._loses(app, state)
 
     def _loses(self, app, state):
@@ -165,8 +168,8 @@ class Scoreboard(Screen):
         c = cards[(self.win - state.deal.leader) % state.rules.players]  # the winner's card
         s = suit_of(c)
         key = "loses suit"
-        try:
-            check_trick(state, bytes((1, self.win)) + bytes(cards[:-1]) + bytes((cards[-1] & 7,)))
+        try:  # the core's check of the trick with the last card's suit left open
+            state.check(bytes((1, self.win)) + bytes(cards[:-1]) + bytes((cards[-1] & 7,)))
         except Refused:
             key = "loses star"
         app.say(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "") + " " + t(key))
@@ -178,11 +181,10 @@ class Scoreboard(Screen):
             # The entry is replaced in one write, checked in its place first. Refused, the
             # trick stays as it was, unless the suit makes it one its winner cannot take.
             new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
-            if app.attempt(app.session.replace_last, new, check_trick):
-                app.after_entry()
-            elif app.refused != "wrong_winner":
+            why = app.enter(new, True)[1]
+            if why and why != "wrong_winner":
                 self.amend = amend  # (a card already played) the next suit key may still amend
-            elif app.attempt(app.session.undo):
+            elif why and app.attempt(app.session.undo):
                 # With that suit its winner cannot take the trick: it leaves the match (one
                 # journal line) and waits on the entry line as typed, as a trick refused at
                 # its last key does: a suit key gives the card another suit, * takes it back.
@@ -417,31 +419,3 @@ class Scoreboard(Screen):
             return 2 if s == 0 else W - 2 - w
         return s * col + (col - w) // 2
 
-
-def check_trick(state, rec):
-    """Refused as the core refuses the trick `rec`; and, with trump and some suits known
-    (this trick's or played ones) but not all of this trick's, Refused("wrong_winner") when
-    no suits for its other cards let the stated winner take it. The core judges the winner
-    only once every suit is known: here its own check is asked of every way the missing
-    suits could be (at most 4 to the power of the cards without a suit), and the trick is
-    known wrong when none passes. With no suit known anywhere every winner is possible."""
-    state.check(rec)
-    deal = state.deal
-    open_ = []
-    for i in range(2, len(rec)):
-        if suit_of(rec[i]) < 0:
-            open_.append(i)
-    if deal.trump < 0 or not open_ or not deal.known and len(open_) == len(rec) - 2:
-        return
-    r = bytearray(rec)
-    for n in range(1 << 2 * len(open_)):
-        k = n  # two bits per card without a suit
-        for i in open_:
-            r[i] = card(rec[i] & 7, k & 3)
-            k >>= 2
-        try:
-            state.check(r)
-            return
-        except Refused:
-            pass
-    raise Refused("wrong_winner")
