@@ -4,8 +4,8 @@ Keypad: a trick is the winner's key (A-D) then one rank key per card (1-6 =
 A 10 K Q J 9), three presses for two players; a suit key (7 8 9 0) after a
 rank adds its suit. With no trick under way a suit key enters trump (once per
 deal) or the leader's marriage in that suit. * takes back the last key of an
-unfinished trick, else the last entry. # opens the menu, or the next deal. The trick's
-check is the core's alone.
+unfinished trick, else the last entry. # opens the menu, or the next deal; in a trick
+under way it says what the trick still needs. The trick's check is the core's alone.
 
 Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
 (the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
@@ -85,6 +85,11 @@ class Scoreboard(Screen):
                 app.enter(b"\x0d")
             elif self.win < 0:
                 app.menus().board_menu(app)
+            elif not app.settings["quick"]:
+                # # in a trick under way: how many cards it still needs (rank keys), or on a
+                # refused trick kept on the line, that * puts it right first.
+                n = state.rules.players - len(self.cards)
+                app.say(t("cards to go") + " " + str(n) if n else t("star fixes"))
         elif action == keymap.WIN:
             deal = state.deal
             if deal.played == deal.total or not deal.opened and not app.settings["quick"]:
