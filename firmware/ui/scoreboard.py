@@ -18,8 +18,8 @@ Four buttons: the bottom line labels what each button does (soft keys: ui/softke
 """
 
 from compat import const
+from loader import drop
 from sixtysix.cards import card, suit_of
-from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t
 from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
@@ -163,39 +163,19 @@ class Scoreboard(Screen):
                 if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
                     self.amend = rec  # suits are being entered: the next key may be the last one's
             elif why == "wrong_winner":
-                self._loses(app, state)
+                from ui.amend import loses  # tables that enter some suits: dropped after use
 
-    def _loses(self, app, state):
-        """The reason for a trick on the line that its winner cannot take: which card
-        loses, and the key that puts it right: a suit key (another suit for the last card)
-        when some suit would, else *."""
-        cards = self.cards
-        c = cards[(self.win - state.deal.leader) % state.rules.players]  # the winner's card
-        s = suit_of(c)
-        key = "loses suit"
-        try:  # the core's check of the trick with the last card's suit left open
-            state.check(bytes((1, self.win)) + bytes(cards[:-1]) + bytes((cards[-1] & 7,)))
-        except Refused:
-            key = "loses star"
-        app.say(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "") + " " + t(key))
+                loses(self, app, state)
+                drop("amend")
 
     def _suit(self, app, state, suit, amend):
         """A suit key: it gives the last card of the trick just entered (amend), or of the
         trick being typed, its suit; with no trick under way it enters trump or a marriage."""
         if amend is not None:
-            # The entry is replaced in one write, checked in its place first. Refused, the
-            # trick stays as it was, unless the suit makes it one its winner cannot take.
-            new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
-            why = app.enter(new, True)[1]
-            if why and why != "wrong_winner":
-                self.amend = amend  # (a card already played) the next suit key may still amend
-            elif why and app.attempt(app.session.undo):
-                # With that suit its winner cannot take the trick: it leaves the match (one
-                # journal line) and waits on the entry line as typed, as a trick refused at
-                # its last key does: a suit key gives the card another suit, * takes it back.
-                self.win = new[1]
-                self.cards = bytearray(new[2:])
-                self._loses(app, app.match.state)
+            from ui.amend import suit as amend_suit  # as loses() above
+
+            amend_suit(self, app, amend, suit)
+            drop("amend")
             return
         if self.win >= 0:
             cards = self.cards
