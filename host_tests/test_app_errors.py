@@ -38,7 +38,7 @@ class FailingSession(Session):
 
     def enter(self, rec):
         self._maybe("enter")
-        Session.enter(self, rec)
+        return Session.enter(self, rec)
 
     def undo(self):
         self._maybe("undo")
@@ -48,11 +48,15 @@ class FailingSession(Session):
         self._maybe("redo")
         return Session.redo(self)
 
-    def replace_last(self, rec, check=None):
-        # The amend's take-back and entry are one call: an "undo" fault strikes before it,
-        # an "enter" write fault in its write (FailingStore), after RAM has the new trick.
-        self._maybe("undo")
-        return Session.replace_last(self, rec, check)
+    def replace_last(self, rec):
+        # The amend's take-back and entry are one call: an "undo" fault strikes before it
+        # (a refusal comes back as the session's refusals do), an "enter" write fault in
+        # its write (FailingStore), after RAM has the new trick.
+        try:
+            self._maybe("undo")
+        except Refused as e:
+            return False, e.code
+        return Session.replace_last(self, rec)
 
 
 class FailingStore(Store):

@@ -39,6 +39,19 @@ def test_a_rank_key_on_a_refused_trick_asks_for_star(micropython, tmp_path):
     assert run.state == as_json(replay(FOUR_ACES))
 
 
+def test_a_short_hash_in_a_trick_says_what_the_trick_needs(micropython, tmp_path):
+    # Issue 29, finding 3: B 1 then # (as if the trick were done) showed nothing, and the
+    # player's next keys, 8 1, made it A♥ A: a trick of 22 points. Now # says how many cards
+    # the trick still needs and the keys that give them; the trick stays as typed. On a
+    # refused trick kept on the line it says what puts it right.
+    run = run_sim(micropython, tmp_path, "128b#|1#|**" + "a11b11" + "a21#|*3")
+    winner, one, full = run.frames[:3]
+    assert has(winner, T("cards to go") + " 2") and has(winner, "2 : _")
+    assert has(one, T("cards to go") + " 1") and has(one, "2 : A _")
+    assert has(full, T("star fixes")) and has(full, "1 : 10 A _")
+    assert run.state == as_json(replay(FOUR_ACES + ["trick 1 T K"]))
+
+
 def test_a_suit_key_completes_a_refused_trick(micropython, tmp_path):
     # 20 hearts declared by player 2, who must lead the K or Q of hearts: A then K refused,
     # the suit key cannot mend that; * and the right keys can.

@@ -14,15 +14,15 @@ import re
 
 import pytest
 from conftest import FIRMWARE, ROOT
-from sixtysix import cards, deal, deal4, events, match, quick, rules, rulesets, snapshot
+from sixtysix import cards, deal, deal4, events, guess, match, quick, rules, rulesets, snapshot
 from sixtysix.deal import REASONS
 from sixtysix.rules import RULE_SETS, Rules
 
 DOCS = os.path.join(ROOT, "docs")
 TESTS = os.path.join(ROOT, "host_tests")
 LANG = os.path.join(FIRMWARE, "ui", "lang")
-MODULES = {m.__name__.split(".")[-1]: m for m in (cards, deal, deal4, events, match, quick,
-                                                  rules, rulesets, snapshot)}
+MODULES = {m.__name__.split(".")[-1]: m for m in (cards, deal, deal4, events, guess, match,
+                                                  quick, rules, rulesets, snapshot)}
 
 
 def read(path):

@@ -22,6 +22,8 @@ S_LEADER = "spec refuse: or by a player who is not about to lead where the entry
 S_CLOSE = "spec refuse: closing with no stock, closing twice, closing in a game with no stock"
 S_NO_PLAYER = "spec refuse: any entry for a player or pair that does not exist in this rule set"
 S_OVER = "spec refuse: any entry after the match is over (except undo and new match)"
+S_GUESS = ("rules.md decision 7: with some suits known, no suits for the rest let the winner "
+           "take it")
 
 # The six tricks that use up the stock in mariage, all won by player 2.
 STOCK_GONE = ("trump H; trick 2 9 9; trick 2 9 9; trick 2 J J; trick 2 J J; trick 2 K Q; "
@@ -141,6 +143,12 @@ DECISIONS = [
      "rules.md decision 7: the winner is checked against the cards"),
     ("mariage4 dealer=4", "trump C; trick 4 9D AD JC TC", "trick 2 AH KH QH JH", "wrong_winner",
      "rules.md decision 7: the winner is checked against the cards"),
+    # ... and with some suits known (the trick's or played cards'), against every way the
+    # missing suits could be (sixtysix/guess.py).
+    ("mariage dealer=1", "trump S", "trick 1 AS T", "wrong_winner", S_GUESS),
+    ("mariage dealer=1", "trump D; trick 2 9D A", "trick 1 AS 9", "wrong_winner", S_GUESS),
+    ("mariage3 dealer=1", "trump S", "trick 1 AS K 9", "wrong_winner", S_GUESS),
+    ("mariage4 dealer=4", "trump C", "trick 2 AC T K Q", "wrong_winner", S_GUESS),
     # Decision 9: mariage4: before the first trick only; the bid blocks play until settled.
     ("mariage4 dealer=4", "trick 1 A T K Q", "cut9", "too_late",
      "rules.md decision 9: cut9/redeal/nines/bid only before the first trick"),
@@ -226,6 +234,11 @@ ACCEPTED = [
     ("mariage3 dealer=1", "trump S", "trick 1 AH KH 9S"),
     ("mariage4 dealer=4", "trump C", "trick 4 9D AD JC TC"),
     ("mariage4 dealer=4", "trump C; trick 4 9D AD JC TC", "trick 4 AH KH QH JH"),
+    # Some suits known: some suits for the rest let the winner take it (a trump 9), or no
+    # suit is known anywhere and any winner is possible.
+    ("mariage dealer=1", "trump D", "trick 1 AS 9"),
+    ("mariage dealer=1", "trump D; trick 2 9D A", "trick 1 AS J"),
+    ("mariage dealer=1", "trump S", "trick 1 A 9"),
     ("mariage dealer=1", "trump H; marriage 2 S", "trick 2 QS 9S"),
     ("mariage dealer=1", "trump H; trick 2 K K; trick 2 K Q", "marriage 2 S"),
     ("mariage dealer=1", "trump H; trick 2 KS 9S", "marriage 2 H"),

@@ -49,3 +49,28 @@ def test_the_boot_leaves_only_the_boards_own_hardware_code(tmp_path, board, own,
         assert name in mods
     for name in other + BOOT_ONLY:
         assert name not in mods
+
+
+AMEND = """
+import sys, json, loop
+app = loop.run(loops=1)
+# Mariage, dealer 2, trump diamonds; player 2 takes A♠ with a 9, then ♠ for that 9: the
+# amend makes the trick one its winner cannot take (ui/amend.py, both of its paths).
+for k in "139B1767":
+    app.press(k)
+print(app.message)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_code_for_some_suits_entered_leaves_after_its_key(tmp_path):
+    with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+        (tmp_path / "board.json").write_text(f.read())
+    proc = run_micropython(["-c", AMEND], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],
+                           timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    lines = proc.stdout.decode().splitlines()
+    assert lines[-2].startswith("9\u2660 ")  # the 9♠ loses: ui/amend.py said so
+    mods = set(json.loads(lines[-1]))
+    assert "ui.amend" not in mods  # dropped once it had acted
+    assert "sixtysix.guess" in mods  # the core's suit guesses stay, as quick.py and deal4.py

@@ -395,8 +395,7 @@ def test_refused_actions_write_nothing():
     fs = FaultFS(dirs=[ROOT])
     s = Session(Store(ROOT, fs))
     s.boot()
-    with pytest.raises(Refused):
-        s.enter(parse("trick 1 A T"))  # no match yet
+    assert s.enter(parse("trick 1 A T")) == (False, "no_match")  # the refusal comes back
     with pytest.raises(Refused):
         s.new_match("new nosuchgame")
     with pytest.raises(Refused):
@@ -406,9 +405,10 @@ def test_refused_actions_write_nothing():
     assert fs.step == 0
     s.new_match("new mariage")
     steps = fs.step
-    for bad in (lambda: s.redo(), lambda: s.undo(), lambda: s.enter(b"\x01\x07\x00\x00")):
+    for bad in (lambda: s.redo(), lambda: s.undo()):
         with pytest.raises(Refused):
             bad()
+    assert s.enter(b"\x01\x07\x00\x00") == (False, "no_player")
     assert fs.step == steps
 
 
@@ -637,19 +637,18 @@ def test_a_refused_amend_changes_and_writes_nothing():
     s = Session(Store(ROOT, fs))
     s.boot()
     s.new_match("new mariage dealer=1")
-    with pytest.raises(Refused):
-        s.replace_last(parse("trump H"))  # nothing to replace yet
+    assert s.replace_last(parse("trump H")) == (False, "nothing_to_undo")  # none yet
     s.enter(parse("trump H"))
     s.enter(parse("trick 2 AS T"))
     s.enter(parse("trick 2 K Q"))
     s.undo()  # a redo stack, which a refusal keeps
     before, steps, changes = _full(s.match), fs.step, s.changes
-    for bad in (parse("trick 2 AS TH"),  # the trump ten: player 2 cannot have taken it
-                b"\x01\x07\x00\x00"):
-        with pytest.raises(Refused):
-            s.replace_last(bad)
+    for bad, why in ((parse("trick 2 AS TH"), "wrong_winner"),  # the trump ten: not 2's
+                     (parse("trick 1 AH T"), "wrong_winner"),  # no suit of a ten beats A♥
+                     (b"\x01\x07\x00\x00", "no_player")):
+        assert s.replace_last(bad) == (False, why)
         assert _full(s.match) == before and fs.step == steps and s.changes == changes
-    s.replace_last(parse("trick 2 AS TC"))
+    assert s.replace_last(parse("trick 2 AS TC")) == (False, "")
     assert s.match.records()[-1] == parse("trick 2 AS TC") and not s.match.redo_stack
     again, msgs = _boot(fs.reboot())
     assert msgs == [] and _full(again.match)[:3] == _full(s.match)[:3]

@@ -119,6 +119,8 @@ LAYOUT = (
     + [("<%s>" % k, LIST) for k in MESSAGES] + [("<dealer>: 4", LIST)]
     # a trick its winner cannot take: the winner's card, then what fixes it
     + [("10\u2660 <loses suit>", LIST), ("10\u2660 <loses star>", LIST)]
+    # a short # in a trick under way: the cards it still needs (three with four players)
+    + [("<cards to go> 3", LIST)]
     + [("<nines cut>: 2", LIST)]  # after a nine in the cut (four players)
     + [("<round> 12: Ann - Bob", LIST)]  # a club's seating (names as the director sent)
     # lists: titles and items ("1 " before every item)

@@ -10,6 +10,11 @@ first (a refusal writes nothing), then written:
                      (undo, then enter: one line, so a power cut keeps the old or the new)
   new_match()        a checkpoint (summary of the new match, empty journal)
 
+enter and replace_last return (rolled, why): whether the entry ended the deal (the next one
+begun), and "" when it counted, else the core's refusal code (a key's entry refused is an
+everyday thing at the table; the core's check, a trick's suit guesses included, is the only
+one). The other actions raise Refused.
+
 An entry (or redo, or replacement) that ends a deal is written as a checkpoint instead of a
 journal line: the summary holds the match at the new deal's start, so a boot replays at most
 the current deal. If the write fails (OSError), the action is taken back in RAM (to its
@@ -114,10 +119,16 @@ class Session:
         self.changes += 1
 
     def enter(self, rec):
-        """Enter one event record (bytes). Refused: nothing written."""
+        """Enter one event record (bytes): (rolled, why) as the module says. Refused:
+        nothing changed, nothing written."""
         m = self.match
         token = m.mark()
-        self._commit(rec.hex(), m.enter(rec), token)
+        try:
+            rolled = m.enter(rec)
+        except Refused as e:
+            return False, e.code
+        self._commit(rec.hex(), rolled, token)
+        return rolled, ""
 
     def undo(self):
         """Take back the last entry; returns its record."""
@@ -133,21 +144,22 @@ class Session:
         token = m.mark()
         self._commit("r", m.redo(), token)
 
-    def replace_last(self, rec, check=None):
+    def replace_last(self, rec):
         """Put rec (bytes) in place of the last entry, as one write: a suit given to the
-        trick just entered. Checked in its place first (and by check(state, rec) when
-        given, the scoreboard's own check of a trick): Refused, nothing has changed."""
+        trick just entered. Checked in its place first; (rolled, why) as enter returns,
+        and refused, nothing has changed."""
         m = self.match
         token = m.mark()
-        m.undo()
         try:
-            if check is not None:
-                check(m.state, rec)
+            m.undo()
             rolled = m.enter(rec)
-        except BaseException:
+        except BaseException as e:
             m.rollback(token)
+            if isinstance(e, Refused):
+                return False, e.code
             raise
         self._commit("u " + rec.hex(), rolled, token)
+        return rolled, ""
 
     def _commit(self, line, rolled, token):
         """Write an action done in RAM (rolled: it ended a deal); if that fails, take it

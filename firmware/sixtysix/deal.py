@@ -4,7 +4,9 @@ Each entry is one method named after its verb, taking the event record
 (events.py) and `do`. The method first checks everything and raises Refused;
 only then, and only if `do` is true, it changes the deal. So a refused entry
 never leaves a half-applied deal, and the match can ask "would this be
-accepted?" with do=False. Seats and sides are 0-based here.
+accepted?" with do=False. A trick's suit guesses (guess.py) run in that check only: the
+apply that follows it, and the fold of records checked before, skip them. Seats and sides
+are 0-based here.
 """
 
 from .cards import KING, QUEEN, VALUES, suit_of
@@ -245,9 +247,17 @@ class Deal:
             lead = cards[0]
             if lead & 7 not in (KING, QUEEN) or suit_of(lead) not in (-1, self.to_lead):
                 raise Refused("lead_marriage")
-        if self.trump >= 0 and suited:
-            if (self.leader + trick_winner(cards, self.trump)) % r.players != seat:
-                raise Refused("wrong_winner")
+        if self.trump >= 0:
+            if suited:
+                if (self.leader + trick_winner(cards, self.trump)) % r.players != seat:
+                    raise Refused("wrong_winner")
+            elif known and not do:
+                # Some suits known, not all of this trick's: can any of the missing ones let
+                # the stated winner take it? (guess.py, loaded for such a trick only.) With
+                # no suit known anywhere every winner is possible.
+                from .guess import check
+
+                check(self, rec)
         if not do:
             return
         side = self.side(seat)

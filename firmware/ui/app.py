@@ -57,7 +57,6 @@ class App:
         self.board = None  # the scoreboard (ui/scoreboard.py), None while a list covers it
         self.lists = []  # the lists over it, the top one last
         self.message = ""  # one line at the bottom until the next key: a refusal or news
-        self.refused = ""  # the code of the last refusal attempt() met ("" if none)
         self.dirty = True
         self.stats_due = False  # a match ended: settle() adds it to the statistics
         self.loops = 0  # turns of the main loop (loop.py counts them for its test)
@@ -168,13 +167,10 @@ class App:
     def attempt(self, fn, *args):
         """Call fn(*args), a change to the match or the flash. A refusal or a failed write
         is shown on the bottom line (and beeps for a refusal); returns True if it went
-        through (else `refused` holds the refusal's code). The one place where the UI turns
-        these exceptions into messages."""
-        self.refused = ""
+        through. With enter() below, the one place where the UI turns these into messages."""
         try:
             fn(*args)
         except Refused as e:
-            self.refused = e.code
             self.refuse(e.code)
             return False
         except OSError:
@@ -182,12 +178,27 @@ class App:
             return False
         return True
 
-    def enter(self, rec):
-        """Enter one event record; a refusal is shown and changes nothing."""
-        if not self.attempt(self.session.enter, rec):
-            return False
-        self.after_entry()
-        return True
+    def enter(self, rec, replace=False):
+        """Enter one event record, or with `replace` put it in place of the last entry (a
+        suit given to the trick just entered, one write). Returns (rolled, why) as the
+        session does: why is "" when it counted, else the core's refusal code, shown with
+        a beep, or "flash" for a failed write, shown as such; neither changed the match. One
+        that counted beeps when it ended the deal or the match (whose statistics settle()
+        adds)."""
+        session = self.session
+        try:
+            rolled, why = (session.replace_last if replace else session.enter)(rec)
+        except OSError:
+            self.say(t("flash error"))
+            return False, "flash"
+        if why:
+            self.refuse(why)
+        elif self.match.state.over:
+            self.stats_due = True  # written by the next settle(), see there
+            self.beep(3)
+        elif rolled:
+            self.beep(1)  # a deal just ended (66 or the last trick)
+        return rolled, why
 
     def undo(self):
         if self.attempt(self.session.undo):
@@ -196,15 +207,6 @@ class App:
     def redo(self):
         if self.attempt(self.session.redo):
             self.say(t("redone"))
-
-    def after_entry(self):
-        """The sounds and statistics that follow an entry that counted."""
-        state = self.match.state
-        if state.over:
-            self.stats_due = True  # written by the next settle(), see there
-            self.beep(3)
-        elif state.deal.played == 0 and not state.deal.opened and state.deals():
-            self.beep(1)  # a deal just ended (66 or the last trick)
 
     def refuse(self, code):
         self.say(t("x " + code))

@@ -85,10 +85,10 @@ def entry(rec):
     (it returns whether it did)."""
 
     def go(app):
-        if app.enter(rec):
-            app.home()
-            return True
-        return False
+        if app.enter(rec)[1]:
+            return False
+        app.home()
+        return True
 
     return go
 

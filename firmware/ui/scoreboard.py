@@ -4,7 +4,8 @@ Keypad: a trick is the winner's key (A-D) then one rank key per card (1-6 =
 A 10 K Q J 9), three presses for two players; a suit key (7 8 9 0) after a
 rank adds its suit. With no trick under way a suit key enters trump (once per
 deal) or the leader's marriage in that suit. * takes back the last key of an
-unfinished trick, else the last entry. # opens the menu, or the next deal.
+unfinished trick, else the last entry. # opens the menu, or the next deal; in a trick
+under way it says what the trick still needs. The trick's check is the core's alone.
 
 Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
 (the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
@@ -17,8 +18,8 @@ Four buttons: the bottom line labels what each button does (soft keys: ui/softke
 """
 
 from compat import const
+from loader import drop
 from sixtysix.cards import card, suit_of
-from sixtysix.errors import Refused
 from ui import keymap
 from ui.i18n import t
 from ui.screen import LINE, SUIT_TEXT, Screen, W, side_name
@@ -84,6 +85,11 @@ class Scoreboard(Screen):
                 app.enter(b"\x0d")
             elif self.win < 0:
                 app.menus().board_menu(app)
+            elif not app.settings["quick"]:
+                # # in a trick under way: how many cards it still needs (rank keys), or on a
+                # refused trick kept on the line, that * puts it right first.
+                n = state.rules.players - len(self.cards)
+                app.say(t("cards to go") + " " + str(n) if n else t("star fixes"))
         elif action == keymap.WIN:
             deal = state.deal
             if deal.played == deal.total or not deal.opened and not app.settings["quick"]:
@@ -146,49 +152,30 @@ class Scoreboard(Screen):
         self._complete(app, state)
 
     def _complete(self, app, state):
-        """A trick with all its cards counts. Refused, its keys stay on the entry line
-        with the reason: * takes back the last one, and one key puts it right."""
+        """A trick with all its cards counts, as the core checks it (once: its suit
+        guesses included). Refused, its keys stay on the entry line with the reason: *
+        takes back the last one, and one key puts it right."""
         if len(self.cards) == state.rules.players:
             rec = bytes((1, self.win)) + bytes(self.cards)
-            if app.attempt(check_trick, state, rec) and app.enter(rec):
+            why = app.enter(rec)[1]
+            if not why:
                 self.clear()
                 if suit_of(rec[2]) >= 0 and suit_of(rec[-1]) < 0:
                     self.amend = rec  # suits are being entered: the next key may be the last one's
-            elif app.refused == "wrong_winner":
-                self._loses(app, state)
+            elif why == "wrong_winner":
+                from ui.amend import loses  # tables that enter some suits: dropped after use
 
-    def _loses(self, app, state):
-        """The reason for a trick on the line that its winner cannot take: which card
-        loses, and the key that puts it right: a suit key (another suit for the last card)
-        when some suit would, else *."""
-        cards = self.cards
-        c = cards[(self.win - state.deal.leader) % state.rules.players]  # the winner's card
-        s = suit_of(c)
-        key = "loses suit"
-        try:
-            check_trick(state, bytes((1, self.win)) + bytes(cards[:-1]) + bytes((cards[-1] & 7,)))
-        except Refused:
-            key = "loses star"
-        app.say(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "") + " " + t(key))
+                loses(self, app, state)
+                drop("amend")
 
     def _suit(self, app, state, suit, amend):
         """A suit key: it gives the last card of the trick just entered (amend), or of the
         trick being typed, its suit; with no trick under way it enters trump or a marriage."""
         if amend is not None:
-            # The entry is replaced in one write, checked in its place first. Refused, the
-            # trick stays as it was, unless the suit makes it one its winner cannot take.
-            new = amend[:-1] + bytes((card(amend[-1] & 7, suit),))
-            if app.attempt(app.session.replace_last, new, check_trick):
-                app.after_entry()
-            elif app.refused != "wrong_winner":
-                self.amend = amend  # (a card already played) the next suit key may still amend
-            elif app.attempt(app.session.undo):
-                # With that suit its winner cannot take the trick: it leaves the match (one
-                # journal line) and waits on the entry line as typed, as a trick refused at
-                # its last key does: a suit key gives the card another suit, * takes it back.
-                self.win = new[1]
-                self.cards = bytearray(new[2:])
-                self._loses(app, app.match.state)
+            from ui.amend import suit as amend_suit  # as loses() above
+
+            amend_suit(self, app, amend, suit)
+            drop("amend")
             return
         if self.win >= 0:
             cards = self.cards
@@ -417,31 +404,3 @@ class Scoreboard(Screen):
             return 2 if s == 0 else W - 2 - w
         return s * col + (col - w) // 2
 
-
-def check_trick(state, rec):
-    """Refused as the core refuses the trick `rec`; and, with trump and some suits known
-    (this trick's or played ones) but not all of this trick's, Refused("wrong_winner") when
-    no suits for its other cards let the stated winner take it. The core judges the winner
-    only once every suit is known: here its own check is asked of every way the missing
-    suits could be (at most 4 to the power of the cards without a suit), and the trick is
-    known wrong when none passes. With no suit known anywhere every winner is possible."""
-    state.check(rec)
-    deal = state.deal
-    open_ = []
-    for i in range(2, len(rec)):
-        if suit_of(rec[i]) < 0:
-            open_.append(i)
-    if deal.trump < 0 or not open_ or not deal.known and len(open_) == len(rec) - 2:
-        return
-    r = bytearray(rec)
-    for n in range(1 << 2 * len(open_)):
-        k = n  # two bits per card without a suit
-        for i in open_:
-            r[i] = card(rec[i] & 7, k & 3)
-            k >>= 2
-        try:
-            state.check(r)
-            return
-        except Refused:
-            pass
-    raise Refused("wrong_winner")
