@@ -20,6 +20,7 @@ club/actions.py. Seatings are read from the retained club/<table>/seat topics.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import queue
@@ -263,7 +264,18 @@ class Service:
         self.client.publish("club/director/reply/" + rid, text, qos=1)
 
     def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3):
-        """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
+        """Keep a refused message's first bytes and the reason, on disk at once, and say so.
+        A bad message that came before on this topic, byte for byte (a broken table sends
+        it again and again), is one more copy of its row, not a row of its own."""
+        if kind == "bad":
+            digest = hashlib.sha256(payload).hexdigest()
+            rid, copies = self.db.add_bad(topic, payload[:keep], why, digest)
+            self.db.commit()
+            if copies > 1:
+                self.log("refused %s again (row %d, %d copies): %s" % (topic, rid, copies, why))
+            else:
+                self.log("refused %s: %s" % (topic, why))
+            return
         self.db.add_refused(topic, payload[:keep], why, kind, None, key)
         self.db.commit()
         self.log("refused %s: %s" % (topic, why))

@@ -397,3 +397,37 @@ def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path
     (topic, kept, why), = _refused(svc)
     assert kept == len(other) and why.startswith("conflict")  # the whole second copy
     assert svc.event.applied == 2  # the first copy counted, the second did not
+
+
+def test_a_broken_tables_copies_of_one_bad_message_are_one_row_with_a_count(tmp_path):
+    # Issue 26, finding 10: each copy of a malformed message became a row of its own, so a
+    # broken table that sends it again and again flooded the director's list.
+    from club import actions, directorpage
+
+    svc, lines = _service(tmp_path)
+    bad = b'{"v":1,"inc":"abcd0001","seq":1,"kind":"deal"}'
+    huge = b'{"v":1,' + b" " * 60000 + b"}"
+    for _ in range(5):
+        assert svc._handle("club/t01/result", bad) is None
+        assert svc._handle("club/t01/result", huge) is None
+    svc._handle("club/t02/result", bad)  # another table: a row of its own
+    svc._handle("club/t01/result", bad + b" ")  # another message: a row of its own
+    rows = svc.db.not_counted()
+    assert len(rows) == 4, rows
+    copies = {(r["topic"], r["body"][-2:]): r["copies"] for r in rows}
+    assert copies == {("club/t01/result", '"}'): 5, ("club/t01/result", "  "): 5,
+                      ("club/t02/result", '"}'): 1, ("club/t01/result", "} "): 1}, copies
+    assert sum(ln.startswith("refused club/t01/result again (row 1, ") for ln in lines) == 4
+    listed = actions.act(svc, {"cmd": "list"}, "test")["rows"]
+    assert sorted(r["copies"] for r in listed) == [1, 1, 5, 5]
+    page = directorpage.state(svc)["not_counted"]
+    assert sorted(r["copies"] for r in page) == [1, 1, 5, 5]
+    # After a restart the next copy is still the same row.
+    path = str(tmp_path / "night.sqlite")
+    svc.db.close()
+    from club.service import Service
+
+    again = Service(path, "127.0.0.1", 1, log=lines.append)
+    again.client.publish = lambda *a, **k: None
+    again._handle("club/t01/result", bad)
+    assert sorted(r["copies"] for r in again.db.not_counted()) == [1, 1, 5, 6]
