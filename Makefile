@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # port (a 32-bit runtime for the tests, the browser build's runtime) and playwright-core.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: venv test lint replay sim run font screenshots clean web web-dist romfs
+.PHONY: venv test lint replay sim run font screenshots clean web web-dist romfs club
 
 venv: $(STAMP)
 
@@ -53,6 +53,13 @@ sim: $(STAMP)
 run: $(STAMP)
 	@goal=$$($(BIN)/python tools/find_board.py "$(BOARD)" "$(PORT)") && \
 	  $(MAKE) --no-print-directory $$goal
+
+# The club night's standings service (docs/club.md, step 2), with what its table page for
+# phones needs (the npm packages): make club ARGS="--password-file standings.pw
+# --director-password-file director-page.pw". CLUB_DB is the night's database.
+CLUB_DB ?= night.sqlite
+club: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m club.service --db $(CLUB_DB) --http 0.0.0.0:8080 $(ARGS)
 
 # The scorekeeper in a phone's browser: builds build/web/ (the firmware as .mpy on the
 # MicroPython WebAssembly port) and serves it on 127.0.0.1, port WEB_PORT (8066 by default);

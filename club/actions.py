@@ -402,7 +402,7 @@ def _reopen(svc, r):
 def _list(svc, r):
     """The results that do not count, as many as fit one reply (MQTT, 8 KB)."""
     rows = [{"id": x["id"], "why": x["why"][:100], "topic": x["topic"],
-             "body": x["body"][:160]} for x in svc.db.not_counted(40)]
+             "body": x["body"][:160], "copies": x["copies"]} for x in svc.db.not_counted(40)]
     while rows and len(json.dumps(rows)) > 6000:
         rows.pop()
     return {"ok": True, "verdict": "accepted", "rows": rows}

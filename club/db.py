@@ -14,6 +14,9 @@ refused      messages not counted, each with its reason (why) and its kind:
              A late, conflict or held result is kept whole, with its table_id, inc and seq,
              so the director can count it later (refusal(id) reads one back). A held result
              is also in results (its number is taken and acked); load() holds it again.
+             A bad message that comes again byte for byte on the same topic (a broken table
+             resending it) is the same row: copies counts them, last is when the latest came
+             (digest: the SHA-256 of the whole message, which may be longer than body).
 accepted     the director's accepts of refused rows (one per row): that result counts, as
              result when it is set (a deal as its entries score, or as the director gave it:
              club/actions.py), else as the row has it
@@ -47,7 +50,8 @@ CREATE TABLE IF NOT EXISTS seating (
 CREATE TABLE IF NOT EXISTS refused (
   id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, topic TEXT NOT NULL,
   body BLOB, why TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'bad', code TEXT,
-  table_id TEXT, inc TEXT, seq INTEGER);
+  table_id TEXT, inc TEXT, seq INTEGER, copies INTEGER NOT NULL DEFAULT 1, last REAL,
+  digest TEXT);
 CREATE TABLE IF NOT EXISTS gaps (
   table_id TEXT NOT NULL, inc TEXT NOT NULL, seq INTEGER NOT NULL,
   lost_from INTEGER NOT NULL, lost_to INTEGER NOT NULL, at REAL NOT NULL,
@@ -70,11 +74,14 @@ class Db:
         self.conn.executescript(SCHEMA)
         cols = [r[1] for r in self.conn.execute("PRAGMA table_info(refused)")]
         for col, decl in (("kind", "TEXT NOT NULL DEFAULT 'bad'"), ("code", "TEXT"),
-                          ("table_id", "TEXT"), ("inc", "TEXT"), ("seq", "INTEGER")):
+                          ("table_id", "TEXT"), ("inc", "TEXT"), ("seq", "INTEGER"),
+                          ("copies", "INTEGER NOT NULL DEFAULT 1"), ("last", "REAL"),
+                          ("digest", "TEXT")):
             if col not in cols:  # a database of an earlier version
                 self.conn.execute("ALTER TABLE refused ADD COLUMN %s %s" % (col, decl))
         if "result" not in [r[1] for r in self.conn.execute("PRAGMA table_info(accepted)")]:
             self.conn.execute("ALTER TABLE accepted ADD COLUMN result TEXT")
+        self.conn.execute("CREATE INDEX IF NOT EXISTS refused_digest ON refused (digest)")
         self.conn.commit()
 
     def load(self):
@@ -130,14 +137,27 @@ class Db:
             (table, inc, seq)).fetchone()
         return row[0] if row else None
 
-    def add_refused(self, topic, body, why, kind="bad", code=None, key=(None, None, None)):
+    def add_refused(self, topic, body, why, kind="bad", code=None, key=(None, None, None),
+                    digest=None):
         """Keep a message that does not count (see refused above); key: its (table, inc,
         seq) when it is a result. Returns the row's id."""
         cur = self.conn.execute(
-            "INSERT INTO refused (at, topic, body, why, kind, code, table_id, inc, seq) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (time.time(), topic, body, why, kind, code)
-            + tuple(key))
+            "INSERT INTO refused (at, topic, body, why, kind, code, table_id, inc, seq, "
+            "digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (time.time(), topic, body, why, kind, code) + tuple(key) + (digest,))
         return cur.lastrowid
+
+    def add_bad(self, topic, body, why, digest):
+        """A bad message (kind "bad"), of which digest is the whole message's SHA-256: a new
+        row, or one more copy of the row that has it on this topic. Returns (id, copies)."""
+        row = self.conn.execute(
+            "SELECT id, copies FROM refused WHERE kind = 'bad' AND topic = ? AND digest = ?",
+            (topic, digest)).fetchone()
+        if row is None:
+            return self.add_refused(topic, body, why, digest=digest), 1
+        self.conn.execute("UPDATE refused SET copies = copies + 1, last = ? WHERE id = ?",
+                          (time.time(), row[0]))
+        return row[0], row[1] + 1
 
     def has_refused(self, kind, key):
         """Whether a result (table, inc, seq) is kept as refused of this kind."""
@@ -192,15 +212,17 @@ class Db:
 
     def not_counted(self, limit=200):
         """The refused rows that were not accepted, newest first: [{"id","at","topic",
-        "why","body"}] (body as text, at most 300 characters)."""
+        "why","body","copies"}] (body as text, at most 300 characters; copies: how many
+        times that bad message came)."""
         rows = self.conn.execute(
-            "SELECT id, at, topic, body, why FROM refused WHERE id NOT IN "
+            "SELECT id, at, topic, body, why, copies FROM refused WHERE id NOT IN "
             "(SELECT refused_id FROM accepted) ORDER BY id DESC LIMIT ?", (limit,))
         out = []
-        for rid, at, topic, body, why in rows:
+        for rid, at, topic, body, why, copies in rows:
             if not isinstance(body, str):
                 body = bytes(body or b"").decode("utf-8", "replace")
-            out.append({"id": rid, "at": at, "topic": topic, "why": why, "body": body[:300]})
+            out.append({"id": rid, "at": at, "topic": topic, "why": why, "body": body[:300],
+                        "copies": copies})
         return out
 
     def accepted_of(self, rid):

@@ -338,7 +338,9 @@ def main(argv=None):
     elif a.cmd == "list":
         rows = verdict(a, {"cmd": "list"}).get("rows", [])
         for r in rows:
-            print("row %d  %s  %s\n    %s" % (r["id"], r["topic"], r["why"], r["body"]))
+            copies = r.get("copies") or 1  # one row for a bad message sent again and again
+            print("row %d  %s  %s%s\n    %s" % (r["id"], r["topic"], r["why"], " (%d copies)"
+                                                % copies if copies > 1 else "", r["body"]))
         print("%d results do not count" % len(rows) if rows else "every result counts")
     elif a.cmd == "reopen":
         verdict(a, {"cmd": "reopen", "why": a.why})

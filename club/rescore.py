@@ -21,12 +21,14 @@ Codes:
   names   not the players seated for that round           for that round
   match   the deal's match is held (or never came)        order   no scored deal before it
   events  the entries are missing, malformed, refused by the core, or do not end the deal
+          (or the table left them out: with them its message passed the broker's limit)
   score   the entries score otherwise than the result says
 Results of one (table, inc) are judged in their number's order (club/standings.py waits for
 a gap to fill), which is the order the table's match went through them.
 """
 
 from net.outbox import deal_body
+from net.wire import MAX
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 
@@ -118,6 +120,9 @@ class Judge:
         if base is None:
             return "order", "deal %d follows no deal the core has scored" % d
         m = g.core
+        if msg.get("cut"):
+            return "events", ("the table sent it without its entries: with them its message "
+                              "was %d bytes, over the broker's %d" % (msg["cut"], MAX))
         why = play(m, base, d, msg.get("ev"))
         if why is not None:
             return "events", why

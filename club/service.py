@@ -21,6 +21,7 @@ club/actions.py. Seatings are read from the retained club/<table>/seat topics.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import queue
@@ -41,6 +42,11 @@ PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 # only its first bytes are kept (the broker's venue.conf caps messages at the same size).
 MAX_PAYLOAD = 8192
 KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
+# Whether the broker saves what it holds: at every connect the service reads back the
+# retained probe it left there at the connect before (its value also in the database), then
+# leaves a new one. A broker that lost it across a restart is not persisting (docs/club.md).
+PROBE = "club/service/probe"
+PROBE_WAIT = 1.5  # seconds for the retained probe to come after the subscription
 # The live page's icon (the browser asks for one): "66" on a dark square.
 ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
         b'<rect width="32" height="32" rx="6" fill="#123"/><text x="16" y="22" font-size="16" '
@@ -76,6 +82,11 @@ class Service:
         self.client.on_disconnect = lambda *a: self.log("disconnected from the broker")
         self.host, self.port = host, port
         self.table_page = None  # the browser table page's folder, served under /table/
+        self.table_page_missing = None  # why it could not be built (/table/ says how to)
+        self._probe_at = None  # when to judge the retained probe (see PROBE)
+        self._probe_heard = None
+        self.probed = threading.Event()  # the probe judged and left again
+        self.warnings = []  # what the console said as a warning
         self.connected = threading.Event()
         self._publish_snapshot()
 
@@ -87,12 +98,16 @@ class Service:
             return
         self.log("connected to the broker")
         client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
-                          (WANT, 0)])
+                          (WANT, 0), (PROBE, 0)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
 
     def _on_message(self, client, userdata, msg):
+        if msg.topic == PROBE:
+            if msg.retain:  # the broker's copy, not a live one of the service's own
+                self.inbox.put(("probe", msg.payload))
+            return
         self.inbox.put((msg.topic, msg.payload))
 
     # ---- the work (one thread) ----
@@ -123,10 +138,15 @@ class Service:
                             dirty.update(self.event.latest_inc)  # acks and standings
                             self.publisher.reset()
                             standings_due = True
+                            self._probe_at = now + PROBE_WAIT
+                            self._probe_heard = None
                             continue
                         if topic == WANT:  # a reader asks for every part
                             self.publisher.reset()
                             standings_due = True
+                            continue
+                        if topic == "probe":
+                            self._probe_heard = payload.decode("utf-8", "replace")
                             continue
                         got = self._handle(topic, payload)
                         if got:
@@ -142,6 +162,10 @@ class Service:
                     self.publisher.reset()
                     standings_due = True
                     last_all = now
+                if self._probe_at is not None and time.monotonic() >= self._probe_at:
+                    self._probe_at = None
+                    with self.lock:
+                        self._probe()
                 if standings_due and time.monotonic() - last_pub >= self.every:
                     with self.lock:
                         self._publish_snapshot()
@@ -154,6 +178,30 @@ class Service:
             self.client.loop_stop()
             self.client.disconnect()
             self.db.commit()
+
+    def _probe(self):
+        """Judge the retained probe the broker gave back (PROBE), then leave a new one."""
+        left = self.db.meta("probe")
+        heard = self._probe_heard
+        if left is not None and heard != left:
+            self.warn(
+                "the broker is not saving what it holds (%s): a restart of the broker loses "
+                "the seatings, the acks and the results it keeps for this service. Start "
+                "Mosquitto where the user it runs as can write venue.db (as root it becomes "
+                "the user mosquitto; or set `user`), as docs/club.md says under Broker"
+                % ("the probe this service left at %s is gone" % left.split()[0]
+                   if heard is None else "it gave back an older probe, %s, not %s"
+                   % (heard.split()[0] if heard.split() else "?", left.split()[0])))
+        value = "%s %s" % (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                           os.urandom(4).hex())
+        self.db.set_meta("probe", value)
+        self.db.commit()
+        self.client.publish(PROBE, value, qos=1, retain=True)
+        self.probed.set()
+
+    def warn(self, text):
+        self.warnings.append(text)
+        self.log("warning: " + text)
 
     def _acks(self, tables):
         for table in sorted(tables):
@@ -274,7 +322,18 @@ class Service:
         self.client.publish("club/director/reply/" + rid, text, qos=1)
 
     def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3):
-        """Keep a refused message's first bytes and the reason, on disk at once, and say so."""
+        """Keep a refused message's first bytes and the reason, on disk at once, and say so.
+        A bad message that came before on this topic, byte for byte (a broken table sends
+        it again and again), is one more copy of its row, not a row of its own."""
+        if kind == "bad":
+            digest = hashlib.sha256(payload).hexdigest()
+            rid, copies = self.db.add_bad(topic, payload[:keep], why, digest)
+            self.db.commit()
+            if copies > 1:
+                self.log("refused %s again (row %d, %d copies): %s" % (topic, rid, copies, why))
+            else:
+                self.log("refused %s: %s" % (topic, why))
+            return
         self.db.add_refused(topic, payload[:keep], why, kind, None, key)
         self.db.commit()
         self.log("refused %s: %s" % (topic, why))
@@ -323,6 +382,9 @@ class Service:
 
             def do_GET(self):
                 if service.table_page and tablepage.answer(self, service.table_page):
+                    return
+                if service.table_page_missing and tablepage.missing(
+                        self, service.table_page_missing):
                     return
                 if directorpage.handle(service, self):
                     return
@@ -391,7 +453,9 @@ def main(argv=None):
         try:
             svc.table_page = tablepage.build()
         except (SystemExit, OSError) as e:  # e.g. no npm packages: the night goes on
-            print("standings: no table page (%s)" % e, flush=True)
+            svc.table_page_missing = str(e)
+            print("standings: no table page for phones at /table/ (%s): %s"
+                  % (e, tablepage.HOW), flush=True)
     hh, hp = hostport(a.http, 8080)
     svc.serve(hh, hp)
     print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"

@@ -13,7 +13,9 @@ standings.pw does), never from the command line.
 Without --page and --ws the laptop's own address on its network is used: the page at
 http://<address>:8080/table/ and the broker at ws://<address>:9001 (venue.conf's WebSockets
 listener). A card shows the table's id and the page's address; the password is only in the
-code, so keep the sheet with the director until the tables get their cards.
+code, so keep the sheet with the director until the tables get their cards. The sheet is
+written in any case; a page that does not answer at that address (the service not running
+yet, or running without the page built: no npm packages) is a warning, saying how to build.
 """
 
 import html
@@ -103,4 +105,27 @@ def run(a):
     with open(a.out, "w", encoding="utf-8") as f:
         f.write(page_html(cards, page))
     print("%s: %d table cards (page %s, broker %s)" % (a.out, len(cards), page, ws))
+    why = page_answers(page)
+    if why:
+        from club.tablepage import HOW
+
+        print("warning: the cards lead to %s, which does not serve the table page now (%s). "
+              "The standings service serves it there once it is built: %s." % (page, why, HOW))
     return cards
+
+
+def page_answers(page, timeout=3):
+    """None when the table page answers at its address (the sheet's cards lead there), else
+    why not: a service without the page built (503, saying how), or no service (yet)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(page, timeout=timeout) as r:
+            if b"<html" in r.read(4096).lower():
+                return None
+            return "HTTP %d, but not the page" % r.status
+    except urllib.error.HTTPError as e:
+        return "HTTP %d" % e.code
+    except (OSError, ValueError) as e:
+        return "no answer: %s" % (getattr(e, "reason", None) or e)

@@ -7,9 +7,11 @@ the fragment (#broker=ws://<laptop>:9001&table=t07&password=...; club/tablecards
 as QR codes). The page's files are all named relative to it, so under /table/ it runs as
 it does at the root; its service worker's scope is /table/.
 
-build(folder) writes the page (a few seconds: the firmware compiled to .mpy); answer()
-is the service's HTTP handler's hook: it serves GET /table/... from that folder and says
-whether the path was its own.
+build(folder) writes the page (a few seconds: the firmware compiled to .mpy); it needs the
+npm packages (`npm ci`; `make club` installs them and starts the service). answer() is the
+service's HTTP handler's hook: it serves GET /table/... from that folder and says whether
+the path was its own; missing() answers /table/ when the page could not be built, saying
+how to build it (a phone that opens a table card reads that instead of a bare 404).
 """
 
 import os
@@ -18,6 +20,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "table")  # not build/web: a `make web` may be running
 PREFIX = "/table/"
+HOW = ("install the npm packages and start the service again: `make club` from the "
+       "repository's root does both (or `npm ci`, then the service)")
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css", ".pack":
          "application/octet-stream"}
 
@@ -73,6 +77,22 @@ def answer(handler, folder):
     handler.send_header("Content-Type", content_type(name))
     handler.send_header("Content-Length", str(len(body)))
     handler.send_header("Cache-Control", "no-cache")  # the page's worker keeps it offline
+    handler.end_headers()
+    handler.wfile.write(body)
+    return True
+
+
+def missing(handler, why):
+    """Answer handler's GET with 503 and how to build the page, if its path is the table
+    page's (True), else leave it (False)."""
+    path = handler.path.split("?", 1)[0].split("#", 1)[0]
+    if not (path + "/").startswith(PREFIX):
+        return False
+    body = ("The table page is not built here (%s): %s.\n" % (why, HOW)).encode()
+    handler.send_response(503)
+    handler.send_header("Content-Type", "text/plain; charset=utf-8")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.send_header("Cache-Control", "no-store")
     handler.end_headers()
     handler.wfile.write(body)
     return True

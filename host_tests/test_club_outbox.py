@@ -448,3 +448,131 @@ def test_a_deal_carries_its_entries_in_journal_lines_of_200_bytes(tmp_path):
     s4, ob4 = table(tmp_path)
     assert sent(ob4) == sent(ob3) and sent(ob4)[-1]["seq"] == ob2.next
     assert fold(sent(ob4)).held == {}
+
+
+VENUE_LIMIT = 8192  # club/mosquitto/venue.conf's message_size_limit
+
+
+def _venue_limit():
+    import os
+
+    with open(os.path.join(ROOT, "club", "mosquitto", "venue.conf")) as f:
+        limits = [int(ln.split()[1]) for ln in f if ln.startswith("message_size_limit")]
+    assert limits == [VENUE_LIMIT]
+    return VENUE_LIMIT
+
+
+def _largest_entries(rules):
+    """An upper bound on a deal's entries for these rules, from what the core lets in one
+    deal (sixtysix/deal.py, deal4.py, quick.py): (records, bytes). Each kind of entry at
+    most as often as the core takes it, every record as long as its verb's longest, and
+    entries that exclude each other (a bid and tricks) counted together."""
+    from sixtysix.rules import CONTRACTS
+
+    kinds = [(1, 2),  # trump
+             (2, 1),  # `next`: opening the deal, and the claim window's end
+             (rules.tricks, 2 + rules.players),  # tricks, each card with its suit
+             (4, 3),  # a marriage per suit (a claim's marriage among them)
+             (1, 2),  # close
+             (1, 1 + max(2, rules.sides))]  # the entry that ends it: claim, result, points
+    if rules.pairs:
+        kinds += [(2, 1), (1, 3), (2 * len(CONTRACTS), 3), (1, 2)]  # cut9, nines, bids, contract
+    return sum(n for n, _ in kinds), sum(n * b for n, b in kinds)
+
+
+def test_no_result_passes_the_brokers_limit_at_the_largest_deal_the_rules_allow(tmp_path):
+    # Issue 26, finding 10: nothing bounded a result; the venue's broker drops a message over
+    # 8 KB unheard (MQTT 3.1.1 cannot tell the table), and the table would resend it forever.
+    from net import wire
+    from sixtysix.names import MAX as NAME
+    from sixtysix.rules import RULE_SETS, Rules
+
+    limit = _venue_limit()
+    # Whatever the entries, the message is bounded: a deal over the limit goes without its
+    # entries, saying how long it was, and is still a result the service takes (and holds).
+    huge = wire.deal(1, 1, [2, 0], "reached", 0, -1, " ".join(["0100"] * 3000))
+    p = wire.result("abcd0001", 2, huge)
+    assert len(p.encode()) <= limit
+    msg = json.loads(p)
+    assert msg["ev"] is None and msg["cut"] > limit and huge["ev"]  # the body is not changed
+    assert check(msg) == ("abcd0001", 2)
+    from club import service
+
+    assert wire.MAX == service.MAX_PAYLOAD == limit
+    # The largest deal message any rule set allows: the longest entries, numbers and reason.
+    longest = 0
+    for rid in RULE_SETS:
+        r = Rules(rid)
+        records, size = _largest_entries(r)
+        ev = " ".join(["ff" * (size // records + 1)] * records)
+        body = wire.deal(1 << 30, 9999, [99] * r.sides, "false_claim", r.sides - 1,
+                         r.sides - 1, ev)
+        p = wire.result("f" * 16, 1 << 30, body)
+        assert json.loads(p)["ev"] == ev
+        longest = max(longest, len(p.encode()))
+    names = ["\u0416" * NAME] * 4  # Cyrillic: 2 bytes each, 6 as a JSON escape
+    head = wire.result("f" * 16, 1 << 30, wire.match(1 << 30, 999, names, "x" * 200))
+    longest = max(longest, len(head.encode()))
+    assert longest < limit // 8, longest  # far under it: a real deal is never cut
+    # A long real deal (15 entries, marriages and a claim), through the table's own outbox:
+    # under the limit, whole, and scored again by the service's core.
+    from dealgen import Player
+    from sixtysix.events import parse
+
+    s, ob = table(tmp_path)
+    s.new_match("new classic66 hidden=1 names=Ann,Bob")
+    p = Player(s.match.setup, 62, quick=0, forget_claim=0)
+    p.play_deal()
+    for line in p.lines[1:]:
+        s.enter(parse(line))
+    ob.sync(s)
+    deal = sent(ob)[-1]
+    assert deal["kind"] == "deal" and len(deal["ev"].split()) == 15 and "cut" not in deal
+    assert max(len(payload.encode()) for _seq, payload in ob.pending) < limit
+    assert fold(sent(ob)).held == {}
+
+
+def test_a_deal_too_big_for_the_broker_is_said_on_the_panel_and_held_for_the_director(
+        tmp_path, monkeypatch):
+    # The same with the limit made small, so that a real deal passes it: the outbox sends
+    # it without its entries, the table's panel says so, and the service holds the deal
+    # with the reason (the director's list and page show it; accept --gp counts it).
+    from net import clublink, mqtt, wire
+    from ui.app import App
+
+    class Link:
+        state = mqtt.UP
+
+        def publish(self, topic, payload, qos=1):
+            self.sent.append(payload)
+            return len(self.sent)
+
+        def poll(self, now):
+            pass
+
+        def due(self):
+            return False
+
+    monkeypatch.setattr(wire, "MAX", 120, raising=False)
+    s = Session(Store(str(tmp_path / "data")))
+    s.boot()
+    said = []
+    link = Link()
+    link.sent = []
+    club = clublink.Club(link, lambda code, arg: said.append((code, arg)), s,
+                         Store(str(tmp_path / "outbox")), {"table": "t01"}, 0, None)
+    s.new_match("new classic66 names=Ann,Bob")
+    s.enter(bytes((5, 0, 2)))  # a result: Ann 2
+    club.poll(0)
+    assert ("result too big", 2) in said
+    msgs = [json.loads(p) for p in link.sent]
+    assert [m["kind"] for m in msgs] == ["match", "deal"]
+    assert msgs[1]["ev"] is None and msgs[1]["cut"] > 120
+    ev = fold(msgs)
+    (h,) = ev.held.values()
+    assert h["code"] == "events" and "without its entries" in h["why"], h
+    # The App shows the code on the bottom line (no text of its own in the language files).
+    app = App.__new__(App)
+    app.message = ""
+    App.club_event(app, "result too big", 2)
+    assert app.message == "club result too big"

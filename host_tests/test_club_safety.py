@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import mosquitto
@@ -301,6 +302,7 @@ def test_the_live_page_has_its_icon(tmp_path):
         assert re.search(r'<link rel="icon"[^>]*href="/favicon.svg"', page)
     finally:
         server.shutdown()
+        server.server_close()
 
 
 def test_a_nights_files_are_ignored_by_git(tmp_path):
@@ -366,6 +368,7 @@ def test_the_standings_page_fits_a_phone_and_a_projector_and_shows_audit_and_gap
     finally:
         svc.stop.set()  # ends the page's event stream
         server.shutdown()
+        server.server_close()
     assert got["failed"] is None, got["failed"]
     r = got["results"][2]
     assert r["wide"] <= r["view"], r  # no sideways scroll
@@ -397,3 +400,139 @@ def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path
     (topic, kept, why), = _refused(svc)
     assert kept == len(other) and why.startswith("conflict")  # the whole second copy
     assert svc.event.applied == 2  # the first copy counted, the second did not
+
+
+def test_a_broken_tables_copies_of_one_bad_message_are_one_row_with_a_count(tmp_path):
+    # Issue 26, finding 10: each copy of a malformed message became a row of its own, so a
+    # broken table that sends it again and again flooded the director's list.
+    from club import actions, directorpage
+
+    svc, lines = _service(tmp_path)
+    bad = b'{"v":1,"inc":"abcd0001","seq":1,"kind":"deal"}'
+    huge = b'{"v":1,' + b" " * 60000 + b"}"
+    for _ in range(5):
+        assert svc._handle("club/t01/result", bad) is None
+        assert svc._handle("club/t01/result", huge) is None
+    svc._handle("club/t02/result", bad)  # another table: a row of its own
+    svc._handle("club/t01/result", bad + b" ")  # another message: a row of its own
+    rows = svc.db.not_counted()
+    assert len(rows) == 4, rows
+    copies = {(r["topic"], r["body"][-2:]): r["copies"] for r in rows}
+    assert copies == {("club/t01/result", '"}'): 5, ("club/t01/result", "  "): 5,
+                      ("club/t02/result", '"}'): 1, ("club/t01/result", "} "): 1}, copies
+    assert sum(ln.startswith("refused club/t01/result again (row 1, ") for ln in lines) == 4
+    listed = actions.act(svc, {"cmd": "list"}, "test")["rows"]
+    assert sorted(r["copies"] for r in listed) == [1, 1, 5, 5]
+    page = directorpage.state(svc)["not_counted"]
+    assert sorted(r["copies"] for r in page) == [1, 1, 5, 5]
+    # After a restart the next copy is still the same row.
+    path = str(tmp_path / "night.sqlite")
+    svc.db.close()
+    from club.service import Service
+
+    again = Service(path, "127.0.0.1", 1, log=lines.append)
+    again.client.publish = lambda *a, **k: None
+    again._handle("club/t01/result", bad)
+    assert sorted(r["copies"] for r in again.db.not_counted()) == [1, 1, 5, 6]
+
+
+@pytest.mark.parametrize("saves", [False, True])
+def test_the_service_warns_when_the_broker_does_not_save(tmp_path, saves):
+    # Issue 26, finding 12: Mosquitto started as root becomes the user mosquitto and, in a
+    # folder that user cannot write, never saves; only its own log said so. The service
+    # reads back the retained probe it left at its last connect: gone after a restart, it
+    # warns. The broker here is venue.conf's (saving at every change), or the same without
+    # persistence, as a broker that cannot write its folder behaves.
+    from clubkit import PASSWORDS, ServiceThread
+
+    need_broker()
+    broker = mosquitto.Broker(str(tmp_path / "broker"), users=dict(PASSWORDS),
+                              extra="" if saves else "persistence false\n")
+    db = str(tmp_path / "night.sqlite")
+    said = []
+
+    def started(svc):
+        """Once the service has judged the broker's probe and left its own."""
+        probed = getattr(svc.svc, "probed", None)  # (a service from before had none)
+        assert probed.wait(10) if probed else time.sleep(3) is None
+        return [ln for ln in said if ln.startswith("warning: ")]
+
+    try:
+        broker.start()
+        with ServiceThread(db, broker.port, log=said.append) as svc:
+            assert started(svc) == []  # a first start: nothing to compare
+        broker.kill()  # a power cut
+        broker.start()
+        with ServiceThread(db, broker.port, log=said.append) as svc:
+            warnings = started(svc)
+    finally:
+        broker.stop()
+    if saves:
+        assert warnings == [], warnings
+    else:
+        (w,) = warnings
+        assert "the broker is not saving" in w and "is gone" in w and "docs/club.md" in w, w
+
+
+def test_make_club_builds_what_the_table_page_needs_before_the_service():
+    # Issue 26, finding 12: `make run` never ran npm ci, so the service had no table page.
+    # `make club` (docs/club.md, step 2) installs the npm packages when the lock file is
+    # newer than the last install (-W: as if it were), then starts the service.
+    out = subprocess.run(["make", "-n", "-W", "package-lock.json", "club",
+                          "ARGS=--password-file standings.pw"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    npm = [i for i, ln in enumerate(out) if ln.startswith("npm ci")]
+    svc = [i for i, ln in enumerate(out) if "-m club.service" in ln]
+    assert npm and svc and npm[0] < svc[0], out
+    assert out[svc[0]].endswith("--password-file standings.pw")
+
+
+def test_without_its_table_page_the_service_and_the_cards_say_how_to_build_it(
+        tmp_path, monkeypatch, capsys):
+    # Issue 26, finding 12: with no npm packages the service said "no table page" once,
+    # then answered /table/ with a bare 404, and the QR cards led there with no warning.
+    from club import director, service, tablepage
+
+    def no_packages(out=None):
+        raise SystemExit("micropython.mjs is missing: run npm ci (make test does)")
+
+    monkeypatch.setattr(tablepage, "build", no_packages)
+    monkeypatch.setattr(service.Service, "run", lambda self: None)
+    servers = []
+    real_serve = service.Service.serve
+
+    def serve(self, host, port):
+        servers.append(real_serve(self, host, 0))
+        return servers[-1]
+
+    monkeypatch.setattr(service.Service, "serve", serve)
+    service.main(["--db", str(tmp_path / "night.sqlite"), "--broker", "127.0.0.1:1"])
+    said = capsys.readouterr().out
+    assert "no table page for phones at /table/" in said and "make club" in said, said
+    server = servers[0]
+    try:
+        page = "http://127.0.0.1:%d/table/" % server.server_address[1]
+        try:
+            urllib.request.urlopen(page, timeout=5)
+            raise AssertionError("the table page answered")
+        except urllib.error.HTTPError as e:
+            assert e.code == 503
+            assert "make club" in e.read().decode()
+        with open(str(tmp_path / "t01.pw"), "w") as f:
+            f.write("pw-t01\n")
+        out = str(tmp_path / "cards.html")
+        director.main(["cards", "--page", page, "--ws", "ws://127.0.0.1:9001",
+                       "--passwords", str(tmp_path), "--out", out, "t01"])
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].startswith(out + ": 1 table cards"), lines
+        assert lines[1].startswith("warning: the cards lead to %s, which does not serve the "
+                                   "table page now (HTTP 503)" % page), lines
+        assert "make club" in lines[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+    # No service there at all: the same warning, with why.
+    director.main(["cards", "--page", page, "--ws", "ws://127.0.0.1:9001",
+                   "--passwords", str(tmp_path), "--out", out, "t01"])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "(no answer: " in lines[1], lines

@@ -32,6 +32,10 @@ line's words:
   "seating"  a seating that is not one       "name"     a seating with a bad name
   "gap"      the service has results this table no longer has (its flash went back to
              an older copy): numbering goes on after the service's (net/outbox.py)
+  "result too big"  a deal's message would pass the broker's limit (net/wire.py's MAX; no
+             deal the rules allow does): it went without its entries, and the service
+             holds it for the director (the App shows the code as it is: no text of its
+             own, so the language files, in every table's heap, stay as they are)
 """
 
 import json
@@ -76,6 +80,7 @@ class Club:
         self._now = now
         self._seen = -1  # the session's change count at the last sync
         self._seating = None  # a seating waiting for the match in progress to end
+        self._cut = 0  # the outbox's last result without its entries, as last reported
         self.mark = 0  # as last reported ("mark")
         self.status = "offline"
         self.refused = ""  # why the broker refused us (shown once)
@@ -91,6 +96,9 @@ class Club:
                 self.outbox.sync(s)
             except OSError:
                 self.on_event("flash", None)
+            if self.outbox.cut != self._cut:
+                self._cut = self.outbox.cut
+                self.on_event("result too big", self._cut)
         if self._seating is not None:
             self._take_seating()
         m = self.link

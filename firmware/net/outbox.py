@@ -74,6 +74,7 @@ class Outbox:
         self._lines = 0  # lines in the journal since the last compaction
         self._buf = None  # [seq, piece, ...] of "c" lines being read back
         self.problems = []
+        self.cut = 0  # the last result made without its entries (net/wire.py's MAX)
 
     def load(self):
         got = self.store.load()
@@ -182,7 +183,9 @@ class Outbox:
 
     def _add(self, mid, n, key, body):
         seq = self.next
-        payload = wire.result(self.inc, seq, body)
+        payload = wire.result(self.inc, seq, body)  # never over the broker's limit
+        if '"cut":' in payload:
+            self.cut = seq
         head = "p %d %d %d %s " % (seq, mid, n, key)
         rest = payload
         if len(head) + len(payload.encode()) > _LINE:

@@ -14,6 +14,10 @@ A result (topic club/<table>/result, QoS 1) is JSON, one of three kinds:
   {"v":1,"inc":"..","seq":N,"kind":"gap","from":F,"to":T}
                            the table's flash went back to an older copy: the service
                            has results F..T that the table no longer knows; N is T+1
+A deal may also carry "cut":B, with "ev" null: its entries were left out because with them
+the message was B bytes, over MAX bytes (result() below); the service holds such a deal
+for the director (club/rescore.py). No deal the rules allow comes near MAX (a deal has a
+few dozen entries, a message a few hundred bytes: host_tests/test_club_outbox.py).
 inc is the table's outbox incarnation, seq its number for the result (net/outbox.py); the
 names are players' names as sixtysix/names.py has them; rules is the match's `new` line
 without "new" and its names (the rule set, its options, the first dealer), so the service
@@ -27,6 +31,9 @@ and seat_line() turns it into the `new` line that starts its match.
 import json
 
 KINDS = ("match", "deal", "void", "gap")
+# Bytes of a result: the venue broker's message_size_limit (club/mosquitto/venue.conf), over
+# which it drops a message unheard (MQTT 3.1.1 cannot say so), and the service's limit.
+MAX = 8192
 
 
 class Invalid(ValueError):
@@ -44,8 +51,17 @@ def _dumps(obj):
 
 
 def result(inc, seq, body):
-    """The payload of result `seq`: one of the bodies below, after v, inc and seq."""
-    return '{"v":1,"inc":"%s","seq":%d,%s' % (inc, seq, _dumps(body)[1:])
+    """The payload of result `seq`: one of the bodies below, after v, inc and seq. Never
+    over MAX bytes: a deal whose entries would make it longer goes without them, with "cut"
+    the bytes it had (see above)."""
+    p = '{"v":1,"inc":"%s","seq":%d,%s' % (inc, seq, _dumps(body)[1:])
+    n = len(p.encode())
+    if n > MAX and body.get("ev"):
+        body = dict(body)
+        body["ev"] = None
+        body["cut"] = n
+        p = result(inc, seq, body)
+    return p
 
 
 def match(mid, rnd, names, rules):
@@ -132,4 +148,6 @@ def check(msg):
         ev = msg.get("ev")
         if ev is not None and not isinstance(ev, str):
             raise Invalid("ev: not a string")
+        if "cut" in msg:
+            _int(msg, "cut", MAX + 1)
     return inc, seq
