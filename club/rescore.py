@@ -22,6 +22,8 @@ Codes:
   match   the deal's match is held (or never came)        order   no scored deal before it
   events  the entries are missing, malformed, refused by the core, or do not end the deal
   score   the entries score otherwise than the result says
+(club/standings.py adds "before", a result numbered before where the table's results began,
+and "late", a result kept as late at the close and sent again after a reopen.)
 Results of one (table, inc) are judged in their number's order (club/standings.py waits for
 a gap to fill), which is the order the table's match went through them.
 """
@@ -82,6 +84,14 @@ class Judge:
         held = self._seated(table, msg)
         self.games[key] = _Game(core, held[1] if held else None)
         return held
+
+    def held_as(self, table, msg, why):
+        """A match message's verdict as it stands (why: the reason it is held, or None when
+        it counts), where it is not the judge's own: a verdict stored at a restart, a late
+        result, the director's accept. The deals of a held match are held too."""
+        g = self.games.get((table, msg["inc"], msg["match"]))
+        if g is not None:
+            g.held = why
 
     def _seated(self, table, msg):
         """None when a match agrees with its round's seating (or is a round-0 match), else
