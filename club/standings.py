@@ -227,6 +227,7 @@ class Event:
         added lets the results after it in, whose verdicts stand)."""
         key = (table, msg["inc"], msg["seq"])
         self.audit.append(entry)
+        self.late.pop(key, None)  # accepted: a copy sent again and still waiting is not late
         how = "replaced" if key in self.results else "added"
         if how == "added":
             self.apply(table, msg, stored)

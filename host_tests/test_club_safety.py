@@ -332,6 +332,41 @@ def test_a_late_result_sent_again_after_reopen_stays_late_until_accepted(tmp_pat
     svc.db.close()
 
 
+def test_a_late_result_accepted_while_its_copy_sent_again_waits_counts(tmp_path):
+    # The table's copy of #4 came again after the reopen before #3's: it waits for #3.
+    # The director accepts #4's late row meanwhile (giving its result: the deal before it
+    # does not count): when #3 comes (late, held), #4 counts.
+    svc, _ = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    for payload in p.payloads:
+        svc._handle("club/t01/result", payload.encode())
+    assert svc.director({"cmd": "close"}, "test")["ok"]
+    p.deal("result 2 3")
+    p.deal("result 2 1")
+    late, later = p.payloads[2:]
+    for payload in (late, later):
+        svc._handle("club/t01/result", payload.encode())
+    rows = sorted(r["id"] for r in svc.db.not_counted() if r["why"].startswith("late"))
+    assert svc.director({"cmd": "reopen", "why": "one more deal"}, "test")["ok"]
+    svc._handle("club/t01/result", later.encode())
+    assert svc.event.ack("t01")[1] == 2  # #4 waits for #3
+    assert svc.director({"cmd": "accept", "row": rows[1], "why": "t01's last deal",
+                         "result": {"gp": [0, 1], "winner": 1}}, "test")["ok"]
+    svc._handle("club/t01/result", late.encode())
+    assert svc.event.ack("t01")[1] == 4
+    assert [h["seq"] for h in svc.event.standings()["held"]] == [3]
+    assert {q["name"]: q["gp"] for q in svc.event.standings()["players"]} == {"Ann": 2,
+                                                                             "Bob": 1}
+    before = svc.event.standings()
+    svc.db.commit()  # as the service's loop does before its acks
+    svc.db.close()
+    svc, _ = _service(tmp_path)  # a restart agrees
+    assert svc.event.standings()["players"] == before["players"]
+    assert svc.event.standings()["held"] == before["held"]
+    svc.db.close()
+
+
 @pytest.mark.parametrize("name,cell", [("=1+2", "'=1+2"), ("+4", "'+4"), ("-x", "'-x"),
                                        ("@me", "'@me"), ("Ann", "Ann"), ("Бо=б", "Бо=б")])
 def test_a_csv_cell_that_a_spreadsheet_would_run_is_text(name, cell):
