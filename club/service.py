@@ -171,6 +171,11 @@ class Service:
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
             key = (table, msg["inc"], msg["seq"])
             if self.event.closed:
+                if self.event.copy(table, msg["inc"], msg["seq"]) == msg:
+                    # A copy of a result that came before the close: not late, acked again.
+                    self.duplicates += 1
+                    self.log("duplicate " + what)
+                    return table, False
                 # Kept whole for the director, never counted: the standings were final at
                 # close. Once: the table sends it again until acked, and no ack comes.
                 if self.db.has_refused("late", key):

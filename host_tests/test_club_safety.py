@@ -332,6 +332,19 @@ def test_a_late_result_sent_again_after_reopen_stays_late_until_accepted(tmp_pat
     svc.db.close()
 
 
+def test_a_result_of_before_the_close_sent_again_after_it_is_no_late_one(tmp_path):
+    # A table that missed its ack sends a counted result again after the close: it is a
+    # duplicate (acked again), not a late result for the director's list.
+    svc, lines = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    for payload in p.payloads:
+        svc._handle("club/t01/result", payload.encode())
+    assert svc.director({"cmd": "close"}, "test")["ok"]
+    assert svc._handle("club/t01/result", p.payloads[1].encode()) == ("t01", False)
+    assert svc.db.not_counted() == [] and lines[-1] == "duplicate t01 abcd0001 #2 deal"
+
+
 def test_a_late_result_accepted_while_its_copy_sent_again_waits_counts(tmp_path):
     # The table's copy of #4 came again after the reopen before #3's: it waits for #3.
     # The director accepts #4's late row meanwhile (giving its result: the deal before it
