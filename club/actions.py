@@ -20,7 +20,8 @@ A request is a dict with "cmd" and that command's fields:
                               round: every held row of that round's matches
     close                     the standings are final; results that come are kept as late
     reopen   why              the night is open again (late results stay not counted
-                              unless accepted)
+                              unless accepted, also when a table sends one again: it is
+                              acked and held as late, club/service.py)
     list                      the results that do not count (newest first, for the command)
 
 act() answers every request: {"ok": True, "verdict": "accepted", "note": ...} or

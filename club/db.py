@@ -7,7 +7,9 @@ corrections  the director's corrections and voids, never deleted: the audit trai
 seating      the director's rounds: table -> players, rules
 refused      messages not counted, each with its reason (why) and its kind:
                bad       not a result (bad JSON or schema, too large): its first bytes
-               late      a result after the director's close
+               late      a result after the director's close; sent again after a reopen
+                         it is also in results (its number taken and acked) and held
+                         ("late") until the director accepts this row
                conflict  a table's number again with other content (the first counts)
                held      a result the core does not agree with (club/rescore.py; code says
                          which check), or from a table or players not seated for its round
@@ -33,7 +35,7 @@ import json
 import sqlite3
 import time
 
-from club.standings import HELD_FIELDS, Event
+from club.standings import HELD_FIELDS, Event, late_why
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -95,6 +97,15 @@ class Db:
                 "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq FROM refused "
                 "WHERE kind = 'held' ORDER BY id"):
             h = _held(row)
+            held[(h["table"], h["inc"], h["seq"])] = {k: h.get(k) for k in HELD_FIELDS}
+        for row in self.conn.execute(
+                "SELECT f.id, f.at, f.topic, f.body, f.why, f.kind, f.code, f.table_id, f.inc, "
+                "f.seq FROM refused f JOIN results r ON r.table_id = f.table_id AND "
+                "r.inc = f.inc AND r.seq = f.seq WHERE f.kind = 'late' AND r.received >= f.at "
+                "ORDER BY f.id"):
+            # A late result sent again after a reopen: held as late (the accept below, if
+            # any, makes it count).
+            h = dict(_held(row), code="late", why=late_why(row[0]))
             held[(h["table"], h["inc"], h["seq"])] = {k: h.get(k) for k in HELD_FIELDS}
         rows = self.conn.execute(
             "SELECT table_id, body FROM results ORDER BY received, rowid")  # as they came
@@ -164,6 +175,13 @@ class Db:
         return self.conn.execute(
             "SELECT 1 FROM refused WHERE kind = ? AND table_id = ? AND inc = ? AND seq = ?",
             (kind,) + tuple(key)).fetchone() is not None
+
+    def late_row(self, key):
+        """The row of a result (table, inc, seq) kept as late and not accepted, or None."""
+        row = self.conn.execute(
+            "SELECT id FROM refused WHERE kind = 'late' AND table_id = ? AND inc = ? AND "
+            "seq = ? AND id NOT IN (SELECT refused_id FROM accepted)", tuple(key)).fetchone()
+        return row[0] if row else None
 
     def refusal(self, rid):
         """One refused message by its id, as a dict ("body" as stored: the whole message

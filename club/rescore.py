@@ -11,8 +11,11 @@ deal_body builds both, so they are compared field by field).
 
 A `match` message of a round the director seated (round >= 1) must come from a table seated
 for that round, with the names seated there and the rules seated there (the first dealer
-may differ). Round 0 is a table's own match, started by hand with no seating: it is not
-checked against any seating.
+may differ), and from the table's one device: a table's match of a round that counts
+already from another incarnation (a second device on the table's login: a phone beside the
+board, a second laptop) is held. Round 0 is a table's own match, started by hand with no
+seating: it is not checked against a seating of its own, but one that names a player seated
+in the latest round the director seated is held (the player's seated match is elsewhere).
 
 judge() returns None when the core agrees, else (code, why): the result is held, not
 counted (club/standings.py), and the service stores it whole with the reason (club/db.py).
@@ -23,6 +26,11 @@ Codes:
   events  the entries are missing, malformed, refused by the core, or do not end the deal
           (or the table left them out: with them its message passed the broker's limit)
   score   the entries score otherwise than the result says
+  twin    the table's match of this round counts already from another incarnation (another
+          device on the table's login)
+  unseated  a round-0 match naming a player seated in the latest round
+(club/standings.py adds "before", a result numbered before where the table's results began,
+and "late", a result kept as late at the close and sent again after a reopen.)
 Results of one (table, inc) are judged in their number's order (club/standings.py waits for
 a gap to fill), which is the order the table's match went through them.
 """
@@ -32,7 +40,7 @@ from net.wire import MAX
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 
-CODES = ("rules", "seat", "names", "match", "order", "events", "score")
+CODES = ("rules", "seat", "names", "match", "order", "events", "score", "twin", "unseated")
 MAX_ENTRIES = 400  # a deal's entries (a trick-by-trick deal has some 20)
 _COMPARED = ("gp", "winner", "reason", "over")
 
@@ -40,12 +48,13 @@ _COMPARED = ("gp", "winner", "reason", "over")
 class _Game:
     """One match of one table as the core scores it."""
 
-    __slots__ = ("core", "starts", "held")
+    __slots__ = ("core", "starts", "held", "round")
 
-    def __init__(self, core, held):
+    def __init__(self, core, held, rnd):
         self.core = core  # a sixtysix Match
         self.starts = {1: core.base}  # deal number -> the totals at its start
         self.held = held  # why the match message is held, or None
+        self.round = rnd  # the match message's round
 
 
 def _rules_words(text):
@@ -56,6 +65,7 @@ class Judge:
     def __init__(self, seats):
         self.seats = seats  # (table, round) -> the director's seating (a dict)
         self.games = {}  # (table, inc, match) -> _Game
+        self.rounds = {}  # (table, round) -> [(inc, match)] of the games of a seated round
 
     def judge(self, table, msg):
         kind = msg["kind"]
@@ -82,15 +92,26 @@ class Judge:
             self.games.pop(key, None)
             return "rules", "the core refuses the match %r: %s" % (msg["rules"], e.code)
         held = self._seated(table, msg)
-        self.games[key] = _Game(core, held[1] if held else None)
+        rnd = msg["round"]
+        self.games[key] = _Game(core, held[1] if held else None, rnd)
+        if rnd >= 1:
+            self.rounds.setdefault((table, rnd), []).append(key[1:])
         return held
+
+    def held_as(self, table, msg, why):
+        """A match message's verdict as it stands (why: the reason it is held, or None when
+        it counts), where it is not the judge's own: a verdict stored at a restart, a late
+        result, the director's accept. The deals of a held match are held too."""
+        g = self.games.get((table, msg["inc"], msg["match"]))
+        if g is not None:
+            g.held = why
 
     def _seated(self, table, msg):
         """None when a match agrees with its round's seating (or is a round-0 match), else
         (code, why)."""
         rnd = msg["round"]
         if rnd < 1:
-            return None
+            return self._unseated(msg["names"])
         seat = self.seats.get((table, rnd))
         names = msg["names"]
         if seat is None:
@@ -101,6 +122,24 @@ class Judge:
         if _rules_words(str(seat.get("rules"))) != _rules_words(msg["rules"]):
             return "rules", "round %d is played by %r, not %r" % (
                 rnd, seat.get("rules"), msg["rules"])
+        for inc, mid in self.rounds.get((table, rnd), ()):
+            g = self.games.get((table, inc, mid))
+            if inc != msg["inc"] and g is not None and g.held is None and g.round == rnd:
+                return "twin", ("table %s plays round %d on another device (%s, match %d), "
+                                "which counts: one device a table" % (table, rnd, inc, mid))
+        return None
+
+    def _unseated(self, names):
+        """None unless a round-0 match names a player seated in the latest round seated."""
+        if not self.seats:
+            return None
+        last = max(r for _t, r in self.seats)
+        for (t, r), seat in sorted(self.seats.items()):
+            if r == last:
+                for n in seat.get("names") or ():
+                    if n in names:
+                        return "unseated", ("a match of round 0 with %s, who is seated at %s "
+                                            "in round %d" % (n, t, last))
         return None
 
     def reseat(self, table, msg):

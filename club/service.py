@@ -230,6 +230,11 @@ class Service:
             what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
             key = (table, msg["inc"], msg["seq"])
             if self.event.closed:
+                if self.event.copy(table, msg["inc"], msg["seq"]) == msg:
+                    # A copy of a result that came before the close: not late, acked again.
+                    self.duplicates += 1
+                    self.log("duplicate " + what)
+                    return table, False
                 # Kept whole for the director, never counted: the standings were final at
                 # close. Once: the table sends it again until acked, and no ack comes.
                 if self.db.has_refused("late", key):
@@ -239,7 +244,13 @@ class Service:
                              key)
                 return None
             if self.db.add_result(table, msg):
-                if msg["kind"] == "gap":
+                late = self.db.late_row(key) if msg["kind"] != "gap" else None
+                if late is not None:
+                    # Kept as late at the close, sent again now the night is open: its
+                    # number is taken and acked (the table stops sending it), and it stays
+                    # late, counting only if the director accepts its row (_hold says so).
+                    self.event.late[key] = late
+                elif msg["kind"] == "gap":
                     self.db.add_gap(table, msg)
                     self.log("gap %s %s: results #%d to #%d are here but no longer on the "
                              "table (its flash went back to an older copy); it numbers on "
@@ -344,6 +355,10 @@ class Service:
         ev = self.event
         for h in ev.new_held:
             msg = ev.held_msgs.pop((h["table"], h["inc"], h["seq"]))
+            if h["code"] == "late":  # its row is the late one, kept at the close
+                self.log("late %s %s #%d %s (row %d) sent again: acked, not counted unless "
+                         "accepted" % (h["table"], h["inc"], h["seq"], h["what"], h["id"]))
+                continue
             body = json.dumps(msg, separators=(",", ":"))
             h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
                                           "held", h["code"], (h["table"], h["inc"], h["seq"]))

@@ -80,6 +80,10 @@ class Event:
         self.held = {}  # (table, inc, seq) -> {"table", "inc", "seq", ..., "code", "why"}
         self.new_held = []  # entries of self.held judged since the caller last took them
         self.held_msgs = {}  # (table, inc, seq) -> the message of each entry in new_held
+        # (table, inc, seq) -> the refused row of a result kept as late at the close whose
+        # copy came again on an open night (the service sets it): held, "late", until the
+        # director accepts that row
+        self.late = {}
         self.closed = False
         self.applied = 0
 
@@ -167,11 +171,14 @@ class Event:
             why = ("before", "#%d came after this table's results began at a later match"
                    % msg["seq"])
         else:
-            why = self.judge.judge(table, msg)
+            why = self.judge.judge(table, msg)  # late too: the deals after it are scored
+        rid = self.late.pop(hkey, None)
+        if rid is not None:
+            why = ("late", late_why(rid))
         if stored is not None:
             entry = stored.get(hkey)  # the verdict given when it came stands
         elif why is not None:
-            entry = {"id": None, "table": table, "inc": msg["inc"], "seq": msg["seq"],
+            entry = {"id": rid, "table": table, "inc": msg["inc"], "seq": msg["seq"],
                      "match": msg["match"], "deal": msg.get("deal"), "what": msg["kind"],
                      "code": why[0], "why": why[1]}
             self.new_held.append(entry)
@@ -180,6 +187,8 @@ class Event:
             entry = None
         if entry is not None:
             self.held[hkey] = entry
+        if msg["kind"] == "match":  # its deals are judged by the verdict that stands
+            self.judge.held_as(table, msg, entry["why"] if entry is not None else None)
         self.count(table, msg, entry is not None)
 
     def count(self, table, msg, held=False):
@@ -218,6 +227,7 @@ class Event:
         added lets the results after it in, whose verdicts stand)."""
         key = (table, msg["inc"], msg["seq"])
         self.audit.append(entry)
+        self.late.pop(key, None)  # accepted: a copy sent again and still waiting is not late
         how = "replaced" if key in self.results else "added"
         if how == "added":
             self.apply(table, msg, stored)
@@ -228,6 +238,8 @@ class Event:
             self.held_msgs.pop(key, None)
         self.results[key] = msg
         self.held.pop(key, None)
+        if msg["kind"] == "match":  # it counts: so may its deals from now on
+            self.judge.held_as(table, msg, None)
         self.recount()
         return how
 
@@ -297,6 +309,11 @@ class Event:
         return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
                 "gaps": self.gaps, "held": held, "closed": self.closed,
                 "results": self.applied}
+
+
+def late_why(rid):
+    """The reason a late result sent again after a reopen is held (rid: its late row)."""
+    return "late: came after the close (row %d), counts only if accepted" % rid
 
 
 def side_names(names, sides, s):

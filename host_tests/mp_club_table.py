@@ -17,7 +17,8 @@ script again on it is a reboot. PLAN is one command a ';':
   lang CODE               the table's language (ui/lang/CODE.txt) from here on
 After every entry the matches as the flash holds them are written to FLASH_DIR/truth.json
 (read back by a fresh Session: the standings the service must reach come from these).
-Prints one JSON line at the end: pending, acked, next, status, said.
+Prints one JSON line at the end: pending, acked, next, status, said, connects (connections
+the broker accepted).
 """
 
 import json
@@ -61,6 +62,17 @@ class Table(App):
         pass
 
 
+class Counted(Club):
+    """Club counting the connections the broker accepted (connects in the JSON line)."""
+
+    connects = 0
+
+    def connack(self, code):
+        if not code:
+            self.connects += 1
+        Club.connack(self, code)
+
+
 def rng(seed):
     state = [seed * 2654435761 % 4294967291 or 1]
 
@@ -84,7 +96,7 @@ def main():
     table = Table(session)
     name = cfg["table"]
     link = MQTT("table-" + name, name, cfg.get("password"), cfg.get("keepalive", 30))
-    club = Club(link, table.club_event, session, Store(root + "/outbox", os), cfg,
+    club = Counted(link, table.club_event, session, Store(root + "/outbox", os), cfg,
                 time.ticks_ms(), socket)
 
     slowest = [0]  # the longest club.poll() call, in microseconds: the keys wait that long
@@ -163,7 +175,7 @@ def main():
                       "inc": ob.inc, "status": club.status, "said": table.said,
                       "mark": table.club_mark, "seated": ob.seated,
                       "bytes_out": link.bytes_out, "bytes_in": link.bytes_in,
-                      "slowest_poll_us": slowest[0]}))
+                      "slowest_poll_us": slowest[0], "connects": club.connects}))
 
 
 main()

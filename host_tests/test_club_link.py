@@ -81,6 +81,26 @@ def test_a_ukrainian_table_says_it_in_ukrainian(tmp_path, broker):
     assert not [m for m in said if m.startswith("club")], said
 
 
+def test_two_devices_on_one_login_stop_knocking_each_other_off(tmp_path, broker):
+    # Issue: a board and a phone (or a second laptop) on one table's login knocked each
+    # other offline for ever: the broker makes the login the client id
+    # (use_username_as_clientid), so each connection takes over the other's, and each
+    # device reconnected a second later. Now a device whose connections end soon after
+    # they come up, three times in a row, says so on its panel and tries again only once a
+    # minute; the other one stays online.
+    club = club_file(str(tmp_path), "t01", broker.port, "pw-t01")
+    plan = "new classic66 names=Ann,Bob;poll 15000"
+    procs = [run_table(str(tmp_path), flash, club, plan, background=True)
+             for flash in ("board", "phone")]
+    outs = [last_json(p.communicate(timeout=90)[0]) for p in procs]
+    told = [o for o in outs if "club: login in use" in o["said"]]
+    assert len(told) == 1, outs
+    assert told[0]["status"] == "offline: another device uses this table's login", outs
+    assert told[0]["connects"] <= 5, outs  # then no more: it waits a minute
+    other, = [o for o in outs if o is not told[0]]
+    assert other["status"] == "online" and other["said"] == [], outs
+
+
 def test_a_table_cannot_write_another_tables_results(tmp_path, broker):
     with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port) as svc:
         c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="rogue",

@@ -157,6 +157,79 @@ def test_players_not_those_seated_are_held(tmp_path):
         "(names): round 1 seated Ann,Bob at table t01, not Ann,Eve, not counted")
 
 
+def test_a_second_device_on_a_seated_tables_login_is_held_as_twin(tmp_path):
+    # Issue: a second laptop or phone on a table's login (another incarnation) made a
+    # second counted match for the seated round.
+    svc, lines = _service(tmp_path)
+    _seat(svc, "t01", 1, ["Ann", "Bob"])
+    board = Played(rnd=1)
+    board.deal("result 1 2")
+    _send(svc, board.payloads)
+    phone = Played(inc="abcd0002", rnd=1)
+    phone.deal("result 2 3")
+    phone.deal("result 2 3")
+    _send(svc, phone.payloads)
+    held = sorted((h["inc"], h["seq"], h["code"]) for h in svc.event.standings()["held"])
+    assert held == [("abcd0002", 1, "twin"), ("abcd0002", 2, "match"),
+                    ("abcd0002", 3, "match")]
+    assert ("held t01 abcd0002 #1 match (twin): table t01 plays round 1 on another device "
+            "(abcd0001, match 1), which counts: one device a table, not counted") in lines
+    st = svc.event.standings()
+    assert [r["inc"] for r in st["rounds"]["1"]] == ["abcd0001"]
+    assert {q["name"]: q["gp"] for q in st["players"]} == {"Ann": 2, "Bob": 0}
+    assert svc.event.ack("t01") == ("abcd0002", 3)  # acked: the phone stops sending
+    # The board plays on and counts; a restart judges the same.
+    board.deal("result 1 1")
+    _send(svc, board.payloads[-1:])
+    svc.db.commit()  # as the service's loop does before its acks
+    again = _restart(svc, tmp_path)
+    st2 = again.event.standings()
+    assert st2["held"] == svc.event.standings()["held"]
+    assert {q["name"]: q["gp"] for q in st2["players"]} == {"Ann": 3, "Bob": 0}
+    # The director may choose the phone's match too: accepted, it counts, and its deals
+    # with it (accept --round).
+    reply = again.director({"cmd": "accept", "round": 1, "why": "both were played"}, "test")
+    assert reply["ok"], reply
+    assert len(again.event.standings()["rounds"]["1"]) == 2
+    again.db.close()
+
+
+def test_a_twin_counts_where_the_first_device_does_not(tmp_path):
+    # The first device's match is held (other names): the second is the table's one.
+    svc, _ = _service(tmp_path)
+    _seat(svc, "t01", 1, ["Ann", "Bob"])
+    _send(svc, Played(rnd=1, names=("Ann", "Eve")).payloads)
+    second = Played(inc="abcd0002", rnd=1)
+    second.deal("result 1 2")
+    _send(svc, second.payloads)
+    assert _held(svc) == [("t01", 1, "names")]
+    assert [r["inc"] for r in svc.event.standings()["rounds"]["1"]] == ["abcd0002"]
+
+
+def test_a_round_0_match_of_players_seated_elsewhere_is_held(tmp_path):
+    # Issue: a match started by hand (round 0) with the names of seated players counted
+    # unflagged beside their seated match.
+    svc, lines = _service(tmp_path)
+    _seat(svc, "t01", 1, ["Ann", "Bob"])
+    _seat(svc, "t01", 2, ["Ann", "Eve"])
+    _seat(svc, "t02", 2, ["Bob", "Mal"])
+    spare = Played(names=("Zoe", "Bob"))
+    spare.deal("result 1 3")
+    _send(svc, spare.payloads, table="t03")
+    assert _held(svc) == [("t03", 1, "unseated"), ("t03", 2, "match")]
+    assert ("held t03 abcd0001 #1 match (unseated): a match of round 0 with Bob, who is "
+            "seated at t02 in round 2, not counted") in lines
+    assert svc.event.standings()["players"] == []
+    # Players seated in no round of now (round 2) play a match of their own: it counts.
+    casual = Played(names=("Kim", "Lee"))
+    casual.deal("result 1 3")
+    _send(svc, casual.payloads, table="t04")
+    assert [p["name"] for p in svc.event.standings()["players"]] == ["Kim", "Lee"]
+    again = _restart(svc, tmp_path)
+    assert _held(again) == _held(svc)
+    again.db.close()
+
+
 def test_results_out_of_order_wait_and_undo_is_scored_again(tmp_path):
     svc, _ = _service(tmp_path)
     p = Played()

@@ -280,6 +280,107 @@ def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing
     assert b"'@Bob" in csvs[0] and b",@Bob" not in csvs[0]
 
 
+def test_a_late_result_sent_again_after_reopen_stays_late_until_accepted(tmp_path):
+    # Issue: after `reopen`, the table's own resend of a late result (within resend_s)
+    # counted it, while the docs say late results count only when accepted, and `list`
+    # still called it late.
+    svc, lines = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    for payload in p.payloads:
+        svc._handle("club/t01/result", payload.encode())
+    assert svc.director({"cmd": "close"}, "test")["ok"]
+    p.deal("result 2 3")
+    p.deal("result 2 1")
+    late, later = p.payloads[2:]
+    for payload in (late, later):
+        assert svc._handle("club/t01/result", payload.encode()) is None  # no ack: closed
+    assert svc.event.ack("t01") == ("abcd0001", 2)
+    final = svc.event.standings()["players"]
+    rows = sorted(r["id"] for r in svc.db.not_counted() if r["why"].startswith("late"))
+    assert len(rows) == 2  # #3's, #4's
+    assert svc.director({"cmd": "reopen", "why": "one more deal"}, "test")["ok"]
+    for payload in (later, late, late):  # the table sends them again, in any order
+        assert svc._handle("club/t01/result", payload.encode())[0] == "t01"
+    assert svc.event.ack("t01") == ("abcd0001", 4)  # acked: the table stops sending them
+    assert svc.event.standings()["players"] == final  # and they do not count
+    listed = svc.director({"cmd": "list"}, "test")["rows"]
+    assert sorted(r["id"] for r in listed if r["why"].startswith("late")) == rows
+    assert [h["code"] for h in svc.event.standings()["held"]] == ["late", "late"]
+    assert "late t01 abcd0001 #3 deal (row %d) sent again: acked, not counted unless " \
+        "accepted" % rows[0] in lines
+    assert len(svc.db.refusals()) == 2  # no row more: they are the late rows
+    # A restart agrees.
+    svc.db.close()
+    svc, _ = _service(tmp_path)
+    assert svc.event.standings()["players"] == final and svc.event.ack("t01")[1] == 4
+    # The director accepts one: it counts (as its entries score), the other stays late.
+    reply = svc.director({"cmd": "accept", "row": rows[0], "why": "played before the close"},
+                         "test")
+    assert reply["ok"], reply
+    got = {q["name"]: q["gp"] for q in svc.event.standings()["players"]}
+    assert got == {"Ann": 2, "Bob": 3}
+    svc.db.close()
+    svc, _ = _service(tmp_path)
+    assert {q["name"]: q["gp"] for q in svc.event.standings()["players"]} == got
+    assert [h["seq"] for h in svc.event.standings()["held"]] == [4]
+    # The next deal counts as any other, scored from the deals before it.
+    p.deal("result 1 1")
+    assert svc._handle("club/t01/result", p.payloads[-1].encode()) == ("t01", True)
+    assert {q["name"]: q["gp"] for q in svc.event.standings()["players"]} == {"Ann": 3,
+                                                                             "Bob": 3}
+    assert svc.event.ack("t01")[1] == 5
+    svc.db.close()
+
+
+def test_a_result_of_before_the_close_sent_again_after_it_is_no_late_one(tmp_path):
+    # A table that missed its ack sends a counted result again after the close: it is a
+    # duplicate (acked again), not a late result for the director's list.
+    svc, lines = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    for payload in p.payloads:
+        svc._handle("club/t01/result", payload.encode())
+    assert svc.director({"cmd": "close"}, "test")["ok"]
+    assert svc._handle("club/t01/result", p.payloads[1].encode()) == ("t01", False)
+    assert svc.db.not_counted() == [] and lines[-1] == "duplicate t01 abcd0001 #2 deal"
+
+
+def test_a_late_result_accepted_while_its_copy_sent_again_waits_counts(tmp_path):
+    # The table's copy of #4 came again after the reopen before #3's: it waits for #3.
+    # The director accepts #4's late row meanwhile (giving its result: the deal before it
+    # does not count): when #3 comes (late, held), #4 counts.
+    svc, _ = _service(tmp_path)
+    p = Played()
+    p.deal("result 1 2")
+    for payload in p.payloads:
+        svc._handle("club/t01/result", payload.encode())
+    assert svc.director({"cmd": "close"}, "test")["ok"]
+    p.deal("result 2 3")
+    p.deal("result 2 1")
+    late, later = p.payloads[2:]
+    for payload in (late, later):
+        svc._handle("club/t01/result", payload.encode())
+    rows = sorted(r["id"] for r in svc.db.not_counted() if r["why"].startswith("late"))
+    assert svc.director({"cmd": "reopen", "why": "one more deal"}, "test")["ok"]
+    svc._handle("club/t01/result", later.encode())
+    assert svc.event.ack("t01")[1] == 2  # #4 waits for #3
+    assert svc.director({"cmd": "accept", "row": rows[1], "why": "t01's last deal",
+                         "result": {"gp": [0, 1], "winner": 1}}, "test")["ok"]
+    svc._handle("club/t01/result", late.encode())
+    assert svc.event.ack("t01")[1] == 4
+    assert [h["seq"] for h in svc.event.standings()["held"]] == [3]
+    assert {q["name"]: q["gp"] for q in svc.event.standings()["players"]} == {"Ann": 2,
+                                                                             "Bob": 1}
+    before = svc.event.standings()
+    svc.db.commit()  # as the service's loop does before its acks
+    svc.db.close()
+    svc, _ = _service(tmp_path)  # a restart agrees
+    assert svc.event.standings()["players"] == before["players"]
+    assert svc.event.standings()["held"] == before["held"]
+    svc.db.close()
+
+
 @pytest.mark.parametrize("name,cell", [("=1+2", "'=1+2"), ("+4", "'+4"), ("-x", "'-x"),
                                        ("@me", "'@me"), ("Ann", "Ann"), ("Бо=б", "Бо=б")])
 def test_a_csv_cell_that_a_spreadsheet_would_run_is_text(name, cell):

@@ -36,6 +36,11 @@ line's words:
              deal the rules allow does): it went without its entries, and the service
              holds it for the director (the App shows the code as it is: no text of its
              own, so the language files, in every table's heap, stay as they are)
+  "twin"     another device uses this table's login: the broker (use_username_as_clientid)
+             ended the connection soon after it came up, _TAKEN times in a row, as it does
+             when a second client logs in with the same name. The two would knock each other
+             off for ever; this one tries again only every _TAKEN_RETRY ms, until a
+             connection lasts
 """
 
 import json
@@ -47,6 +52,9 @@ from net import mqtt, wire
 from net.outbox import Outbox
 
 _WINDOW = 4  # results published and not yet PUBACKed
+_SHORT = 10000  # ms: a connection ended sooner than this after its CONNACK...
+_TAKEN = 3  # ...this many times in a row: another device uses the login
+_TAKEN_RETRY = 60000  # ms between tries then
 
 
 class Club:
@@ -77,6 +85,8 @@ class Club:
         self._inflight = []  # [pid, seq] of results published and not yet PUBACKed
         self._sent = 0  # the highest seq published on this connection
         self._heard = now  # when the service last acked (or the link came up)
+        self._up = None  # when the connection came up (None: not up)
+        self._short = 0  # connections in a row that ended soon after they came up
         self._now = now
         self._seen = -1  # the session's change count at the last sync
         self._seating = None  # a seating waiting for the match in progress to end
@@ -180,6 +190,7 @@ class Club:
             return
         self.status = "online"
         self.refused = ""
+        self._up = self._now
         self._backoff = 1000
         self._inflight = []
         self._sent = self.outbox.acked
@@ -219,8 +230,17 @@ class Club:
 
     def down(self, why):
         self.link.close()
-        self.status = "offline: " + why
         self._inflight = []
+        up = self._up
+        self._up = None
+        if up is not None:
+            self._short = self._short + 1 if ticks_diff(self._now, up) < _SHORT else 0
+            if self._short >= _TAKEN:
+                self.status = "offline: another device uses this table's login"
+                self.on_event("twin", None)
+                self._later(_TAKEN_RETRY)
+                return
+        self.status = "offline: " + why
         self._later(self._backoff)
         self._backoff = min(self._backoff * 2, 30000)
 

@@ -231,7 +231,7 @@ class App:
             self.say(t("flash error"))
         elif code == "refused":  # the broker's answer: texts "club 1" to "club 5"
             self.say(t("club %d" % arg) if arg < 6 else "club: %d" % arg)
-        else:  # "flash" (the outbox's write), "topic", "seating", "name", "gap"
+        else:  # "flash" (the outbox's write), "topic", "seating", "name", "gap", "twin"
             self.say(t("club " + code))
 
     def beep(self, kind):
