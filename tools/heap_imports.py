@@ -17,7 +17,7 @@ PACKAGES = (
     ("hw", ("compat", "store.journal", "hw.keys", "hw.keypad", "hw.power", "hw.display")),
     ("session", ("session",)),
     ("session boot and stats", ("session.restore", "sixtysix.rulesets", "sixtysix.setup",
-                            "sixtysix.saved", "session.blobs", "session.stats")),
+                                "sixtysix.saved", "session.blobs", "session.stats")),
     ("quick entries", ("sixtysix.quick",)),
     ("ui", ("ui.i18n", "ui.keymap", "ui.text", "ui.app", "ui.scoreboard")),
     ("ui menus", ("ui.lists", "ui.menus")),
