@@ -16,13 +16,17 @@ A request is a dict with "cmd" and that command's fields:
                               refused with what to give
     accept   rows=[..] why    each row as above, on its own: {"ok": all accepted,
     accept   round=N why      "verdict": "accepted" | "partly accepted" | "refused",
-                              "rows": [{"row", "ok", "note" or "why"}], "note" or "why"};
-                              round: every held row of that round's matches
+             [after]          "rows": [{"row", "ok", "note" or "why"}], "note" or "why"};
+                              round: every held row of that round's matches (after a
+                              [table, inc, seq]); as many rows as fit one reply, then
+                              "rest" (the rows not looked at) or "next" (a round's after)
     close                     the standings are final; results that come are kept as late
     reopen   why              the night is open again (late results stay not counted
                               unless accepted, also when a table sends one again: it is
                               acked and held as late, club/service.py)
-    list                      the results that do not count (newest first, for the command)
+    list     [before]         a page of the results that do not count, newest first (below
+                              row `before`), with exact counts: {"rows", "counts" (held,
+                              conflict, late, refused), "total", "newer", "next"}
 
 act() answers every request: {"ok": True, "verdict": "accepted", "note": ...} or
 {"ok": False, "verdict": "refused", "why": ...}. Every failure becomes a refusal here, in
@@ -233,11 +237,16 @@ def _accept(svc, r):
         return _accepted(svc, note, tables)
     if "result" in r:
         raise Declined("a result is given for one row only: accept ROW --gp ... on its own")
+    after = None
     if "round" in r:
         rnd = _int(r, "round")
-        rids = _held_rows(svc, rnd)
-        if not rids:
+        after = r.get("after")
+        if after is not None and not (isinstance(after, list) and len(after) == 3):
+            raise Declined("after: [table, inc, seq] of a round's held result")
+        keyed = _held_rows(svc, rnd, after)
+        if not keyed and after is None:
             raise Declined("round %d has no held result" % rnd)
+        rids = [rid for _key, rid in keyed]
     else:
         rids = r["rows"]
         if not isinstance(rids, list) or not 1 <= len(rids) <= MANY or any(
@@ -245,23 +254,36 @@ def _accept(svc, r):
             raise Declined("rows: 1 to %d row numbers" % MANY)
     # Each row on its own, in turn: a row declined changed nothing (its checks come first)
     # and does not stop the others; a row accepted is on disk before the next is looked at.
+    # As many rows as their verdicts fit one reply (8 KB a message): the rest are left for
+    # the next request ("rest": their rows; with a round, "next": where to go on after).
     out = []
     tables = []
+    size = 0
     for rid in rids:
+        if out and size > REPLY_BYTES:
+            break
         try:
             out.append({"row": rid, "ok": True,
                         "note": _accept_one(svc, rid, why, None, tables)})
             svc.db.commit()
         except Declined as e:
             out.append({"row": rid, "ok": False, "why": str(e)})
+        size += len(json.dumps(out[-1])) + 2
     if tables:
         svc.director_done(tables)
     took = [x for x in out if x["ok"]]
     said = "; ".join("row %d: %s" % (x["row"], x["note"] if x["ok"] else x["why"])
                      for x in out)
+    if len(said) > 1000:  # each row's verdict is in "rows": the summary stays short
+        said = said[:1000] + " ..."
     reply = {"ok": len(took) == len(out), "rows": out,
              "verdict": "accepted" if len(took) == len(out) else
              "partly accepted" if took else "refused"}
+    if len(out) < len(rids):
+        if "round" in r:
+            reply["next"] = list(keyed[len(out) - 1][0])
+        else:
+            reply["rest"] = rids[len(out):]
     if reply["ok"]:
         reply["note"] = "%d rows accepted: %s" % (len(out), said)
     else:
@@ -269,16 +291,20 @@ def _accept(svc, r):
     return reply
 
 
-def _held_rows(svc, rnd):
-    """The held rows not accepted of round rnd's matches, in their tables' number order."""
+def _held_rows(svc, rnd, after=None):
+    """[((table, inc, seq), row)] of the held rows not accepted of round rnd's matches, in
+    their tables' number order; after: only those past that (table, inc, seq)."""
     rows = []
     for h in svc.db.refusals("held"):
         if h.get("match") is None or svc.db.accepted_of(h["id"]) is not None:
             continue
+        key = (h["table"], h["inc"], h["seq"])
+        if after is not None and key <= tuple(after):
+            continue
         head = _head(svc, h["table"], h["inc"], h["match"])
         if head is not None and head.get("round") == rnd:
-            rows.append((h["table"], h["inc"], h["seq"], h["id"]))
-    return [row[-1] for row in sorted(rows)]
+            rows.append((key, h["id"]))
+    return sorted(rows)
 
 
 def _accept_one(svc, rid, why, given, tables):
@@ -385,7 +411,9 @@ def _close(svc, r):
         return _accepted(svc, "already closed: nothing changed")
     svc.db.set_meta("closed", "1")
     svc.event.closed = True
-    return _accepted(svc, "closed: %d results counted" % svc.event.applied)
+    counted, held = svc.event.tally()
+    return _accepted(svc, "closed: %d results counted%s" % (
+        counted, ", %d held" % held if held else ""))
 
 
 def _reopen(svc, r):
@@ -400,13 +428,33 @@ def _reopen(svc, r):
     return _accepted(svc, "open again; %d late results do not count unless accepted" % late)
 
 
+PAGE_ROWS = 40  # rows of one list reply at most
+REPLY_BYTES = 6000  # a reply's rows at most: the broker takes 8 KB a message (venue.conf)
+
+
 def _list(svc, r):
-    """The results that do not count, as many as fit one reply (MQTT, 8 KB)."""
-    rows = [{"id": x["id"], "why": x["why"][:100], "topic": x["topic"],
-             "body": x["body"][:160], "copies": x["copies"]} for x in svc.db.not_counted(40)]
-    while rows and len(json.dumps(rows)) > 6000:
-        rows.pop()
-    return {"ok": True, "verdict": "accepted", "rows": rows}
+    """A page of the results that do not count, newest first, as many as fit one reply
+    (MQTT, 8 KB): those below row `before` (from the newest without it). Every count is
+    exact, made in SQL over every row: "counts" per outcome, "total", "newer" (rows
+    before this page), "next" (the `before` of the next page; None at the last)."""
+    before = r.get("before")
+    if before is not None:
+        before = _int(r, "before")
+    counts = svc.db.not_counted_counts()
+    found, newer = svc.db.not_counted_page(before, PAGE_ROWS + 1)
+    rows, size = [], 0
+    for x in found[:PAGE_ROWS]:
+        row = {k: x.get(k) for k in ("id", "kind", "table", "inc", "seq", "match", "deal",
+                                     "what", "code", "topic", "copies")}
+        row.update(why=x["why"][:200], body=x["body"][:160])
+        size += len(json.dumps(row)) + 2
+        if rows and size > REPLY_BYTES:
+            break
+        rows.append(row)
+    more = len(found) > len(rows)
+    return {"ok": True, "verdict": "accepted", "rows": rows, "counts": counts,
+            "total": sum(counts.values()), "newer": newer,
+            "next": rows[-1]["id"] if more and rows else None}
 
 
 def _seat(svc, r):
@@ -467,6 +515,21 @@ def _seat(svc, r):
     if unheard:
         note += "; not heard from yet (check each has a login): " + " ".join(unheard[:20])
     return _accepted(svc, note)
+
+
+def fit(reply, limit=7000):
+    """The reply as sent over MQTT, under the broker's 8 KB a message whatever it holds:
+    list and accept page their rows by request, so this only cuts a long reason short."""
+    if len(json.dumps(reply).encode()) <= limit:
+        return reply
+    out = dict(reply)
+    for k in ("note", "why"):
+        if isinstance(out.get(k), str) and len(out[k]) > 500:
+            out[k] = out[k][:500] + " ..."
+    while out.get("rows") and len(json.dumps(out).encode()) > limit:
+        out["rows"] = out["rows"][:-1]
+        out["cut"] = True
+    return out
 
 
 def wire_table(table):

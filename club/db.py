@@ -68,6 +68,10 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+# The word for each kind of refused row, as the log, the commands and the pages say it.
+WORDS = {"held": "held", "conflict": "conflict", "late": "late", "bad": "refused"}
+
+
 class Db:
     def __init__(self, path):
         self.conn = sqlite3.connect(path, check_same_thread=False)
@@ -242,6 +246,43 @@ class Db:
             out.append({"id": rid, "at": at, "topic": topic, "why": why, "body": body[:300],
                         "copies": copies})
         return out
+
+    def not_counted_counts(self):
+        """{kind: how many rows of it do not count}, counted in SQL over every row (not
+        accepted), with the outcome's word: "held", "conflict", "late", "refused" (a
+        message that is no result, kind "bad")."""
+        out = {"held": 0, "conflict": 0, "late": 0, "refused": 0}
+        for kind, n in self.conn.execute(
+                "SELECT kind, COUNT(*) FROM refused WHERE id NOT IN "
+                "(SELECT refused_id FROM accepted) GROUP BY kind"):
+            word = WORDS.get(kind, "refused")
+            out[word] += n
+        return out
+
+    def not_counted_page(self, before=None, limit=40):
+        """A page of the rows not accepted, newest first: those with an id below `before`
+        (None: from the newest), at most `limit`, as refusal() has them with "kind" the
+        outcome's word and body as text; and how many rows are newer than the page."""
+        cond = "id NOT IN (SELECT refused_id FROM accepted)"
+        args = ()
+        newer = 0
+        if before is not None:
+            newer = self.conn.execute("SELECT COUNT(*) FROM refused WHERE %s AND id >= ?"
+                                      % cond, (before,)).fetchone()[0]
+            cond += " AND id < ?"
+            args = (before,)
+        rows = self.conn.execute(
+            "SELECT id, at, topic, body, why, kind, code, table_id, inc, seq, copies "
+            "FROM refused WHERE %s ORDER BY id DESC LIMIT ?" % cond, args + (limit,))
+        out = []
+        for row in rows:
+            r = _held(row[:10])
+            r["copies"] = row[10]  # how many times that bad message came
+            if not isinstance(r["body"], str):
+                r["body"] = bytes(r["body"] or b"").decode("utf-8", "replace")
+            r["kind"] = WORDS.get(r["kind"], "refused")
+            out.append(r)
+        return out, newer
 
     def accepted_of(self, rid):
         row = self.conn.execute("SELECT id FROM accepted WHERE refused_id = ?",

@@ -13,7 +13,10 @@ count, close and reopen the night.
                                            --over the side that has won the match after it
                                            (-1: not over); a refusal lists what can be given
     void TABLE INC MATCH DEAL --why TEXT   the deal does not count
-    list                                   the results that do not count, with their rows
+    list [--before ROW | --all]            the results that do not count (held, conflict,
+                                           late, refused), each with its row, newest first:
+                                           the newest page, the page below ROW, or every
+                                           row; then exactly how many there are of each
     accept ROW [ROW ...] --why TEXT        each row's result counts (a conflict's other
                                            copy in place of the one that counted, a late
                                            or a held result): a deal as the core scores
@@ -24,9 +27,10 @@ count, close and reopen the night.
                                            firmware sends none) counts as given, if one deal
                                            can give it (as for correct)
     accept --round N --why TEXT            every held result of round N, as ROW ROW ...
-    show                                   the standings now (as the terminal view prints),
-                                           then the results held, not counted, with the
-                                           row of each and why (club/rescore.py)
+    show                                   the standings now, each match with its table,
+                                           INC and MATCH (what correct and void name), then
+                                           every result held, in conflict or late, with its
+                                           row and why
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
     pair ROUND RULES [--system swiss|roundrobin] [--tables T ...] [--add NAME ...] [--send]
@@ -39,18 +43,21 @@ count, close and reopen the night.
                                            open the browser table page (club/tablecards.py)
     reopen --why TEXT                      the night is open again
 
-Every command but seat and show is a request to the standings service
-(club/director/do/<id>), which answers on club/director/reply/<id>: this prints
-"accepted" or "refused: <why>" and exits 1 when refused, 2 when no answer came within
---timeout seconds (10). The service keeps every correction in its database (the audit
-trail, also in the standings as "audit"); the latest for a deal counts. INC and MATCH are a
-table's incarnation and match number: the service's /standings.json lists them under
-"rounds" (the director's page /director too; the live page shows the rounds, not these).
+Every command but cards is a request to the standings service (club/director/do/<id>),
+which answers on club/director/reply/<id>: this prints "accepted" or "refused: <why>".
+Exit status (EXIT, also in --help): 0 accepted, 1 refused, 2 no answer within --timeout
+seconds (10), 3 cannot connect or bad arguments; never a traceback. A reply is one MQTT
+message under the broker's 8 KB: list and show take the rows a page a request, accept as
+many rows a request as their verdicts fit. The service keeps every correction in its
+database (the audit trail, also in the standings as "audit"); the latest for a deal
+counts. INC and MATCH are a table's incarnation and match number: show lists them with
+each match (so do /standings.json under "rounds" and the director's page /director).
 """
 
 import argparse
 import csv
 import json
+import re
 import secrets
 import sys
 import threading
@@ -60,69 +67,154 @@ from sixtysix.names import MAX, valid
 from club import tablecards
 from club.bounded import HEAD, Reader
 from club.bounded import want as ask_for_parts
-from club.broker import connect
+from club.broker import CannotConnect, connect
 from club.view import render
+
+# The exit status of every command, as --help and docs/club.md say it.
+ACCEPTED, REFUSED, NO_ANSWER, CANNOT = 0, 1, 2, 3
+EXIT = """exit status:
+  0  accepted (and done: the CSV written, the list or standings printed)
+  1  refused: the service said why (with several rows: any row declined)
+  2  no answer: the service did not answer within --timeout (is it running?), or no
+     standings came from it
+  3  cannot connect (no broker at --broker, the login refused: the password?, the
+     password file unreadable) or bad arguments"""
+
+
+class NoAnswer(Exception):
+    """Nothing came within the timeout: args[0] says what (exit 2)."""
+
+
+class BadArguments(Exception):
+    """The command cannot be carried out as given: args[0] says why (exit 3)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with bad arguments exit 3 (2 is "no answer") and GP,GP game points that
+    start with a minus ("-1,2") read as an argument, not an option: the service's checks
+    refuse them with the reason."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("epilog", EXIT)
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\d+(,-?\d+)*$|^-\d*\.\d+$")
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print("%s: error: %s" % (self.prog, message), file=sys.stderr)
+        raise SystemExit(CANNOT)
+
+
+class Link:
+    """The command's one connection to the broker (as the director: the broker makes the
+    login the client id, so a second connection would push the first off): requests to
+    the service, the retained standings, the seatings."""
+
+    def __init__(self, a):
+        self.a = a
+        self.c = connect(a, "director", a.timeout)
+        self.cv = threading.Condition()
+        self.replies = {}
+        self.acked = set()  # subscription message ids the broker has answered
+        self.reader = None
+        self.want = None
+        self.data = None
+        self.c.on_message = self._on_message
+        self.c.on_subscribe = self._on_subscribe
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
+        with self.cv:
+            self.acked.add(mid)
+            self.cv.notify_all()
+
+    def _on_message(self, client, userdata, msg):
+        if msg.topic.startswith("club/director/reply/"):
+            try:
+                reply = json.loads(msg.payload)
+            except ValueError:
+                reply = {"ok": False, "why": "an answer that is not JSON"}
+            with self.cv:
+                self.replies[msg.topic.rsplit("/", 1)[1]] = reply
+                self.cv.notify_all()
+        elif self.reader is not None:
+            data = self.reader.feed(msg.topic, msg.payload)
+            if data is not None and self.want(data):
+                with self.cv:
+                    self.data = data
+                    self.cv.notify_all()
+
+    def _subscribe(self, topic):
+        _result, mid = self.c.subscribe(topic, 1)
+        with self.cv:
+            return self.cv.wait_for(lambda: mid in self.acked, self.a.timeout)
+
+    def ask(self, body):
+        """One request to the service and its reply (a dict); None when no answer came
+        within --timeout. Sent at QoS 0: a service that is down never finds it queued and
+        carries it out after this has said that nothing came."""
+        rid = secrets.token_hex(8)
+        topic = "club/director/reply/" + rid
+        if not self._subscribe(topic):
+            return None
+        self.c.publish("club/director/do/" + rid, json.dumps(body), qos=0)
+        with self.cv:
+            got = self.cv.wait_for(lambda: rid in self.replies, self.a.timeout)
+            reply = self.replies.pop(rid, None) if got else None
+        self.c.unsubscribe(topic)
+        return reply
+
+    def standings(self, want=None, timeout=10):
+        """The retained standings, whole (club/bounded.py joins their parts): the first
+        that satisfies want(), if given; NoAnswer when none comes within timeout."""
+        with self.cv:
+            self.reader, self.want, self.data = Reader(), want or (lambda d: True), None
+        if self._subscribe(HEAD + "/#"):
+            ask_for_parts(self.c)  # the parts are not retained: the service sends them again
+        with self.cv:
+            if not self.cv.wait_for(lambda: self.data is not None, timeout):
+                raise NoAnswer("no standings from the service in %g s: is it running?"
+                               % timeout)
+            return self.data
+
+    def publish(self, messages):
+        """Send [(topic, payload, retain)] at QoS 1 and wait for the broker to have each."""
+        for topic, payload, retain in messages:
+            info = self.c.publish(topic, payload, qos=1, retain=retain)
+            info.wait_for_publish(self.a.timeout)
+            if not info.is_published():
+                raise NoAnswer("the broker did not take " + topic)
+
+    def close(self):
+        self.c.loop_stop()
+        self.c.disconnect()
 
 
 def publish(a, messages):
-    """Send [(topic, payload, retain)] at QoS 1 and wait for the broker to have each."""
-    c = connect(a, "director")
+    """Send [(topic, payload, retain)] at QoS 1 on a connection of its own (Link.publish)."""
+    if getattr(a, "timeout", None) is None:
+        a.timeout = 10
+    link = Link(a)
     try:
-        for topic, payload, retain in messages:
-            info = c.publish(topic, payload, qos=1, retain=retain)
-            info.wait_for_publish(10)
-            if not info.is_published():
-                raise SystemExit("director: the broker did not take " + topic)
+        link.publish(messages)
     finally:
-        c.loop_stop()
-        c.disconnect()
+        link.close()
 
 
-def request(a, body):
-    """Send one request to the service and wait for its reply (a dict); None when no
-    answer came within a.timeout seconds. Sent at QoS 0: a service that is down never
-    finds it queued and carries it out after this has said that nothing came."""
-    rid = secrets.token_hex(8)
-    got = threading.Event()
-    box = {}
-    subscribed = threading.Event()
-
-    def on_message(client, userdata, msg):
-        try:
-            box["reply"] = json.loads(msg.payload)
-        except ValueError:
-            box["reply"] = {"ok": False, "why": "an answer that is not JSON"}
-        got.set()
-
-    c = connect(a, "director")
-    c.on_message = on_message
-    c.on_subscribe = lambda *args: subscribed.set()
-    try:
-        c.subscribe("club/director/reply/" + rid, 1)
-        if not subscribed.wait(a.timeout):
-            if not c.is_connected():
-                raise SystemExit("director: the broker did not let the director in "
-                                 "(its password?)")
-            return None
-        c.publish("club/director/do/" + rid, json.dumps(body), qos=0)
-        if not got.wait(a.timeout):
-            return None
-    finally:
-        c.loop_stop()
-        c.disconnect()
-    return box["reply"]
+def no_answer(a):
+    return NoAnswer("no answer from the standings service in %g s: is it running?"
+                    % a.timeout)
 
 
-def verdict(a, body):
-    """request(), printed: "accepted[: note]" and the reply, or exit 1 ("refused: why")
-    or 2 (no answer)."""
-    reply = request(a, body)
+def verdict(link, a, body):
+    """link.ask(), printed: "accepted[: note]" and the reply, or exit 1 ("refused: why");
+    NoAnswer when none came."""
+    reply = link.ask(body)
     if reply is None:
-        print("no answer from the standings service in %g s: is it running?" % a.timeout)
-        raise SystemExit(2)
+        raise no_answer(a)
     if not reply.get("ok"):
         print("refused: %s" % reply.get("why"))
-        raise SystemExit(1)
+        raise SystemExit(REFUSED)
     print("accepted" + (": " + reply["note"] if reply.get("note") else ""))
     return reply
 
@@ -131,70 +223,123 @@ def game_points(text):
     try:
         return [int(g) for g in text.split(",")]
     except ValueError:
-        raise SystemExit("director: game points are numbers: GP,GP") from None
+        raise BadArguments("game points are numbers: GP,GP") from None
 
 
-def accept(a):
+def accept(link, a):
     """accept ROW [--gp GP,GP --winner W [--over X]], accept ROW ROW ..., accept --round N:
-    each row checked on its own, its verdict printed; exit 1 if any was declined."""
+    each row checked on its own, its verdict printed; exit 1 if any was declined. The
+    service answers as many rows a request as fit one reply: the rest go in the next."""
     if bool(a.rows) == (a.round is not None):
-        raise SystemExit("director: accept ROW [ROW ...] or accept --round N")
+        raise BadArguments("accept ROW [ROW ...] or accept --round N")
     body = {"cmd": "accept", "why": a.why}
     if a.gp is not None or a.winner is not None:
         if len(a.rows) != 1 or a.gp is None or a.winner is None:
-            raise SystemExit("director: a result is given for one row: accept ROW --gp GP,GP "
-                             "--winner SIDE [--over SIDE]")
+            raise BadArguments("a result is given for one row: accept ROW --gp GP,GP "
+                               "--winner SIDE [--over SIDE]")
         body["result"] = {"gp": game_points(a.gp), "winner": a.winner, "over": a.over}
     if a.round is None and len(a.rows) == 1:
-        verdict(a, dict(body, row=a.rows[0]))
+        verdict(link, a, dict(body, row=a.rows[0]))
         return
-    if a.round is not None:
-        body["round"] = a.round
-    else:
-        body["rows"] = a.rows
-    reply = request(a, body)
-    if reply is None:
-        print("no answer from the standings service in %g s: is it running?" % a.timeout)
-        raise SystemExit(2)
-    for r in reply.get("rows") or []:
-        print("row %s: %s" % (r.get("row"), "accepted: " + r["note"] if r.get("ok")
-                              else "refused: %s" % r.get("why")))
-    if not reply.get("rows"):
-        print("refused: %s" % reply.get("why"))
-    if not reply.get("ok"):
-        raise SystemExit(1)
+    declined = False
+    rest = list(a.rows)
+    after = None
+    while True:
+        if a.round is not None:
+            ask = dict(body, round=a.round)
+            if after is not None:
+                ask["after"] = after
+        else:
+            ask = dict(body, rows=rest[:MANY])
+        reply = link.ask(ask)
+        if reply is None:
+            raise no_answer(a)
+        for r in reply.get("rows") or []:
+            print("row %s: %s" % (r.get("row"), "accepted: " + r["note"] if r.get("ok")
+                                  else "refused: %s" % r.get("why")))
+        if not reply.get("rows"):
+            print("refused: %s" % reply.get("why"))
+        declined = declined or not reply.get("ok")
+        if a.round is not None:
+            after = reply.get("next")
+            if after is None:
+                break
+        else:
+            rest = reply.get("rest", []) + rest[MANY:]
+            if not rest or not reply.get("rows"):
+                break
+    if declined:
+        raise SystemExit(REFUSED)
 
 
-def standings(a, want=None, timeout=10):
-    """The retained standings, whole (club/bounded.py joins their parts): the first that
-    satisfies want(), if given."""
-    got = threading.Event()
-    box = {}
-    reader = Reader()
-
-    def on_message(client, userdata, msg):
-        data = reader.feed(msg.topic, msg.payload)
-        if data is not None and (want is None or want(data)):
-            box["data"] = data
-            got.set()
-
-    subscribed = threading.Event()
-    c = connect(a, "director-read")
-    c.on_message = on_message
-    c.on_subscribe = lambda *args: subscribed.set()
-    c.subscribe(HEAD + "/#", 1)
-    if subscribed.wait(timeout):
-        ask_for_parts(c)  # the parts are not retained: the service sends them again
-    try:
-        if not got.wait(timeout):
-            raise SystemExit("director: no standings from the service")
-    finally:
-        c.loop_stop()
-        c.disconnect()
-    return box["data"]
+MANY = 200  # rows one accept request names (the service's limit)
 
 
-def pair(a):
+def pages(link, a, before=None, every=False):
+    """The list's reply for the page below row `before` (the newest page without it), and
+    with every=True every page after it: (first reply, every row). NoAnswer when a page
+    does not come."""
+    ask = {"cmd": "list"}
+    if before is not None:
+        ask["before"] = before
+    first = link.ask(ask)
+    if first is None:
+        raise no_answer(a)
+    if not first.get("ok"):
+        print("refused: %s" % first.get("why"))
+        raise SystemExit(REFUSED)
+    rows = list(first["rows"])
+    reply = first
+    while every and reply.get("next") is not None:
+        reply = link.ask({"cmd": "list", "before": reply["next"]})
+        if reply is None:
+            raise no_answer(a)
+        rows += reply["rows"]
+    return first, rows
+
+
+def list_rows(link, a):
+    """`list`: the newest page of the results that do not count (or, --before ROW, the
+    page below that row; --all: every row), then exactly how many there are in all."""
+    first, rows = pages(link, a, a.before, a.all)
+    for r in rows:
+        if r.get("table"):
+            what = "%s %s #%s %s" % (r["table"], r["inc"], r["seq"], r.get("what") or "")
+        else:
+            what = r["topic"]
+        why = r["why"]
+        if why.startswith(r["kind"] + ": "):
+            why = why[len(r["kind"]) + 2:]
+        if why.startswith(what.rstrip() + " "):
+            why = why[len(what.rstrip()) + 1:]
+        copies = r.get("copies") or 1  # one row for a bad message sent again and again
+        if copies > 1:
+            why += " (%d copies)" % copies
+        print("row %d  %s  %s: %s\n    %s" % (r["id"], r["kind"], what, why, r["body"]))
+    print(summary(first, rows, a.all))
+
+
+def summary(first, rows, every):
+    """What the list says after its rows: the exact counts, and how to see the rest."""
+    counts, total = first["counts"], first["total"]
+    if not total:
+        return "every result counts"
+    text = "%d %s (%s)" % (total, "result does not count" if total == 1 else
+                           "results do not count", ", ".join(
+        "%s %d" % (k, counts[k]) for k in ("held", "conflict", "late", "refused")))
+    if every or (not first["newer"] and len(rows) == total):
+        return text + ": every one is listed above"
+    if not rows:
+        return text + "; none below that row: `list` shows the newest"
+    start = first["newer"] + 1
+    text += "; results %d to %d of them (newest first) are above" % (
+        start, start + len(rows) - 1)
+    if first.get("next") is not None:
+        text += ": `list --before %d` for the next page" % first["next"]
+    return text + ", `list --all` for every one"
+
+
+def pair(link, a):
     """The proposed seating of round a.round, printed as the seat command that seats it."""
     from sixtysix.errors import Refused
     from sixtysix.rules import Rules
@@ -205,13 +350,13 @@ def pair(a):
         size = Rules(a.rules.split()[0]).players
     except (Refused, IndexError):
         print("refused: %s is no rule set" % a.rules)
-        raise SystemExit(1) from None
-    data = standings(a, timeout=a.timeout)
+        raise SystemExit(REFUSED) from None
+    data = link.standings(timeout=a.timeout)
     try:
         seats, out = propose(data, a.round, size, a.system, a.tables, a.add)
     except ValueError as e:
         print("refused: %s" % e)
-        raise SystemExit(1) from None
+        raise SystemExit(REFUSED) from None
     print("python -m club.director seat %d %s %s" % (
         a.round, a.rules, " ".join("%s=%s" % (t, ",".join(n)) for t, n in seats)))
     if out:
@@ -226,11 +371,11 @@ def parse_seats(seats):
         table, eq, names = seat.partition("=")
         names = names.split(",")
         if not eq or not table or len(names) < 2 or not all(names):
-            raise SystemExit("director: a seat is TABLE=NAME,NAME[,NAME[,NAME]]: " + seat)
+            raise BadArguments("a seat is TABLE=NAME,NAME[,NAME[,NAME]]: " + seat)
         for n in names:
             if not valid(n):
-                raise SystemExit("director: a name is 1 to %d letters, no spaces, ',' or '=': %s"
-                                 % (MAX, n))
+                raise BadArguments("a name is 1 to %d letters, no spaces, ',' or '=': %s"
+                                   % (MAX, n))
         out.append([table, names])
     return out
 
@@ -260,7 +405,33 @@ def write_csv(path, data):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="The club night's director.")
+    """Run one command; every outcome is one of the exit statuses (EXIT), said in words
+    and never as a traceback."""
+    try:
+        run(argv)
+    except NoAnswer as e:
+        print(e)
+        raise SystemExit(NO_ANSWER) from None
+    except (CannotConnect, BadArguments) as e:
+        print("director: %s" % e, file=sys.stderr)
+        raise SystemExit(CANNOT) from None
+    except OSError as e:  # a file of the command's: the CSV, the cards, a password
+        print("director: %s: %s" % (e.filename or "", e.strerror or e), file=sys.stderr)
+        raise SystemExit(CANNOT) from None
+    except KeyboardInterrupt:
+        print("director: stopped (Ctrl-C): the last request may have been carried out",
+              file=sys.stderr)
+        raise SystemExit(NO_ANSWER) from None
+    except SystemExit as e:
+        if isinstance(e.code, str):  # a check of the arguments (club/tablecards.py's)
+            print(e.code, file=sys.stderr)
+            raise SystemExit(CANNOT) from None
+        raise
+
+
+def parser():
+    ap = Parser(prog="python -m club.director", description=__doc__.split("\n\n", 2)[2]
+                .split("\nEvery command", 1)[0].rstrip())
     ap.add_argument("--broker", default="127.0.0.1:1883")
     ap.add_argument("--user", default="director")
     ap.add_argument("--password-file")
@@ -276,7 +447,7 @@ def main(argv=None):
                            "match's rule set can give it there (a refusal lists what can)"
                            if name == "correct" else "the deal does not count")
         c.add_argument("table")
-        c.add_argument("inc")
+        c.add_argument("inc", help="the table's INC, as show lists its matches")
         c.add_argument("match", type=int)
         c.add_argument("deal", type=int)
         if name == "correct":
@@ -306,53 +477,74 @@ def main(argv=None):
     c.add_argument("--add", nargs="+", default=[],
                    help="players who join (or sat out every round so far)")
     c.add_argument("--send", action="store_true", help="seat it (as the seat command)")
-    sub.add_parser("list")
-    sub.add_parser("show")
+    c = sub.add_parser("list", description="the results that do not count (held, conflict, "
+                       "late, refused), newest first, a page at a time, then how many in all")
+    c.add_argument("--before", type=int, metavar="ROW", help="the page below that row")
+    c.add_argument("--all", action="store_true", help="every row, page after page")
+    sub.add_parser("show", description="the standings, each match with its INC, then every "
+                   "result held, in conflict or late, with its row")
     c = sub.add_parser("close")
     c.add_argument("--csv", required=True)
     tablecards.arguments(sub.add_parser("cards"))
     c = sub.add_parser("reopen")
     c.add_argument("--why", required=True)
-    a = ap.parse_args(argv)
+    return ap
 
-    if a.cmd == "pair":
-        seats = pair(a)
-        if not a.send:
-            return
-        a.seats = ["%s=%s" % (t, ",".join(n)) for t, n in seats]
-        a.cmd = "seat"
-    if a.cmd == "seat":
-        # The service checks and stores the round first; the tables hear it only then.
-        seats = parse_seats(a.seats)
-        verdict(a, {"cmd": "seat", "round": a.round, "rules": a.rules, "seats": seats})
-        publish(a, seat_messages(a.round, a.rules, seats))
-        print("round %d seated: %d tables" % (a.round, len(seats)))
-    elif a.cmd in ("correct", "void"):
+
+def run(argv=None):
+    a = parser().parse_args(argv)
+    if a.cmd == "cards":
+        tablecards.run(a)
+        return
+    seats = parse_seats(a.seats) if a.cmd == "seat" else None
+    fix = None
+    if a.cmd in ("correct", "void"):
         fix = {"cmd": a.cmd, "table": a.table, "inc": a.inc, "match": a.match,
                "deal": a.deal, "why": a.why}
         if a.cmd == "correct":
             fix["result"] = {"gp": game_points(a.gp), "winner": a.winner, "over": a.over}
-        verdict(a, fix)
+    link = Link(a)
+    try:
+        command(link, a, seats, fix)
+    finally:
+        link.close()
+
+
+def command(link, a, seats, fix):
+    if a.cmd == "pair":
+        proposed = pair(link, a)
+        if not a.send:
+            return
+        seats = [[t, names] for t, names in proposed]
+        a.cmd = "seat"
+    if a.cmd == "seat":
+        # The service checks and stores the round first; the tables hear it only then.
+        verdict(link, a, {"cmd": "seat", "round": a.round, "rules": a.rules, "seats": seats})
+        link.publish(seat_messages(a.round, a.rules, seats))
+        print("round %d seated: %d tables" % (a.round, len(seats)))
+    elif fix is not None:
+        verdict(link, a, fix)
     elif a.cmd == "accept":
-        accept(a)
+        accept(link, a)
     elif a.cmd == "list":
-        rows = verdict(a, {"cmd": "list"}).get("rows", [])
-        for r in rows:
-            copies = r.get("copies") or 1  # one row for a bad message sent again and again
-            print("row %d  %s  %s%s\n    %s" % (r["id"], r["topic"], r["why"], " (%d copies)"
-                                                % copies if copies > 1 else "", r["body"]))
-        print("%d results do not count" % len(rows) if rows else "every result counts")
+        list_rows(link, a)
     elif a.cmd == "reopen":
-        verdict(a, {"cmd": "reopen", "why": a.why})
-    elif a.cmd == "cards":
-        tablecards.run(a)
+        verdict(link, a, {"cmd": "reopen", "why": a.why})
     elif a.cmd == "show":
-        sys.stdout.write(render(standings(a)))
+        data = link.standings(timeout=a.timeout)
+        try:
+            first, rows = pages(link, a, every=True)
+        except NoAnswer:
+            sys.stdout.write(render(data))
+            raise NoAnswer("no answer from the standings service in %g s: the results that "
+                           "do not count are not listed (is it running?)" % a.timeout) from None
+        sys.stdout.write(render(data, kept={"rows": rows, "counts": first["counts"]}))
     elif a.cmd == "close":
-        verdict(a, {"cmd": "close"})
-        data = standings(a, lambda d: d.get("closed"), a.timeout)
+        verdict(link, a, {"cmd": "close"})
+        data = link.standings(lambda d: d.get("closed"), a.timeout)
         write_csv(a.csv, data)
         print("closed; final standings in %s (%d players)" % (a.csv, len(data["players"])))
+
 
 if __name__ == "__main__":
     main()

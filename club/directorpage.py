@@ -1,7 +1,9 @@
 """The director's web page on the standings service (docs/club.md, "The director's page").
 
     /director             the page (club/director.html)
-    /director/state.json  what it shows: results that do not count, corrections, the log
+    /director/state.json  what it shows: a page of the results that do not count (newest
+                          first; ?before=ROW the page below that row) with exact counts,
+                          corrections, the log
     /director/act         POST: one director request (JSON), answered with the verdict
 
 All of it needs the director's password (HTTP Basic, user "director"; the service reads
@@ -24,6 +26,7 @@ import hmac
 import json
 import os
 import secrets
+from urllib.parse import parse_qs
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "director.html")
 USER = "director"
@@ -52,7 +55,13 @@ def handle(svc, h):
             _send(h, 200, f.read(), "text/html; charset=utf-8",
                   {"Content-Security-Policy": POLICY, "X-Frame-Options": "DENY"})
     elif h.command == "GET" and path == "/director/state.json":
-        _send(h, 200, json.dumps(state(svc)).encode(), "application/json")
+        query = parse_qs(h.path.partition("?")[2])
+        before = (query.get("before") or [""])[0]
+        if before and not before.isdigit():
+            _send(h, 400, b"before: a row number", "text/plain")
+            return True
+        _send(h, 200, json.dumps(state(svc, int(before) if before else None)).encode(),
+              "application/json")
     elif h.command == "POST" and path == "/director/act":
         why = forged(h)
         if why:
@@ -105,28 +114,35 @@ def forged(h):
     return None
 
 
-def state(svc):
-    """What the page shows, read under the service's lock."""
+PAGE_ROWS = 50  # rows of the results that do not count on one page
+
+
+def state(svc, before=None):
+    """What the page shows, read under the service's lock: a page of the results that do
+    not count (newest first; below row `before`), with exact counts of every row."""
     with svc.lock:
         rows = []
-        for row in svc.db.not_counted():
-            why = row["why"]
-            kind = why.split(":", 1)[0] if ":" in why else "refused"
-            if kind not in ("conflict", "late", "held"):
-                kind = "refused"
+        found, newer = svc.db.not_counted_page(before, PAGE_ROWS + 1)
+        for row in found[:PAGE_ROWS]:
             try:
                 table, msg = svc.db.refused_result(row["id"])
                 whole = True
                 counted = svc.event.counted(table, msg["inc"], msg["seq"])
             except ValueError:
                 whole, counted = False, None
-            rows.append(dict(row, kind=kind, acceptable=whole, counted=json.dumps(
-                counted, separators=(",", ":")) if counted else None))
+            rows.append({"id": row["id"], "at": row["at"], "topic": row["topic"],
+                         "why": row["why"], "body": row["body"][:300], "kind": row["kind"],
+                         "copies": row["copies"], "acceptable": whole, "counted": json.dumps(
+                             counted, separators=(",", ":")) if counted else None})
+        counts = svc.db.not_counted_counts()
+        counted, held = svc.event.tally()
         matches = [{"table": m.table, "inc": m.inc, "match": m.match,
                     "names": (m.head or {}).get("names") or [],
                     "deals": sorted(m.deals)} for m in svc.event.matches.values()]
-        return {"token": TOKEN, "closed": svc.event.closed, "results": svc.event.applied,
-                "not_counted": rows, "audit": list(svc.event.audit),
+        return {"token": TOKEN, "closed": svc.event.closed, "counted": counted, "held": held,
+                "not_counted": rows, "counts": counts, "total": sum(counts.values()),
+                "newer": newer, "next": rows[-1]["id"] if len(found) > PAGE_ROWS else None,
+                "audit": list(svc.event.audit),
                 "log": svc.db.director_log(), "matches": sorted(
                     matches, key=lambda m: (m["table"], m["inc"], m["match"]))}
 

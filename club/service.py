@@ -25,6 +25,8 @@ import hashlib
 import json
 import os
 import queue
+import sqlite3
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -80,6 +82,8 @@ class Service:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = lambda *a: self.log("disconnected from the broker")
+        self.client.on_connect_fail = self._on_connect_fail
+        self.unreachable = False  # said once an outage: the broker cannot be reached
         self.host, self.port = host, port
         self.table_page = None  # the browser table page's folder, served under /table/
         self.table_page_missing = None  # why it could not be built (/table/ says how to)
@@ -96,12 +100,19 @@ class Service:
         if reason.is_failure:
             self.log("broker refused the login: %s" % reason)
             return
+        self.unreachable = False
         self.log("connected to the broker")
         client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
                           (WANT, 0), (PROBE, 0)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
+
+    def _on_connect_fail(self, client, userdata):
+        if not self.unreachable:
+            self.unreachable = True
+            self.log("cannot reach the broker at %s:%d: trying again every 2 s"
+                     % (self.host, self.port))
 
     def _on_message(self, client, userdata, msg):
         if msg.topic == PROBE:
@@ -241,14 +252,14 @@ class Service:
                     self.log("duplicate late " + what)
                     return None
                 self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD, "late",
-                             key)
+                             key, what)
                 return None
             if self.db.add_result(table, msg):
                 late = self.db.late_row(key) if msg["kind"] != "gap" else None
                 if late is not None:
                     # Kept as late at the close, sent again now the night is open: its
                     # number is taken and acked (the table stops sending it), and it stays
-                    # late, counting only if the director accepts its row (_hold says so).
+                    # late, counting only if the director accepts its row (_judged says so).
                     self.event.late[key] = late
                 elif msg["kind"] == "gap":
                     self.db.add_gap(table, msg)
@@ -256,16 +267,16 @@ class Service:
                              "table (its flash went back to an older copy); it numbers on "
                              "from #%d" % (table, msg["inc"], msg["from"], msg["to"],
                                            msg["seq"]))
-                else:
-                    self.log("accepted " + what)
                 new = self.event.apply(table, msg)
-                self._hold(topic)
+                if not self.event.judged and msg["kind"] != "gap":
+                    self.log("waiting %s: a lower number has not come" % what)
+                self._judged()
                 return table, new
             if self.event.copy(table, msg["inc"], msg["seq"]) != msg:
                 # The same number with other content: the first copy counts, this one is
                 # kept beside it for the director, never dropped silently.
                 self._refuse(topic, payload, "conflict: %s differs from the copy kept" % what,
-                             MAX_PAYLOAD, "conflict", key)
+                             MAX_PAYLOAD, "conflict", key, what)
                 return table, False
             self.duplicates += 1
             self.log("duplicate " + what)
@@ -329,14 +340,15 @@ class Service:
             if len(self.replies) >= 1000:
                 self.replies.pop(next(iter(self.replies)))
             self.replies[rid] = reply
-        text = json.dumps(dict(reply, id=rid), separators=(",", ":"))
+        text = json.dumps(dict(actions.fit(reply), id=rid), separators=(",", ":"))
         self.client.publish("club/director/reply/" + rid, text, qos=1)
 
-    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3):
-        """Keep a refused message's first bytes and the reason, on disk at once, and say so.
-        A bad message that came before on this topic, byte for byte (a broken table sends
-        it again and again), is one more copy of its row, not a row of its own."""
-        if kind == "bad":
+    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3,
+                what=None):
+        """Keep a message that does not count (its first bytes, or whole), the reason and
+        its kind, on disk at once, and say so in one line under the kind's one word:
+        "refused TOPIC: why" (not a result), "conflict X: why", "late X: why"."""
+        if kind == "bad":  # a bad message again, byte for byte: one more copy of its row
             digest = hashlib.sha256(payload).hexdigest()
             rid, copies = self.db.add_bad(topic, payload[:keep], why, digest)
             self.db.commit()
@@ -347,23 +359,38 @@ class Service:
             return
         self.db.add_refused(topic, payload[:keep], why, kind, None, key)
         self.db.commit()
-        self.log("refused %s: %s" % (topic, why))
+        text = why.split(": ", 1)[-1] if why.startswith(kind + ":") else why
+        if text.startswith(what + " "):
+            text = text[len(what) + 1:]
+        self.log("%s %s: %s, not counted" % (kind, what, text))
 
-    def _hold(self, topic):
-        """Store the results the core did not agree with (Event.new_held) whole, with the
-        reason, on disk at once, and say so: never counted, never dropped silently."""
+    def _judged(self):
+        """Say what became of each result judged (Event.judged), in order, one word each:
+        "counted X", or "held X (code): why, not counted" once the held result is stored
+        whole with its reason, on disk at once: never counted, never dropped silently."""
         ev = self.event
-        for h in ev.new_held:
-            msg = ev.held_msgs.pop((h["table"], h["inc"], h["seq"]))
-            if h["code"] == "late":  # its row is the late one, kept at the close
-                self.log("late %s %s #%d %s (row %d) sent again: acked, not counted unless "
-                         "accepted" % (h["table"], h["inc"], h["seq"], h["what"], h["id"]))
+        held = {(h["table"], h["inc"], h["seq"]): h for h in ev.new_held}
+        for verdict, key in ev.judged:
+            msg = ev.results.get(key)
+            what = "%s %s #%d %s" % (key + (msg["kind"] if msg else "?",))
+            h = held.pop(key, None)
+            if verdict == "counted" or h is None:
+                if verdict == "counted" and msg is not None and msg["kind"] != "gap":
+                    self.log("counted " + what)
                 continue
-            body = json.dumps(msg, separators=(",", ":"))
+            body = json.dumps(ev.held_msgs.pop(key), separators=(",", ":"))
+            if h["code"] == "late":  # its row is the late one, kept at the close
+                self.log("late %s (row %d) sent again: acked, not counted unless accepted"
+                         % (what, h["id"]))
+                continue
             h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
-                                          "held", h["code"], (h["table"], h["inc"], h["seq"]))
-            self.log("held %s %s #%d %s (%s): %s, not counted" % (
-                h["table"], h["inc"], h["seq"], h["what"], h["code"], h["why"]))
+                                          "held", h["code"], key)
+            self.log("held %s (%s): %s, not counted" % (what, h["code"], h["why"]))
+        for key, h in held.items():  # judged before a caller took the list (not expected)
+            body = json.dumps(ev.held_msgs.pop(key), separators=(",", ":"))
+            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+                                          "held", h["code"], key)
+        ev.judged = []
         if ev.new_held:
             ev.new_held = []
             self.db.commit()
@@ -447,7 +474,11 @@ class Service:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="The club night's standings service.")
+    ap = argparse.ArgumentParser(
+        description="The club night's standings service.",
+        epilog="It says why and exits 3 when it cannot start (the database, a password "
+        "file, the HTTP address); a broker away or refusing its login is said on the "
+        "console and tried again every 2 s.")
     ap.add_argument("--db", required=True, help="the event's SQLite file")
     ap.add_argument("--broker", default="127.0.0.1:1883", help="host:port")
     ap.add_argument("--user", default="standings")
@@ -460,10 +491,31 @@ def main(argv=None):
                     help="a file holding the director's password for /director (without "
                     "it the director's page is off)")
     a = ap.parse_args(argv)
+    try:
+        svc, where = start(a)
+    except (OSError, ValueError, sqlite3.Error) as e:
+        print("standings: cannot start: %s" % (
+            "%s: %s" % (e.filename, e.strerror) if getattr(e, "filename", None) else e),
+            file=sys.stderr, flush=True)
+        raise SystemExit(3) from None
+    except KeyboardInterrupt:
+        raise SystemExit(0) from None
+    print(where, flush=True)
+    try:
+        svc.run()
+    except KeyboardInterrupt:
+        svc.stop.set()
+
+
+def start(a):
+    """The Service of the command line, serving its pages: (service, the line that says
+    where); OSError, ValueError or sqlite3.Error when it cannot start."""
     host, port = hostport(a.broker)
-    svc = Service(a.db, host, port, a.user, password(a.password_file), every=a.every,
+    hh, hp = hostport(a.http, 8080)
+    secret, page_secret = password(a.password_file), password(a.director_password_file)
+    svc = Service(a.db, host, port, a.user, secret, every=a.every,
                   log=lambda line: print("standings: " + line, flush=True),
-                  director_password=password(a.director_password_file))
+                  director_password=page_secret)
     if not a.no_table_page:
         try:
             svc.table_page = tablepage.build()
@@ -471,16 +523,13 @@ def main(argv=None):
             svc.table_page_missing = str(e)
             print("standings: no table page for phones at /table/ (%s): %s"
                   % (e, tablepage.HOW), flush=True)
-    hh, hp = hostport(a.http, 8080)
     svc.serve(hh, hp)
-    print("standings: http://%s:%d/ (broker %s:%d, %d results in %s)"
-          % (hh, hp, host, port, svc.event.applied, a.db), flush=True)
+    counted, held = svc.event.tally()
+    where = ("standings: http://%s:%d/ (broker %s:%d; %d results counted, %d held in %s)"
+             % (hh, hp, host, port, counted, held, a.db))
     if svc.table_page:
-        print("standings: the table page for phones at " + tablepage.url(hh, hp), flush=True)
-    try:
-        svc.run()
-    except KeyboardInterrupt:
-        svc.stop.set()
+        where += "\nstandings: the table page for phones at " + tablepage.url(hh, hp)
+    return svc, where
 
 
 if __name__ == "__main__":

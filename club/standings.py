@@ -84,6 +84,8 @@ class Event:
         # copy came again on an open night (the service sets it): held, "late", until the
         # director accepts that row
         self.late = {}
+        self.judged = []  # ("counted" | "held", (table, inc, seq)) as judged since the
+        # caller last took them (the service logs each in that order); none at start-up
         self.closed = False
         self.applied = 0
 
@@ -185,6 +187,8 @@ class Event:
             self.held_msgs[hkey] = msg
         else:
             entry = None
+        if stored is None:
+            self.judged.append(("held" if entry is not None else "counted", hkey))
         if entry is not None:
             self.held[hkey] = entry
         if msg["kind"] == "match":  # its deals are judged by the verdict that stands
@@ -236,12 +240,22 @@ class Event:
             self.new_held = [h for h in self.new_held
                              if (h["table"], h["inc"], h["seq"]) != key]
             self.held_msgs.pop(key, None)
+            self.judged = [j for j in self.judged if j[1] != key]
         self.results[key] = msg
         self.held.pop(key, None)
         if msg["kind"] == "match":  # it counts: so may its deals from now on
             self.judge.held_as(table, msg, None)
         self.recount()
         return how
+
+    def tally(self):
+        """(counted, held): the results that count (judged, not held; a gap counts
+        nothing) and those held, exactly; a result waiting for a lower number is neither
+        yet."""
+        held = sum(1 for key in self.results if key in self.held)
+        counted = sum(1 for key, m in self.results.items()
+                      if key not in self.held and m["kind"] != "gap")
+        return counted, held
 
     def ack(self, table):
         """(inc, seq) the table is told: its latest incarnation's contiguous seq."""
@@ -286,7 +300,8 @@ class Event:
         return rows
 
     def standings(self):
-        """{"players": [...], "rounds": {...}, "tables": {...}, "closed": bool}."""
+        """{"players": [...], "rounds": {...}, "tables": {...}, "closed": bool, "results":
+        every result heard (counted, held or waiting), "counted": those that count}."""
         players = {}
         rounds = {}
         for row in self.match_rows():
@@ -308,7 +323,7 @@ class Event:
         held = sorted(self.held.values(), key=lambda h: (h["table"], h["inc"], h["seq"]))
         return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
                 "gaps": self.gaps, "held": held, "closed": self.closed,
-                "results": self.applied}
+                "results": self.applied, "counted": self.tally()[0]}
 
 
 def late_why(rid):

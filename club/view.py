@@ -12,12 +12,15 @@ import sys
 import threading
 
 from club.bounded import HEAD, Reader, want
-from club.broker import connect
+from club.broker import CannotConnect, connect
 
 
-def render(data, width=78):
-    """The standings as text: players ranked, each round's matches, then the results held
-    (not counted: club/rescore.py) with their refusal id and reason."""
+def render(data, width=78, kept=None):
+    """The standings as text: players ranked, each round's matches (with the table's INC
+    and MATCH that correct and void name), then the results that do not count. kept: the
+    service's rows that do not count ("list": held, conflict, late, refused; the director's
+    `show`), listed by outcome with their row numbers; without it, the standings' held
+    results (the terminal view, which may read nothing else)."""
     lines = []
     head = "Standings" + ("  (final)" if data.get("closed") else "")
     lines.append(head)
@@ -27,31 +30,77 @@ def render(data, width=78):
                                                    p["gp"], p["deals"]))
     for rnd in sorted(data.get("rounds", {}), key=int):
         lines.append("")
-        lines.append("Round %s" % rnd)
+        lines.append("Round %s%s" % (rnd, "  (table INC MATCH: players, game points)"))
         for m in data["rounds"][rnd]:
             sides = [" + ".join(s) for s in m["sides"]]
             score = " : ".join(str(g) for g in m["gp"])
             won = sides[m["winner"]] if 0 <= m["winner"] < len(sides) else "playing"
-            lines.append(("  %-5s %s  %s  (%s)" % (m["table"], " v ".join(sides), score,
-                                                   won))[:width])
-    held = data.get("held") or []
+            lines.append(("  %-5s %s %s: %s  %s  (%s)" % (
+                m["table"], m.get("inc", "?"), m.get("match", "?"), " v ".join(sides), score,
+                won))[:width])
+    if kept is None:
+        _held(lines, data.get("held") or [], width)
+    else:
+        _kept(lines, kept["rows"], kept["counts"], width)
+    lines.append("")
+    counted = data.get("counted", data.get("results", 0))
+    held = len(data.get("held") or [])
+    lines.append("%d results counted%s" % (counted, ", %d held" % held if held else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _where(h):
+    where = "match %s" % h.get("match")
+    if h.get("deal") is not None:
+        where += " deal %s" % h["deal"]
+    return where
+
+
+def _held(lines, held, width):
     if held:
         lines.append("")
         lines.append("Held, not counted (%d)" % len(held))
         for h in held:
-            where = "match %s" % h["match"]
-            if h.get("deal") is not None:
-                where += " deal %s" % h["deal"]
             lines.append(("  #%s %-5s %s #%s %s (%s)" % (
-                h.get("id"), h["table"], h["inc"], h["seq"], where, h["code"]))[:width])
+                h.get("id"), h["table"], h["inc"], h["seq"], _where(h), h["code"]))[:width])
             lines.append("      " + h["why"])  # whole: the director decides on it
-    lines.append("")
-    lines.append("%d results" % data.get("results", 0))
-    return "\n".join(lines) + "\n"
+
+
+TITLES = (("held", "Held, not counted"), ("conflict", "Conflict, not counted (another "
+          "copy counts)"), ("late", "Late, not counted (after the close)"))
+
+
+def _kept(lines, rows, counts, width):
+    """The service's rows that do not count, by outcome: each row's number (for accept),
+    the result it is and why."""
+    for kind, title in TITLES:
+        mine = [r for r in rows if r["kind"] == kind]
+        if not counts.get(kind) and not mine:
+            continue
+        lines.append("")
+        lines.append("%s (%d)" % (title, counts.get(kind, len(mine))))
+        for r in sorted(mine, key=lambda r: r["id"]):
+            what = "%s %s #%s %s" % (r.get("table"), r.get("inc"), r.get("seq"), _where(r))
+            code = " (%s)" % r["code"] if r.get("code") else ""
+            lines.append(("  row %s  %s%s" % (r["id"], what, code))[:width])
+            why = r["why"]
+            if why.startswith(kind + ": "):
+                why = why[len(kind) + 2:]
+            said = "%s %s #%s %s " % (r.get("table"), r.get("inc"), r.get("seq"), r.get("what"))
+            if why.startswith(said):
+                why = why[len(said):]
+            lines.append("      " + why)
+    if counts.get("refused"):
+        lines.append("")
+        lines.append("Refused, not results (%d): `list` shows them" % counts["refused"])
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="The club standings in a terminal.")
+    ap = argparse.ArgumentParser(
+        description="The club standings in a terminal.",
+        epilog="Exit status: 0 shown (--once) or stopped with Ctrl-C, 2 no standings came "
+        "within 10 s (--once), 3 cannot connect (no broker there, the login refused, the "
+        "password file unreadable).")
     ap.add_argument("--broker", default="127.0.0.1:1883")
     ap.add_argument("--user", default="viewer")
     ap.add_argument("--password-file")
@@ -73,7 +122,11 @@ def main(argv=None):
         if a.once:
             done.set()
 
-    c = connect(a, "viewer-%d" % id(done))
+    try:
+        c = connect(a, "viewer-%d" % id(done))
+    except CannotConnect as e:
+        print("view: %s" % e, file=sys.stderr)
+        raise SystemExit(3) from None
     c.on_message = on_message
     c.on_subscribe = lambda *args: want(client=c)  # the parts: the service sends them all
     c.subscribe(HEAD + "/#", 1)
@@ -83,6 +136,9 @@ def main(argv=None):
         pass
     c.loop_stop()
     c.disconnect()
+    if a.once and not done.is_set():
+        print("view: no standings in 10 s: has the service started?", file=sys.stderr)
+        raise SystemExit(2)
 
 
 if __name__ == "__main__":

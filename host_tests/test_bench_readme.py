@@ -112,6 +112,7 @@ NOT_FROM_THE_BENCH = [
     ("docs/club.md", "at most 6,000 bytes each", "club/bounded.py's PART_BYTES, a constant"),
     ("docs/club.md", "over its 8 KB (`message_size_limit`)", "venue.conf's limit"),
     ("docs/club.md", "result over the broker's 8 KB", "venue.conf's limit"),
+    ("docs/club.md", "each reply through venue.conf's 8 KB", "venue.conf's limit"),
     ("docs/club.md", "makes under 1 KB", "test_club_outbox.py's bound at the largest deal"),
     ("docs/club.md", "broker's 8 KB;", "venue.conf's message_size_limit"),
     # measured by hand or by a test once, not by make bench (yet)

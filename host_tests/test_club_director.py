@@ -77,9 +77,9 @@ def cli(tmp_path, broker, *args, timeout=None):
     return out + [str(a) for a in args]
 
 
-def run(capsys, argv):
-    """(exit code, what was printed) of the director's command; the code is the message
-    when it exits with one (argparse's or a SystemExit's text)."""
+def run(capsys, argv, err=False):
+    """(exit code, what was printed) of the director's command (err=True: and what went to
+    stderr)."""
     from club import director
 
     capsys.readouterr()
@@ -88,7 +88,8 @@ def run(capsys, argv):
         code = 0
     except SystemExit as e:
         code = e.code
-    return code, capsys.readouterr().out
+    said = capsys.readouterr()
+    return (code, said.out, said.err) if err else (code, said.out)
 
 
 def played(gps):
@@ -178,7 +179,10 @@ def test_the_director_chooses_a_conflicts_other_copy(tmp_path, broker, capsys):
         assert json.loads(row["body"]) == json.loads(other)
         assert players(json.loads(svc.svc.snapshot)) == {"Ann": (1, 0, 2), "Bob": (1, 0, 0)}
         code, out = run(capsys, cli(tmp_path, broker, "list"))
-        assert code == 0 and "row %d  club/t01/result  conflict: " % row["id"] in out
+        assert code == 0 and out.splitlines()[0] == (
+            "row %d  conflict  t01 %s #2 deal: differs from the copy kept" % (row["id"], INC))
+        assert out.splitlines()[-1] == ("1 result does not count (held 0, conflict 1, late 0, "
+                                        "refused 0): every one is listed above")
         code, out = run(capsys, cli(tmp_path, broker, "accept", row["id"], "--why",
                                     "the score sheet says Bob"))
         assert code == 0, out
@@ -450,8 +454,10 @@ def test_every_request_gets_an_answer_and_only_the_service_answers(tmp_path, bro
 def test_a_wrong_password_is_said_as_such(tmp_path, broker, capsys):
     argv = cli(tmp_path, broker, "reopen", "--why", "x", timeout=1)
     (tmp_path / "director.pw").write_text("not-the-password")
-    code, _ = run(capsys, argv)
-    assert code == "director: the broker did not let the director in (its password?)"
+    code, out, err = run(capsys, argv, err=True)
+    assert (code, out) == (3, "")
+    assert err == ("director: the broker at 127.0.0.1:%d refused the login as director: Not "
+                   "authorized (the password?)\n" % broker.port)
 
 
 def test_a_held_result_kept_whole_is_accepted_the_same_way(tmp_path, broker, capsys):
@@ -489,10 +495,11 @@ def test_a_held_result_kept_whole_is_accepted_the_same_way(tmp_path, broker, cap
         assert code == 1 and out.startswith("refused: row %d: game points 2:2 won by side 0 "
                                             "are not what one deal of classic66 can give"
                                             % held)
-        code, out = run(capsys, cli(tmp_path, broker, "accept", held, rows["bad JSON"], "--gp",
-                                    "0,3", "--winner", 1, "--why", "the sheet"))
-        assert code == ("director: a result is given for one row: accept ROW --gp GP,GP "
-                        "--winner SIDE [--over SIDE]")
+        code, out, err = run(capsys, cli(tmp_path, broker, "accept", held, rows["bad JSON"],
+                                         "--gp", "0,3", "--winner", 1, "--why", "the sheet"),
+                             err=True)
+        assert (code, out, err) == (3, "", "director: a result is given for one row: accept "
+                                           "ROW --gp GP,GP --winner SIDE [--over SIDE]\n")
         code, out = run(capsys, cli(tmp_path, broker, "accept", held, "--gp", "0,3",
                                     "--winner", 1, "--why", "the sheet agrees"))
         assert (code, out) == (0, "accepted: t01 %s #3 deal counts as given: 0:3 winner 1\n"

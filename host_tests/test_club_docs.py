@@ -106,7 +106,7 @@ def test_the_broker_keeps_seatings_acks_and_the_queue_through_kill_9(night):
     assert {t: after[t]["acked"] for t in after} == {"t01": 2, "t02": 2, "t03": 3}
     # each table's results 1..N in the database once: the queued one arrived once
     assert night["seqs"] == {"t01": [1, 2], "t02": [1, 2], "t03": [1, 2, 3]}
-    assert re.search(r"accepted t03 \S+ #3 deal", night["service_log"])
+    assert re.search(r"counted t03 \S+ #3 deal", night["service_log"])
     assert night["t03_again"]
 
 

@@ -265,8 +265,8 @@ def test_a_result_after_close_is_kept_as_late_and_a_second_close_changes_nothing
     assert svc.event.standings() == first
     assert _refused(svc)[-1][1:] == (len(late), "late: the night is closed")  # kept whole
     assert lines[-4:] == [
-        "director accepted: close - closed: %d results counted" % first["results"],
-        "refused club/t01/result: late: the night is closed",
+        "director accepted: close - closed: %d results counted" % first["counted"],
+        "late t01 abcd0001 #3 deal: the night is closed, not counted",
         "duplicate late t01 abcd0001 #3 deal",
         "director accepted: close - already closed: nothing changed"]
     assert json.loads(svc.db.refusals("late")[0]["body"]) == json.loads(late)  # whole
@@ -494,9 +494,9 @@ def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path
     _director(svc, {"cmd": "void", "table": "t01", "inc": "abcd0001", "match": 1, "deal": 1,
                     "why": "misdealt"})
     assert lines == [
-        "accepted t01 abcd0001 #1 match", "accepted t01 abcd0001 #2 deal",
+        "counted t01 abcd0001 #1 match", "counted t01 abcd0001 #2 deal",
         "duplicate t01 abcd0001 #2 deal",
-        "refused club/t01/result: conflict: t01 abcd0001 #2 deal differs from the copy kept",
+        "conflict t01 abcd0001 #2 deal: differs from the copy kept, not counted",
         "director accepted: void t01 abcd0001 match 1 deal 1 (misdealt)"]
     (topic, kept, why), = _refused(svc)
     assert kept == len(other) and why.startswith("conflict")  # the whole second copy
