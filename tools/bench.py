@@ -916,7 +916,7 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         p95 = sv["latency_p95_ms"]
         row("  publish to standings, p50 / p95", "%s / %s ms" % (sv["latency_p50_ms"], p95),
             "p95 <= 1000 ms", p95 is not None and p95 <= 1000, "club_latency", sv)
-        row("  standings' largest retained message (venue.conf's limit) / parts",
+        row("  standings' largest message (venue.conf's limit) / parts",
             "%d B (%s B) / %d parts of %d B" % (sv["largest_message"], sv["size_limit"],
                                                 sv["standings_parts"], sv["standings_bytes"]),
             "under the limit, none refused",
