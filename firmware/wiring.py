@@ -31,7 +31,7 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
     browser's). on_settings: called with the settings at boot and after each change (the
     board's idle policy). lang: a language to switch to first (the simulator's --lang),
     saved as a choice in the settings would be, so the first screen is in it."""
-    from session.keeper import Session
+    from session import Session
     from store.journal import Store
 
     session = Session(Store(folder, fs, opener))

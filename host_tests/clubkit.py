@@ -167,7 +167,7 @@ class PahoTable:
         import random
 
         from net.outbox import Outbox
-        from session.keeper import Session
+        from session import Session
         from store.journal import Store
 
         self.root = os.path.join(folder, table)

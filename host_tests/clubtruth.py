@@ -5,7 +5,7 @@ these). Runs on CPython (clubkit.PahoTable) and MicroPython (mp_club_table.py)."
 import json
 import os
 
-from session.keeper import Session
+from session import Session
 from store.journal import Store
 
 

@@ -30,7 +30,7 @@ import time
 from clubtruth import write as truth
 from net.clublink import Club
 from net.mqtt import MQTT
-from session.keeper import Session
+from session import Session
 from sixtysix.errors import Refused
 from store.journal import Store
 from ui.app import App

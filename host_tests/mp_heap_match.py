@@ -28,7 +28,7 @@ with open(sys.argv[1]) as f:
         if line.startswith("new"):
             deals += m.state.deals() if m.state else 0
             m.enter_line(line)
-            # As the board's session does (session/keeper.py): a match's start and the rule
+            # As the board's session does (session/__init__.py): a match's start and the rule
             # sets' table are loaded for a new match and dropped after.
             for name in ("sixtysix.setup", "sixtysix.saved", "sixtysix.rulesets"):
                 sys.modules.pop(name, None)

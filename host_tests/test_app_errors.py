@@ -16,7 +16,7 @@ T = i18n.t
 
 SETUP = """
 import json, os, sys
-from session.keeper import Session
+from session import Session
 from hw.display import Display
 from store.journal import Store
 from sixtysix.cards import suit_of

@@ -282,7 +282,7 @@ def _named_flash(tmp_path, setup, lang="en"):
     """A flash holding a match begun from `setup` (with names), the language chosen."""
     import os
 
-    from session.keeper import Session
+    from session import Session
     from store.journal import Store
 
     flash = tmp_path / "flash"

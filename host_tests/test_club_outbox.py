@@ -8,7 +8,7 @@ import sys
 
 from conftest import ROOT
 from net.outbox import Outbox
-from session.keeper import Session
+from session import Session
 from store.journal import Store
 
 sys.path.insert(0, ROOT)

@@ -125,7 +125,7 @@ def test_the_checks_catch_what_they_are_for(micropython):
 # A store whose blobs cannot be written (flash full), the app on it.
 FAILING_BLOBS = """
 import os
-from session.keeper import Session
+from session import Session
 from fakebus import CountingBus
 from hw.display import Display
 from store.journal import Store

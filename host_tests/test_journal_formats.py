@@ -45,7 +45,7 @@ def test_every_released_format_has_its_files():
 
 @pytest.mark.parametrize("version", _formats())
 def test_cpython_boots_each_released_format(version, tmp_path):
-    from session.keeper import Session
+    from session import Session
     from sixtysix.snapshot import snapshot
     from store.journal import Store
 
@@ -64,7 +64,7 @@ def test_cpython_boots_each_released_format(version, tmp_path):
 
 BOOT = """
 import json, sys
-from session.keeper import Session
+from session import Session
 from store.journal import Store
 from sixtysix.snapshot import snapshot
 s = Session(Store(sys.argv[1]))

@@ -38,7 +38,7 @@ def test_the_idle_policy_hears_the_settings_at_boot_and_when_they_change(tmp_pat
         (tmp_path / "board.json").write_text(f.read())
     code = """
 import os
-from session.keeper import Session
+from session import Session
 from store.journal import Store
 Session(Store("data", os)).save_settings({"off_s": 300})
 import main
@@ -65,7 +65,7 @@ def test_a_stuck_keypad_does_not_keep_the_board_awake(tmp_path):
     code = """
 import os
 import machine
-from session.keeper import Session
+from session import Session
 from store.journal import Store
 from hw import keys
 

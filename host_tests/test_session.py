@@ -10,7 +10,7 @@ import flash_figures
 import pytest
 from dealgen import Player
 from faultfs import FaultFS
-from session.keeper import Session
+from session import Session
 from sixtysix.cards import suit_of
 from sixtysix.errors import Refused
 from sixtysix.events import parse
@@ -920,7 +920,7 @@ def test_flash_figures():
 # ---- MicroPython ----
 
 MP_SCRIPT = """
-from session.keeper import Session
+from session import Session
 from faultfs import FaultFS
 from store.journal import Store
 from sixtysix.events import parse
@@ -982,7 +982,7 @@ def test_session_under_micropython(micropython, tmp_path, capsys):
 
 MP_DROPPED = """
 import sys
-from session.keeper import Session
+from session import Session
 from faultfs import FaultFS
 from store.journal import Store
 

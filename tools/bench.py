@@ -143,7 +143,7 @@ def worker_boot(keys, root, setup):
     import json
     import os
 
-    from session.keeper import Session
+    from session import Session
     from sim import Sim
     from sixtysix.snapshot import snapshot
     from store.journal import Store
@@ -326,7 +326,7 @@ def _flash(tmp, name, setup):
     import shutil
 
     import deploy
-    from session.keeper import Session
+    from session import Session
     from store.journal import Store
 
     folder = os.path.join(tmp, name)

@@ -248,7 +248,7 @@ def heap_figures(folder):
     if runtimes.missing("mp32"):
         return {"skipped": runtimes.missing("mp32")}
     import deploy
-    from session.keeper import Session
+    from session import Session
     from store.journal import Store
 
     res = {"runtime": "mp32"}

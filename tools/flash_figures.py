@@ -24,7 +24,7 @@ except ImportError:  # run as a script from the project root under CPython
     sys.path.insert(0, "firmware")
     from dealgen import Player
 
-from session.keeper import Session
+from session import Session
 from sixtysix.events import parse
 from sixtysix.snapshot import snapshot
 from store.journal import Store

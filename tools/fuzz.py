@@ -55,7 +55,7 @@ except ImportError:  # run from the project root under CPython
 from fakebus import CountingBus
 from faultfs import FaultFS
 from hw.display import Display
-from session.keeper import Session
+from session import Session
 from sixtysix.cards import PACK
 from sixtysix.errors import Refused
 from sixtysix.quick import MARRIAGE_MAX

@@ -15,7 +15,7 @@ PACKAGES = (
     ("sixtysix", ("sixtysix.errors", "sixtysix.cards", "sixtysix.rules", "sixtysix.events",
                   "sixtysix.snapshot", "sixtysix.deal", "sixtysix.match")),
     ("hw", ("compat", "store.journal", "hw.keys", "hw.keypad", "hw.power", "hw.display")),
-    ("session", ("session", "session.keeper")),
+    ("session", ("session",)),
     ("session boot and stats", ("session.restore", "sixtysix.rulesets", "sixtysix.setup",
                                 "sixtysix.saved", "session.blobs", "session.stats")),
     ("quick entries", ("sixtysix.quick",)),

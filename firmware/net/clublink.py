@@ -60,7 +60,7 @@ _TAKEN_RETRY = 60000  # ms between tries then
 class Club:
     """link: the MQTT client (state, open(sock, handler, now) or a subclass's _connect,
     publish, subscribe, poll, due, close); on_event(code, arg): see above; session: the
-    match (session/keeper.py); store: the outbox's (store/journal.py); cfg: club.json; socket:
+    match (session/__init__.py); store: the outbox's (store/journal.py); cfg: club.json; socket:
     the socket module (None when a subclass connects its own link); wlan: the board's WiFi
     (None: the host's network)."""
 

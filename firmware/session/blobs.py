@@ -1,5 +1,5 @@
 """Reading the settings and statistics blobs: at the boot, for the statistics screen and a new
-match's number. Session (session/keeper.py) loads this module for those moments, keeps what it
+match's number. Session (session/__init__.py) loads this module for those moments, keeps what it
 returns and drops the module: on the board its code would otherwise stay in the heap while
 the match is played.
 """

@@ -1,6 +1,6 @@
 """A session's boot: rebuild the match from the summary and the journal's lines.
 
-Session.boot() (session/keeper.py) imports this module for the call and drops it after: on
+Session.boot() (session/__init__.py) imports this module for the call and drops it after: on
 the board every module's code lives in the heap, and this runs once per boot. The store's
 own boot (reading, checking and repairing the files) is store/repair.py's.
 """

@@ -4,7 +4,7 @@ Each rule set is a row of a table, not a subclass: the deal logic reads the
 attributes of Rules, so adding a variant is adding a row. The table and the
 options of a `new` entry are in rulesets.py, which only building a Rules
 needs: the board loads it for a new match and the boot and drops it after
-(session/keeper.py), so its code is not in the heap while a match is played.
+(session/__init__.py), so its code is not in the heap while a match is played.
 docs/rules.md explains every attribute in words, with the seed sentence
 behind it.
 """

@@ -2,7 +2,7 @@
 (rules.py) is built from.
 
 Apart from rules.py because only building a Rules needs it (a new match, the boot, the
-new-match screen): the board drops it after (session/keeper.py), so the table and the
+new-match screen): the board drops it after (session/__init__.py), so the table and the
 option checks are not in the heap while a match is played. It does not import rules.py,
 which imports this module, so the imports go round no circle.
 """

@@ -4,7 +4,7 @@ back is sixtysix/setup.py's.
 
 Apart from sixtysix/match.py because the scoreboard's entries never need it: the board
 loads it for a new match and a deal's end (its checkpoint), not for the boot (a summary is
-read by sixtysix/setup.py), and drops it after (session/keeper.py), so its code is not in the
+read by sixtysix/setup.py), and drops it after (session/__init__.py), so its code is not in the
 heap while the deal is typed.
 """
 

@@ -2,7 +2,7 @@
 (Match.restore). It does not import sixtysix/match.py, so the imports go round no circle.
 
 Apart from sixtysix/match.py because the scoreboard's entries never need it: the board
-loads it for a new match and the boot and drops it after (session/keeper.py), so its code is
+loads it for a new match and the boot and drops it after (session/__init__.py), so its code is
 not in the heap while a match is played.
 """
 
