@@ -147,8 +147,9 @@ class ServiceThread:
             self.http.shutdown()
         self.svc.db.close()
 
-    def settle(self, acked, seconds=20):
-        """Wait until the standings show {table: acked seq} (or time runs out)."""
+    def settle(self, acked, seconds=120):
+        """Wait until the standings show {table: acked seq} (or time runs out: a loaded
+        machine may take long; the wait ends as soon as they do)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             tables = json.loads(self.svc.snapshot).get("tables", {})

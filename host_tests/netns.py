@@ -32,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -161,6 +162,15 @@ def set_up():
     """Loopback up; LAN_IF (dummy, else a veth pair) up with LAN/24 and the default route."""
     if not_inside() not in (None, "no %s interface here" % LAN_IF):
         raise RuntimeError("not in a network namespace of our own: %s" % not_inside())
+    # No IPv6 here: a link-local address that appears a second after the link comes up
+    # (its duplicate check) is a network change to Chromium, which then fails the page's
+    # loads under way with ERR_NETWORK_CHANGED.
+    for conf in ("all", "default"):
+        try:
+            with open("/proc/sys/net/ipv6/conf/%s/disable_ipv6" % conf, "w") as f:
+                f.write("1")
+        except OSError:
+            pass
     _ip("link", "set", "lo", "up")
     try:
         _ip("link", "add", LAN_IF, "type", "dummy")
@@ -170,6 +180,13 @@ def set_up():
     _ip("addr", "add", LAN + "/24", "dev", LAN_IF)
     _ip("link", "set", LAN_IF, "up")
     _ip("route", "add", "default", "via", GATEWAY, "dev", LAN_IF)
+    # Up before anything starts: the state the kernel reports, waited for (bounded).
+    for _ in range(200):
+        shown = subprocess.run(("ip", "-o", "link", "show", LAN_IF), capture_output=True,
+                               text=True).stdout
+        if " state UP " in shown or " state UNKNOWN " in shown:
+            break
+        time.sleep(0.01)
 
 
 def main(argv):
