@@ -245,13 +245,15 @@ def test_the_club_outbox_keeps_its_numbers_across_kills(site, tmp_path):
 
 
 
-def until(condition, seconds=60):
+def until(condition, seconds=60, current=False):
     """A script that waits (polling, not a fixed time) until `condition` holds of the page's
-    state `s`; it returns whether it did."""
-    return ("new Promise((ok) => { const t0 = Date.now(); const f = () => {"
-            " const s = window.s66.state(); if (%s) ok(true);"
+    state `s` (and, current=True, the tab has read every other tab's change: its next key
+    is not refused as made on an old store); it returns whether it did."""
+    return ("new Promise((ok) => { const t0 = Date.now(); const f = async () => {"
+            " const s = window.s66.state(); if ((%s)%s) ok(true);"
             " else if (Date.now() - t0 > %d) ok(false); else setTimeout(f, 50); }; f(); })"
-            % (condition, seconds * 1000))
+            % (condition, " && await window.s66.current()" if current else "",
+               seconds * 1000))
 
 
 # Two stores over one IndexedDB, as two tabs have, one of them deaf to the other's notes
@@ -286,7 +288,8 @@ def test_a_second_tab_follows_the_first(site):
     got = browser.drive(site, [
         {"do": "open"}, {"do": "tab"}, {"do": "tab", "n": 0},
         {"do": "type", "keys": first}, {"do": "state"},
-        {"do": "tab", "n": 1}, {"do": "eval", "js": until("s.undo === %d" % (half - 1))},
+        {"do": "tab", "n": 1},
+        {"do": "eval", "js": until("s.undo === %d" % (half - 1), current=True)},
         {"do": "state"}, {"do": "type", "keys": rest}, {"do": "state"},
         {"do": "tab", "n": 0}, {"do": "eval", "js": until("s.deals === 1")}, {"do": "state"}])
     assert got["failed"] is None, got["failed"]

@@ -224,5 +224,11 @@ export async function openDurable(onFail, onOther) {
       return last;
     },
     pending: () => pending,
+    // Whether this tab has read every change on disk (no other tab wrote since) and has
+    // nothing of its own under way: the tests wait for it, not for a time.
+    current: async () => {
+      const os = db.transaction(FILES, "readonly").objectStore(FILES);
+      return ((await request(os.get(GEN))) || "0") === gen && pending === 0 && !batch;
+    },
   };
 }

@@ -49,6 +49,7 @@ let readyReject;
 window.s66 = {
   ready: new Promise((ok, no) => { readyResolve = ok; readyReject = no; }),
   state: () => JSON.parse(web.state()),
+  current: () => store.current(), // every other tab's change read (durable.js)
   keyFor: (ch) => JSON.parse(web.key_for(ch)),
   layout: () => layout,
   longMs: () => longMs,
