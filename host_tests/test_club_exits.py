@@ -13,6 +13,7 @@ import sys
 import pytest
 from clubkit import PASSWORDS, ServiceThread, club_broker
 from conftest import ROOT
+from mosquitto import free_port
 from test_club_director import INC, Table, a_match
 
 sys.path.insert(0, ROOT)
@@ -30,14 +31,6 @@ def program(module, *args, timeout=60):
                        capture_output=True, text=True, timeout=timeout)
     assert "Traceback" not in r.stderr + r.stdout, r.stderr
     return r.returncode, r.stdout, r.stderr
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def login(tmp_path, port, password=PASSWORDS["director"], user="director"):

@@ -23,13 +23,13 @@ import re
 import select
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
 
 import pytest
 from conftest import ROOT
+from mosquitto import free_port
 
 TIMEOUT = 300  # seconds for one recipe on a busy two-core machine
 FENCE = re.compile(r"(?m)^( *)```(\S*)[^\n]*\n(.*?)^\1```", re.S)
@@ -156,12 +156,6 @@ def run_recipe(code, cwd, until=None, then=None, timeout=TIMEOUT, env=None):
     return status, b"".join(out).decode("utf-8", "replace").replace("\r\n", "\n")
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.parametrize("rel,line,code,comment",
                          [(b[0], b[1], b[3], b[4]) for b in RECIPES],
                          ids=["%s:%d" % (b[0], b[1]) for b in RECIPES])
@@ -176,7 +170,7 @@ def test_the_recipe_ends_as_the_docs_say(rel, line, code, comment, tmp_path):
     # The page's port: a free one, as a user whose 8066 is taken sets it (make web
     # WEB_PORT=..., which the Makefile also takes from the environment), so a `make web`
     # already serving on this machine fails no test.
-    port = _free_port()
+    port = free_port()
     text = text.replace(":8066/", ":%d/" % port)
     url = re.search(r"http://\S+/", text)
     copy = tmp_path / "checkout"
