@@ -291,7 +291,8 @@ def test_a_second_tab_follows_the_first(site):
         {"do": "tab", "n": 1},
         {"do": "eval", "js": until("s.undo === %d" % (half - 1), current=True)},
         {"do": "state"}, {"do": "type", "keys": rest}, {"do": "state"},
-        {"do": "tab", "n": 0}, {"do": "eval", "js": until("s.deals === 1")}, {"do": "state"}])
+        {"do": "tab", "n": 0}, {"do": "eval", "js": until("s.undo === %d" % (len(entries) - 1))},
+        {"do": "state"}])
     assert got["failed"] is None, got["failed"]
     assert got["errors"] == []
     r = got["results"]
