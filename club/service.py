@@ -47,8 +47,10 @@ KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
 # Whether the broker saves what it holds: at every connect the service reads back the
 # retained probe it left there at the connect before (its value also in the database), then
 # leaves a new one. A broker that lost it across a restart is not persisting (docs/club.md).
+# The broker sends a subscription's retained message before anything published after the
+# subscription, so a live (not retained) copy the service sends itself marks the moment the
+# retained one would have come: no fixed wait.
 PROBE = "club/service/probe"
-PROBE_WAIT = 1.5  # seconds for the retained probe to come after the subscription
 # The live page's icon (the browser asks for one): "66" on a dark square.
 ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
         b'<rect width="32" height="32" rx="6" fill="#123"/><text x="16" y="22" font-size="16" '
@@ -87,7 +89,7 @@ class Service:
         self.host, self.port = host, port
         self.table_page = None  # the browser table page's folder, served under /table/
         self.table_page_missing = None  # why it could not be built (/table/ says how to)
-        self._probe_at = None  # when to judge the retained probe (see PROBE)
+        self._probe_mark = None  # the live probe after which to judge the retained one (PROBE)
         self._probe_heard = None
         self.probed = threading.Event()  # the probe judged and left again
         self.warnings = []  # what the console said as a warning
@@ -103,7 +105,11 @@ class Service:
         self.unreachable = False
         self.log("connected to the broker")
         client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
-                          (WANT, 0), (PROBE, 0)])
+                          (WANT, 0), (PROBE, 1)])
+        mark = "mark " + os.urandom(4).hex()
+        # Queued before the live mark goes, so the work thread knows it when it comes.
+        self.inbox.put(("mark", mark.encode()))
+        client.publish(PROBE, mark, qos=1, retain=False)
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
@@ -116,8 +122,8 @@ class Service:
 
     def _on_message(self, client, userdata, msg):
         if msg.topic == PROBE:
-            if msg.retain:  # the broker's copy, not a live one of the service's own
-                self.inbox.put(("probe", msg.payload))
+            # the broker's kept copy, or the live mark the service sent itself
+            self.inbox.put(("probe" if msg.retain else "probe-live", msg.payload))
             return
         self.inbox.put((msg.topic, msg.payload))
 
@@ -149,8 +155,10 @@ class Service:
                             dirty.update(self.event.latest_inc)  # acks and standings
                             self.publisher.reset()
                             standings_due = True
-                            self._probe_at = now + PROBE_WAIT
                             self._probe_heard = None
+                            continue
+                        if topic == "mark":  # the live probe that follows the retained one
+                            self._probe_mark = payload
                             continue
                         if topic == WANT:  # a reader asks for every part
                             self.publisher.reset()
@@ -158,6 +166,11 @@ class Service:
                             continue
                         if topic == "probe":
                             self._probe_heard = payload.decode("utf-8", "replace")
+                            continue
+                        if topic == "probe-live":
+                            if payload == self._probe_mark:  # (another service's is not)
+                                self._probe_mark = None
+                                self._probe()
                             continue
                         got = self._handle(topic, payload)
                         if got:
@@ -173,10 +186,6 @@ class Service:
                     self.publisher.reset()
                     standings_due = True
                     last_all = now
-                if self._probe_at is not None and time.monotonic() >= self._probe_at:
-                    self._probe_at = None
-                    with self.lock:
-                        self._probe()
                 if standings_due and time.monotonic() - last_pub >= self.every:
                     with self.lock:
                         self._publish_snapshot()
