@@ -101,6 +101,8 @@ class Venue:
         c.on_connect = lambda *a: up.set()
         c.gone = threading.Event()
         c.on_disconnect = lambda *a: c.gone.set()
+        c.subscribed = threading.Event()
+        c.on_subscribe = lambda *a: c.subscribed.set()
         if on_message:
             c.on_message = on_message
         c.connect("127.0.0.1", self.port, keepalive=15)
@@ -119,6 +121,28 @@ def venue(tmp_path):
     v.stop()
 
 
+def _subscribe(c, topic):
+    """Subscribe and wait for the broker's answer (a round trip on that connection)."""
+    c.subscribed.clear()
+    c.subscribe(topic, 1)
+    return c.subscribed.wait(10)
+
+
+def _saved(venue, *payloads):
+    """Wait until the broker's venue.db holds every payload (saved, not only in memory)."""
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        try:
+            with open(os.path.join(venue.folder, "venue.db"), "rb") as f:
+                db = f.read()
+        except OSError:
+            db = b""
+        if all(p in db for p in payloads):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def _publish(c, topic, payload, retain=False):
     info = c.publish(topic, payload, qos=1, retain=retain)
     info.wait_for_publish(5)
@@ -129,8 +153,7 @@ def test_the_venue_broker_keeps_seatings_acks_and_the_service_queue_through_kill
     # Issue: persistence_location named a folder nothing made, so nothing was ever saved.
     venue.start()
     svc = venue.client("standings", "standings-service", clean=False)
-    svc.subscribe("club/+/result", 1)
-    time.sleep(0.3)
+    assert _subscribe(svc, "club/+/result")
     svc.disconnect()
     svc.loop_stop()
     director = venue.client("director", "director")
@@ -138,10 +161,12 @@ def test_the_venue_broker_keeps_seatings_acks_and_the_service_queue_through_kill
     director.disconnect()
     director.loop_stop()
     table = venue.client("t01", "table-t01")
-    _publish(table, "club/t01/result", wire.result("abcd0001", 1, wire.void(1, 1)))
+    result = wire.result("abcd0001", 1, wire.void(1, 1))
+    _publish(table, "club/t01/result", result)
     table.disconnect()
     table.loop_stop()
-    time.sleep(11)  # one autosave (every 10 s), then the power goes
+    # venue.conf saves at every change: once saved, the power goes
+    assert _saved(venue, b'{"round":1}', result.encode())
     venue.kill9()
     assert "Error saving" not in venue.log(), venue.log()
     venue.start()
@@ -175,9 +200,11 @@ def test_no_login_can_take_over_the_service_or_a_table(venue):
     table = venue.client("t01", "table-t01")
     for cid in ("standings-service", "standings", "table-t01", "t01"):
         intruder = venue.client("viewer", cid)
-        time.sleep(0.5)
         intruder.disconnect()
         intruder.loop_stop()
+    # A round trip on each connection: a taken-over one has been closed before its answer.
+    for c in (svc, table):
+        _subscribe(c, "club/t01/ack")
     assert not svc.gone.is_set(), "a viewer's login disconnected the standings service"
     assert not table.gone.is_set(), "a viewer's login disconnected a table"
     for c in (svc, table):
@@ -195,14 +222,12 @@ def test_the_venue_broker_drops_an_oversized_message(venue):
         heard.set()
 
     svc = venue.client("standings", "standings-service", on_message=on_message)
-    svc.subscribe("club/+/result", 1)
-    time.sleep(0.3)
+    assert _subscribe(svc, "club/+/result")
     table = venue.client("t01", "table-t01")
     table.publish("club/t01/result", b"x" * 60000, qos=1)
     small = wire.result("abcd0001", 1, wire.void(1, 1))
     _publish(table, "club/t01/result", small)
-    assert heard.wait(5)
-    time.sleep(0.5)
+    assert heard.wait(5)  # the large one, sent first, would have come before it
     assert got == [len(small)]
     svc.disconnect()
     svc.loop_stop()
