@@ -9,7 +9,7 @@ under way it says what the trick still needs. The trick's check is the core's al
 
 Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
 (the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
-opens the next deal.
+opens the next deal; a suit key says nobody claims and opens the next deal with that trump.
 
 Result entry (settings: entry = results): the winner's key, then the game
 points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
@@ -197,6 +197,13 @@ class Scoreboard(Screen):
             self._complete(app, state)  # a refused trick, given the suit it lacked
             return
         deal = state.deal
+        if deal.played == deal.total:
+            # The claim window (hidden totals): the next deal's trump says nobody claims
+            # (the rules' settled details). `next` scores this deal, then the trump opens
+            # the next one: two entries, one key, undone one at a time.
+            if app.enter(b"\x0d")[1]:
+                return
+            deal = state.deal  # the next deal's
         if deal.trump < 0:
             app.enter(bytes((0, suit)))  # trump (it also opens a new deal)
         else:
