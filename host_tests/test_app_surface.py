@@ -2,9 +2,10 @@
 
 A screen (firmware/ui/*) or a host (firmware/startup.py, web/webmain.py, tools/sim.py) that
 reaches `app.session`, `app.store` or `app.fb` ties itself to the session's, the store's or
-the panel's insides: what it needs of them is a method of App (names(), stats(), undo(quiet),
-always_lit(), typed(), retype(), close(), ...). Hosts also give the app its hooks when it is
-built (wiring.build's on_settings and export), never by setting attributes on it afterwards.
+the panel's insides: what it needs of them is a method of App (names(), stats(), undo(),
+new_match(), always_lit(), save_settings(); the browser's WebApp adds typed(), retype() and
+close()). Hosts also give the app its hooks when it is built (wiring.build's on_settings,
+export and kind), never by setting attributes on it afterwards.
 The source is read, not run: the check covers code no test happens to reach.
 """
 
@@ -73,7 +74,7 @@ def test_the_check_catches_each_way_round(source):
 
 
 def test_the_check_leaves_the_app_s_own_surface_alone():
-    assert reaches("app.undo(True); app.names(text); app.stats(); app.match.state; "
+    assert reaches("app.undo(); app.names(text); app.stats(); app.match.state; "
                    "app.settings['sound']; app.screen.pick; x = app.typed()") == []
 
 
