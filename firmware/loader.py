@@ -29,6 +29,7 @@ _JOBS = const(
     b"\nfont ui.fontload"  # reading the font's index (Text())
     b"\nlang ui.langfile"  # reading a language file's index
     b"\nscoreboard ui.scoreboard ui.softkeys"  # the scoreboard's code, while a list covers it
+    b"\nclubwords ui.clubwords"  # the words for a club link's report (App.club_event)
     b"\namend ui.amend"  # a suit for the trick just entered; a trick its winner cannot take
     b"\nlists ui.menus ui.points ui.info ui.settings ui.newmatch ui.pairs ui.nameentry"
     b" sixtysix.names ui.lists"  # the menus and lists, once back on the scoreboard

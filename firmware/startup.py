@@ -43,15 +43,16 @@ def boot(board, data, club_file, make_buzzer):
     unload("parts")
     gc.collect()
 
+    from hw.power import Power
+
+    # The idle policy hears the settings at the app's boot and after each change; the
+    # panel's contrast follows them there too (App).
+    power = Power(display, None, machine, wake)
     import wiring  # the one wiring, the simulator's and the browser's too
 
     # The match is rebuilt before the UI's code loads (see wiring.build).
-    app = wiring.build(display, data, os, None, layout, buzzer=buzzer)
-    display.contrast(app.settings["contrast"])
-    from hw.power import Power
-
-    power = Power(display, app.settings, machine, wake)
-    app.on_settings = power.configure  # the idle policy hears each change of the settings
+    app = wiring.build(display, data, os, None, layout, buzzer=buzzer,
+                       on_settings=power.configure)
     import parts  # again, for the club link: dropped again straight after
 
     club = parts.make_club(cfg, app, club_file, wiring.link_club)

@@ -23,13 +23,15 @@ import gc
 
 
 def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settings=None,
-          lang=None):
+          lang=None, export=None, kind=None):
     """The app booted from what `folder` on the file system `fs` holds.
 
     font: the UI's font (ui/text.py), None for the board's font file.
     opener: how the store opens files when `fs` has no open() of its own that suits (the
     browser's). on_settings: called with the settings at boot and after each change (the
-    board's idle policy). lang: a language to switch to first (the simulator's --lang),
+    board's idle policy); the panel's contrast follows them too (App). export: the host's
+    export of the match (the browser's, App). kind: App or a subclass of it (the browser's
+    WebApp). lang: a language to switch to first (the simulator's --lang),
     saved as a choice in the settings would be, so the first screen is in it."""
     from session import Session
     from store.journal import Store
@@ -42,13 +44,15 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
         session.save_settings(settings)
     gc.collect()
 
-    from ui.app import App
+    if kind is None:
+        from ui.app import App
 
+        kind = App
     if font is None:  # the board's font file, beside ui/text.py
         from ui.text import board_font
 
         font = board_font()
-    app = App(display, session, font, layout, settings, buzzer, on_settings)
+    app = kind(display, session, font, layout, settings, buzzer, on_settings, export)
     app.boot(problems)
     return app
 

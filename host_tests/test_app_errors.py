@@ -184,7 +184,8 @@ print(json.dumps(["settle", store.bytes_written > written,
                   sorted(session.load_stats()), heard]))
 app.key("*")  # undo: the match goes on, no settings changed
 app.settle()
-app.set_lang("de")
+app.settings["lang"] = "de"  # as the settings list changes it
+app.save_settings()
 print(json.dumps(["lang", heard]))
 """
 

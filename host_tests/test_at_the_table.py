@@ -400,6 +400,37 @@ def test_after_the_last_trick_the_menu_claims_66_for_its_taker(micropython, tmp_
     assert match_keys(LAST_TRICK_72 + ["claim 1"], layout)[-1][1] == menu + pick
 
 
+def test_a_trump_key_in_the_claim_window_says_nobody_claims_and_opens_the_next_deal(
+        micropython, tmp_path):
+    # Issue 29, finding 4, and the spec's settled details: the next deal's first entry (its
+    # trump) says that nobody claimed. The keypad's suit key in the window scores the deal by
+    # the last-trick rules and opens the next deal with that trump: one press, not # first.
+    keys = "".join(k for _line, k in match_keys(LAST_TRICK_72, KEYPAD))
+    run = run_sim(micropython, tmp_path, keys + "|8|*|*")
+    window, opened, undone, back = run.frames
+    assert has(window, T("claim?"))
+    assert not has(opened, T("x deal_over")) and not has(opened, T("claim?"))
+    assert has(opened, "\u2665")  # trump hearts, on the new deal's line
+    # The journal holds what was said: `next`, then the trump. * takes back the trump (the
+    # deal's result shows), * again the `next` (the window again).
+    assert has(undone, T("undone")) and has(undone, T("why_last_trick"))
+    assert has(back, T("claim?"))
+    lines = LAST_TRICK_72 + ["next", "trump H", "undo", "undo"]
+    assert run.state == as_json(replay(lines))
+
+
+def test_the_trump_key_in_the_claim_window_counts_in_the_keys_the_tools_derive(
+        micropython, tmp_path):
+    # tools/keyseq.py (the press counts of the bench) types the window's `next` and the next
+    # deal's trump as that one suit key on the keypad; four buttons keep OK, then the trump.
+    lines = LAST_TRICK_72 + ["next", "trump H"]
+    assert [k for _line, k in match_keys(lines, KEYPAD)][-2:] == ["", "8"]
+    assert [k for _line, k in match_keys(lines, BUTTONS)][-2] == "e"
+    keys = "".join(k for _line, k in match_keys(lines, KEYPAD))
+    run = run_sim(micropython, tmp_path, keys)
+    assert run.state == as_json(replay(lines))
+
+
 def test_undo_from_the_claim_window_and_back(micropython, tmp_path):
     # * takes the last trick back (the window closes: the trick can be typed again); after #
     # scored the deal, * takes the scoring back into the window.

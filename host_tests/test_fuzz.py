@@ -164,7 +164,8 @@ print("screen ok")
 
 def test_a_failed_settings_write_does_not_crash(micropython):
     code = FAILING_BLOBS + """
-app.set_lang("de")
+app.settings["lang"] = "de"  # as the settings list changes it
+app.save_settings()
 app.render()
 print("screen ok")
 """

@@ -21,6 +21,11 @@ class _App:
     def push(self, screen):
         self.screen = screen
 
+    def always_lit(self):  # the App's own answer, read from its panel
+        from ui.app import App
+
+        return App.always_lit(self)  # type: ignore[arg-type]
+
 
 def _labels(fb):
     from ui import i18n

@@ -243,7 +243,14 @@ LAYOUT_CHECK = """(() => {
     if (!id) return;
     b.querySelectorAll("span:not(.id)").forEach((s) => { if (meets(box(id), box(s))) clash++; });
   });
-  return {scroll: [document.documentElement.scrollWidth > innerWidth,
+  // Every control a finger can hit is at least 44 CSS px each way (issue 29, finding 6).
+  const small = [...document.querySelectorAll(
+    ".keys:not([hidden]) button, nav > *, #club-form:not([hidden]) :is(button, input)")]
+    .map((el) => [el.id || el.dataset.key || el.name || el.textContent.trim(), box(el)])
+    .filter(([, b]) => b.width < 44 || b.height < 44)
+    .map(([name, b]) => name + " " + Math.round(b.width) + "x" + Math.round(b.height));
+  return {small,
+          scroll: [document.documentElement.scrollWidth > innerWidth,
                    document.documentElement.scrollHeight > innerHeight],
           outside: [...keys, ...links, panel].filter((b) => !inside(b)).length,
           under: links.filter((l) => keys.some((k) => meets(k, l))).length,
@@ -273,6 +280,7 @@ def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(s
     for layout, r in (("keypad", got[2]), ("buttons", got[5])):
         where = "%s at %dx%d: %s" % (layout, size[0], size[1], r)
         assert r["scroll"] == [False, False], where
+        assert r["small"] == [], where
         assert r["outside"] == 0 and r["under"] == 0, where
         assert r["clash"] == 0, where
         if size[0] > size[1] and size[1] <= 600:
@@ -286,6 +294,40 @@ def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(s
                 committed = f.read()
             assert shots[layout].read_bytes() == committed, \
                 "docs/img/web/%s is not the page today: run tools/web.py --screenshots" % name
+
+
+# The club form open: each of its controls, scrolled to as a finger would, lies wholly on the
+# screen, is the element under its own middle (nothing over it), and is 44 px each way;
+# the page itself does not scroll sideways.
+CLUB_FORM_CHECK = """(async () => {
+  document.getElementById("club-open").click();
+  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  const form = document.getElementById("club-form");
+  const out = [];
+  for (const el of form.querySelectorAll("input, button")) {
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const b = el.getBoundingClientRect();
+    const name = el.name || el.id || el.type;
+    if (b.left < -0.5 || b.top < -0.5 || b.right > innerWidth + 0.5 ||
+        b.bottom > innerHeight + 0.5) out.push(name + " cut off");
+    const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+    if (!hit || !(hit === el || el.contains(hit))) out.push(name + " covered");
+    if (b.width < 44 || b.height < 44)
+      out.push(name + " " + Math.round(b.width) + "x" + Math.round(b.height));
+  }
+  const label = form.querySelector("label span").getBoundingClientRect();
+  if (label.width === 0) out.push("labels hidden");
+  return {problems: out, sideways: document.documentElement.scrollWidth > innerWidth};
+})()"""
+
+
+@pytest.mark.parametrize("size", [(844, 390), (568, 320), (390, 844), (320, 568)])
+def test_the_club_form_is_usable_at_every_size(site, size):
+    # Issue 29, finding 6: held sideways the club form was cut off (844x390, 568x320) and its
+    # buttons were 34 px tall.
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": CLUB_FORM_CHECK}], viewport=size,
+              touch=True)
+    assert got[1] == {"problems": [], "sideways": False}, size
 
 
 def test_the_pictures_of_the_page_are_the_tools_and_docs_web_md_shows_each():

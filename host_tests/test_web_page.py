@@ -13,6 +13,7 @@ import pytest
 from conftest import ROOT
 from keyseq import KEYPAD, SETTINGS, first_deal, menu, pick
 from sixtysix.match import Match
+from sixtysix.rules import RULE_SETS
 from test_web import LAYOUT_CHECK, run
 from ui import i18n
 from ui.i18n import LANGS
@@ -113,6 +114,46 @@ def test_export_from_the_devices_history_list_is_the_pages_download(site):
     assert from_menu["name"].endswith(".csv") and len(from_menu["text"].splitlines()) == 2
     assert json_menu["text"] == json_link["text"] and json_menu["name"].endswith(".json")
     assert json.loads(json_menu["text"])["match"] == state
+
+
+# What each keypad key shows now: its name, the texts under it that are visible, and the
+# big number a list gives it.
+FACES = """(() => Object.fromEntries([...document.querySelectorAll("#keypad button")].map((b) => [
+  b.dataset.key,
+  [...b.querySelectorAll("span:not(.id)")].filter((s) => s.offsetParent !== null)
+    .map((s) => s.textContent).join(" ") + "|" +
+  getComputedStyle(b, "::after").content.replace(/^none$/, "").replace(/"/g, "")])))()"""
+
+
+@needs_browser
+def test_a_list_open_shows_its_item_numbers_on_the_keys_that_pick(site):
+    # Issue 29, finding 8: on a list the digits pick items while their faces showed card
+    # ranks ("A" picked item 1 of the new-match list). While a list is open each digit that
+    # picks an item shows the item's number in place of the rank; the rest keep theirs, and
+    # back on the scoreboard the ranks return.
+    entries = first_deal(KEYPAD)[:2]  # a new match and its trump: the deal is open
+    m = Match()
+    for line, _k in entries:
+        m.enter_line(line)
+    start = "".join(k for _line, k in entries)
+    to_settings = menu(m.state, KEYPAD, SETTINGS)
+    steps = [{"do": "open"}, {"do": "eval", "js": FACES},  # the new-match list
+             {"do": "type", "keys": start}, {"do": "eval", "js": FACES},  # the scoreboard
+             {"do": "type", "keys": to_settings}, {"do": "eval", "js": FACES}]
+    r = run(site, steps, viewport=(390, 844), touch=False)
+    fresh, board, settings = r[1], r[3], r[5]
+    assert board["1"] == "A|" and board["6"] == "9|"  # the scoreboard: card ranks
+    assert all(face.endswith("|") for face in board.values()), board
+    # The new-match list: one rule set per item; the browser's settings list: language,
+    # sound, entry (the panel's settings are not offered there).
+    for faces, n in ((fresh, len(RULE_SETS)), (settings, 3)):
+        for i, key in enumerate("1234567890"):
+            if i < n:
+                assert faces[key] == "|" + key, (n, key, faces)
+            else:
+                assert faces[key] == board[key], (n, key, faces)
+        for key in "ABCD*#":
+            assert faces[key] == board[key], (key, faces)
 
 
 def test_on_the_board_the_history_list_offers_no_export():

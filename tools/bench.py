@@ -278,7 +278,7 @@ def _source_paths():
 def _hundred_keys(path):
     """Key presses of a 100+ deal match (one line per entry); returns (deals, setup)."""
     from dealgen import Player
-    from keyseq import entry_keys
+    from keyseq import entry_keys, joins_next
     from sixtysix.match import Match
 
     for seed in range(1, 50):
@@ -290,9 +290,13 @@ def _hundred_keys(path):
         raise RuntimeError("no 100-deal match found")
     shadow = Match()
     shadow.enter_line(p.lines[0])
+    lines = p.lines[1:]
     with open(path, "w") as f:
-        for line in p.lines[1:]:
-            f.write(entry_keys(shadow.state, line, "keypad") + "\n")
+        for i, line in enumerate(lines):
+            keys = entry_keys(shadow.state, line, "keypad")
+            if i + 1 < len(lines) and joins_next(shadow.state, line, lines[i + 1], "keypad"):
+                keys = ""  # the next line's trump key says it
+            f.write(keys + "\n")
             shadow.enter_line(line)
     return m.state.deals(), len(p.lines) - 1
 

@@ -265,7 +265,7 @@ import loop  # noqa: E402
 loop.time = FakeTime
 app = loop.run(seconds=EVENING_S)
 power = power_ref[0]
-state_now = app.session.match.state
+state_now = app.match.state
 deals = state_now.deals() if state_now is not None else 0
 if deals != EXPECT_DEALS or state["deal"] != len(DEALS):
     raise SystemExit("evening: %d deals on the device, %d expected (%d of %d typed)"

@@ -117,7 +117,7 @@ def report():
     print("start", START)
     print("peak", peak)
     print("presses", presses)
-    state = app.session.match.state
+    state = app.match.state
     if state is not None:  # None: no match started yet
         print("deals", state.deals())
         print("score", state.score)

@@ -337,6 +337,15 @@ def entry_keys(state, line, layout, results=False):
     raise Unsupported(verb)
 
 
+def joins_next(state, line, following, layout):
+    """True when `line` is a `next` in the claim window that takes no key of its own: on the
+    keypad the next deal's trump key (the `following` line) says nobody claims and opens
+    that deal (ui/scoreboard.py), one press for both entries."""
+    deal = state.deal
+    return (layout == KEYPAD and line == "next" and not state.over and deal.opened
+            and deal.played == deal.total and following.startswith("trump"))
+
+
 def setup_keys(line, layout, from_board=False):
     """Keys for a `new RULES dealer=N [names=A,B]` line (options other than these are
     not typed here)."""
@@ -362,7 +371,7 @@ def match_keys(lines, layout, results=False):
     m = Match()
     out = []
     switch = results
-    for line in lines:
+    for i, line in enumerate(lines):
         if line.startswith("new"):
             keys = setup_keys(line, layout, m.state is not None and m.state.over)
             m.enter_line(line)
@@ -371,6 +380,8 @@ def match_keys(lines, layout, results=False):
                 switch = False
         else:
             keys = entry_keys(m.state, line, layout, results)
+            if i + 1 < len(lines) and joins_next(m.state, line, lines[i + 1], layout):
+                keys = ""
             if line == "undo":
                 m.undo()
             elif line == "redo":

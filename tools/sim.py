@@ -98,8 +98,6 @@ class Sim:
         # The board's wiring (wiring.py) on the counting bus and a folder: --lang is
         # saved before the app boots, so a fresh flash's first screen is in it too.
         self.app = wiring.build(self.display, root, os, board_font(), layout, lang=lang)
-        self.session = self.app.session
-        self.store = self.session.store
         self.layout = layout
         self.panel = panel
         self.presses = 0
@@ -168,14 +166,16 @@ class Sim:
 
         text.draw = note
         text.draw_big = note_big
-        app_render = self.app.render
+        # A frame starts by clearing the panel (App.render): the words of the last one go.
+        display = self.display
+        fill = display.fill
 
-        def render():
-            if self.app.dirty:
+        def clear(c):
+            if c == 0:
                 del drawn[:]
-            return app_render()
+            return fill(c)
 
-        self.app.render = render
+        display.fill = clear
 
     def words(self):
         """The strings on screen, top to bottom and left to right."""

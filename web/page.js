@@ -28,75 +28,88 @@ const keypad = document.getElementById("keypad");
 const buttons = document.getElementById("buttons");
 const switchButton = document.getElementById("switch");
 
-let mp = null;
-let web = null; // the webmain module
-let store = null; // the firmware's files, on disk (durable.js)
-let frame = 0; // address of the frame buffer in the WebAssembly memory
-let longMs = 600;
-let layout = "keypad";
-let held = new Set(); // the keys that count on release (bindKey)
-const latency = []; // ms from a key's input event to its frame on the canvas
-const waited = []; // of that, ms from a key's pointerdown to its handler: the browser's share
-let firstFrame = 0; // ms from navigation start to the first frame
-let club = globalThis.s66clubcfg.load(); // club settings (clubcfg.js), or null
-let tickDue = false;
-let pageLang = "en";
-let statusKey = ""; // the page text the status line shows ("" if none, or another text)
+// Everything the page keeps between events, in one place.
+const page = {
+  mp: null,
+  web: null, // the webmain module
+  store: null, // the firmware's files, on disk (durable.js)
+  frame: 0, // address of the frame buffer in the WebAssembly memory
+  longMs: 600,
+  layout: "keypad",
+  held: new Set(), // the keys that count on release (bindKey)
+  picks: 0, // keypad digits that pick a list's items now (labelKeys)
+  latency: [], // ms from a key's input event to its frame on the canvas
+  waited: [], // of that, ms from a key's pointerdown to its handler: the browser's share
+  firstFrame: 0, // ms from navigation start to the first frame
+  club: globalThis.s66clubcfg.load(), // club settings (clubcfg.js), or null
+  tickDue: false,
+  lang: "en", // the page's texts' language
+  statusKey: "", // the page text the status line shows ("" if none, or another text)
+  // Frames (draw()): waiting for their writes, copied, the newest painted; who waits for
+  // the last; when it was painted; and whether a transaction failed (no frame after it).
+  drawing: 0,
+  made: 0,
+  shown: 0,
+  idleWaiters: [],
+  lastDrawn: 0,
+  lost: false,
+  audio: null, // the Web Audio context, made on the first key or tap
+  ready: null, // [resolve, reject] of window.s66.ready
+};
 
-let readyResolve;
-let readyReject;
 // Hooks for the tests and the figures (host_tests/web, tools/web_figures.py).
 window.s66 = {
-  ready: new Promise((ok, no) => { readyResolve = ok; readyReject = no; }),
-  state: () => JSON.parse(web.state()),
-  current: () => store.current(), // every other tab's change read (durable.js)
-  keyFor: (ch) => JSON.parse(web.key_for(ch)),
-  layout: () => layout,
-  longMs: () => longMs,
-  held: () => [...held].sort(),
-  lang: () => web.lang(),
-  latency,
-  waited,
-  firstFrame: () => firstFrame,
-  club: () => JSON.parse(web.club_info()),
+  ready: new Promise((ok, no) => { page.ready = [ok, no]; }),
+  state: () => JSON.parse(page.web.state()),
+  current: () => page.store.current(), // every other tab's change read (durable.js)
+  keyFor: (ch) => JSON.parse(page.web.key_for(ch)),
+  layout: () => page.layout,
+  longMs: () => page.longMs,
+  held: () => [...page.held].sort(),
+  lang: () => page.web.lang(),
+  latency: page.latency,
+  waited: page.waited,
+  firstFrame: () => page.firstFrame,
+  club: () => JSON.parse(page.web.club_info()),
   // Resolved once every frame asked for is on the canvas (each waits for its writes).
-  idle: () => (drawing > 0 ? new Promise((ok) => idleWaiters.push(ok)) : Promise.resolve()),
+  idle: () => (page.drawing > 0 ? new Promise((ok) => page.idleWaiters.push(ok))
+    : Promise.resolve()),
   // Date.now() when the last frame was painted (after the writes it waited for).
-  drawn: () => lastDrawn,
+  drawn: () => page.lastDrawn,
   // Where the match stands, the trick being typed included (the durable kill test).
-  position: () => web.state() + " " + web.typed(),
+  position: () => page.web.state() + " " + page.web.typed(),
 };
 
 function tr(key) {
-  const texts = TEXTS[pageLang] || TEXTS.en;
+  const texts = TEXTS[page.lang] || TEXTS.en;
   return texts[key] || TEXTS.en[key] || key;
 }
 
 // Every text of the page in the UI's language: elements marked data-t (their text),
 // data-t-aria (their aria-label) and data-t-title (their tooltip), and the ones set here.
 function setTexts(lang) {
-  pageLang = TEXTS[lang] ? lang : "en";
-  document.documentElement.lang = pageLang;
+  page.lang = TEXTS[lang] ? lang : "en";
+  document.documentElement.lang = page.lang;
   document.title = tr("title");
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = tr(el.dataset.t);
   for (const el of document.querySelectorAll("[data-t-aria]")) el.setAttribute("aria-label", tr(el.dataset.tAria));
   for (const el of document.querySelectorAll("[data-t-title]")) el.title = tr(el.dataset.tTitle);
-  switchButton.textContent = tr(layout === "keypad" ? "4 buttons" : "keypad");
-  if (statusKey) statusLine.textContent = tr(statusKey);
+  switchButton.textContent = tr(page.layout === "keypad" ? "4 buttons" : "keypad");
+  if (page.statusKey) statusLine.textContent = tr(page.statusKey);
   try {
-    localStorage.setItem(LANG_ITEM, pageLang);
+    localStorage.setItem(LANG_ITEM, page.lang);
   } catch (err) {
     console.warn("page language: " + err);
   }
 }
 
 function say(key) {
-  statusKey = key;
+  page.statusKey = key;
   statusLine.textContent = key ? tr(key) : "";
 }
 
 function fail(err) {
-  statusKey = "";
+  page.statusKey = "";
   statusLine.textContent = tr("error") + ": " + (err && err.message ? err.message : err);
   statusLine.classList.add("error");
   console.error(err);
@@ -106,7 +119,7 @@ function fail(err) {
 // column x, bit 0 on top. Copied out of the WebAssembly memory (fetched each time: it is
 // replaced when the memory grows) when the key's call returns, painted later (draw()).
 function grab() {
-  return mp._module.HEAPU8.slice(frame, frame + W * H / 8);
+  return page.mp._module.HEAPU8.slice(page.frame, page.frame + W * H / 8);
 }
 
 function paint(mem) {
@@ -127,35 +140,29 @@ function paint(mem) {
 // screen). Each frame is copied when its key returns and painted when that key's
 // transaction completes; keys typed meanwhile do not hold it back, and a later frame
 // painted already is not painted over.
-let drawing = 0; // frames waiting for their writes
-let made = 0; // frames copied
-let shown = 0; // the newest frame painted
-let idleWaiters = [];
-let lastDrawn = 0;
-let lost = false; // a transaction failed: no frame is painted after it (the panel stays true)
 
 function draw(since) {
-  const n = ++made;
+  const n = ++page.made;
   const bytes = grab();
-  drawing++;
-  store.settled().then(() => {
-    drawing--;
-    if (n > shown && !lost) {
-      shown = n;
+  page.drawing++;
+  page.store.settled().then(() => {
+    page.drawing--;
+    if (n > page.shown && !page.lost) {
+      page.shown = n;
       try {
         paint(bytes);
       } catch (err) {
         fail(err);
       }
-      lastDrawn = Date.now();
+      page.lastDrawn = Date.now();
     }
     if (since !== null) {
-      latency.push(performance.now() - since);
-      if (latency.length > 1000) latency.shift();
+      page.latency.push(performance.now() - since);
+      if (page.latency.length > 1000) page.latency.shift();
     }
-    if (drawing === 0) {
-      for (const ok of idleWaiters) ok();
-      idleWaiters = [];
+    if (page.drawing === 0) {
+      for (const ok of page.idleWaiters) ok();
+      page.idleWaiters = [];
     }
   });
 }
@@ -164,17 +171,32 @@ function afterKey(since, changed) {
   if (changed) draw(since);
 }
 
+// On a list the keypad's digits pick items (1-9, then 0 for the tenth) while their faces
+// show card ranks ("A" would pick item 1): while one is open, the digits that pick an item
+// show its number instead (webmain picks(); style.css hides the rank under it).
+function labelKeys() {
+  const n = page.layout === "keypad" ? page.web.picks() : 0;
+  if (n === page.picks) return;
+  page.picks = n;
+  for (const b of keypad.querySelectorAll("button[data-key]")) {
+    const i = "1234567890".indexOf(b.dataset.key);
+    if (i >= 0 && i < n) b.dataset.pick = b.dataset.key;
+    else delete b.dataset.pick;
+  }
+  keypad.classList.toggle("picking", n > 0);
+}
+
 // The club link's turn (webclub.py): after a key's frame is on the canvas, when mqtt.js
 // has news, and twice a second for its timers. It never waits for the network.
 function tick() {
-  tickDue = false;
-  if (!web) return;
+  page.tickDue = false;
+  if (!page.web) return;
   try {
-    if (web.tick()) draw(null);
-    const c = JSON.parse(web.club_info());
+    if (page.web.tick()) draw(null);
+    const c = JSON.parse(page.web.club_info());
     if (c && !statusLine.classList.contains("error")) {
       const [word, ...why] = c.status.split(":"); // "offline: reason": the word in the language
-      statusKey = "";
+      page.statusKey = "";
       statusLine.textContent = tr("club") + " " + c.table + ": " + (c.refused
         ? tr("refused") + " (" + c.refused + "): " + tr("check the table id and password")
         : [tr(word)].concat(why).join(":") + ", "
@@ -187,9 +209,9 @@ function tick() {
 
 // After the writes made so far are on disk: a result goes out only once it is kept.
 function soon() {
-  if (club && !tickDue) {
-    tickDue = true;
-    store.settled().then(() => setTimeout(tick, 0));
+  if (page.club && !page.tickDue) {
+    page.tickDue = true;
+    page.store.settled().then(() => setTimeout(tick, 0));
   }
 }
 
@@ -198,10 +220,11 @@ function soon() {
 // settings turns the page's texts too.
 function follow() {
   try {
-    const want = web.wanted();
+    const want = page.web.wanted();
     if (want) download(want);
-    const lang = web.lang();
-    if (lang !== pageLang) setTexts(lang);
+    const lang = page.web.lang();
+    if (lang !== page.lang) setTexts(lang);
+    labelKeys();
   } catch (err) {
     fail(err);
   }
@@ -210,7 +233,7 @@ function follow() {
 function press(name, long, since) {
   let changed;
   try {
-    changed = web.key(name, long);
+    changed = page.web.key(name, long);
   } catch (err) {
     fail(err);
     return;
@@ -233,20 +256,20 @@ function bindKey(button) {
   let timer = 0;
   let down = false;
   button.addEventListener("pointerdown", (e) => {
-    if (e.button > 0 || !web) return;
+    if (e.button > 0 || !page.web) return;
     e.preventDefault();
-    if (waited.push(performance.now() - e.timeStamp) > 1000) waited.shift();
+    if (page.waited.push(performance.now() - e.timeStamp) > 1000) page.waited.shift();
     if (button.setPointerCapture) button.setPointerCapture(e.pointerId);
     down = true;
     button.classList.add("down");
-    if (!held.has(name)) {
+    if (!page.held.has(name)) {
       press(name, false, e.timeStamp);
       return;
     }
     timer = setTimeout(() => {
       timer = 0;
       press(name, true, performance.now());
-    }, longMs);
+    }, page.longMs);
   });
   const end = (e, counts) => {
     if (!down) return;
@@ -269,14 +292,13 @@ function bindKey(button) {
 // its sound setting is on (ui/app.py), as on the board. Browsers start audio only after a
 // user gesture: the context is made (or resumed) on the first key or tap.
 const TONES = JSON.parse(document.body.dataset.tones || "[]");
-let audio = null;
 
 function unlockAudio() {
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return;
   try {
-    if (!audio) audio = new Context();
-    if (audio.state === "suspended") audio.resume().catch(() => {});
+    if (!page.audio) page.audio = new Context();
+    if (page.audio.state === "suspended") page.audio.resume().catch(() => {});
   } catch (err) {
     console.warn("no audio: " + err);
   }
@@ -288,27 +310,27 @@ for (const kind of ["pointerup", "keydown", "touchend"]) {
 function beep(kind) {
   const tone = TONES[kind];
   if (!tone || !tone[0]) return;
-  if (!audio) unlockAudio();
-  if (!audio) return;
-  const osc = audio.createOscillator();
-  const gain = audio.createGain();
+  if (!page.audio) unlockAudio();
+  if (!page.audio) return;
+  const osc = page.audio.createOscillator();
+  const gain = page.audio.createGain();
   osc.type = "square";
   osc.frequency.value = tone[0];
   gain.gain.value = 0.08;
-  osc.connect(gain).connect(audio.destination);
-  const at = audio.currentTime;
+  osc.connect(gain).connect(page.audio.destination);
+  const at = page.audio.currentTime;
   osc.start(at);
   osc.stop(at + tone[1] / 1000);
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!web || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (!page.web || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   if (e.target instanceof HTMLInputElement) return; // typing into the club form
   const ch = KEYBOARD[e.key] || (e.key.length === 1 ? e.key : null);
   if (ch === null) return;
   let r;
   try {
-    r = web.char(ch);
+    r = page.web.char(ch);
   } catch (err) {
     fail(err);
     return;
@@ -322,19 +344,21 @@ document.addEventListener("keydown", (e) => {
 
 // Boot the app (again) from what the store holds, with a key layout.
 function start(name) {
-  layout = name === "buttons" ? "buttons" : "keypad";
-  frame = web.start(store, layout, club ? JSON.stringify(club) : "", beep);
-  held = new Set(web.held_keys().split(" "));
-  keypad.hidden = layout !== "keypad";
-  buttons.hidden = layout !== "buttons";
-  setTexts(web.lang());
+  page.layout = name === "buttons" ? "buttons" : "keypad";
+  const club = page.club ? JSON.stringify(page.club) : "";
+  page.frame = page.web.start(page.store, page.layout, club, beep);
+  page.held = new Set(page.web.held_keys().split(" "));
+  keypad.hidden = page.layout !== "keypad";
+  buttons.hidden = page.layout !== "buttons";
+  setTexts(page.web.lang());
+  labelKeys();
   draw(null);
 }
 
 switchButton.addEventListener("click", () => {
   try {
-    const next = layout === "keypad" ? "buttons" : "keypad";
-    store.setItem(LAYOUT_ITEM, next);
+    const next = page.layout === "keypad" ? "buttons" : "keypad";
+    page.store.setItem(LAYOUT_ITEM, next);
     start(next);
   } catch (err) {
     fail(err);
@@ -346,9 +370,9 @@ switchButton.addEventListener("click", () => {
 // Another tab wrote the store: boot from what it holds now. refused: this tab's last key
 // was made on what it had read before, so it was not written (durable.js): say so.
 function otherTab(refused) {
-  if (!web) return;
+  if (!page.web) return;
   try {
-    start(layout);
+    start(page.layout);
     if (refused) say("othertab");
   } catch (err) {
     fail(err);
@@ -357,10 +381,10 @@ function otherTab(refused) {
 
 function download(kind, e) {
   if (e) e.preventDefault();
-  if (!web) return;
+  if (!page.web) return;
   let text;
   try {
-    text = web.export_text(kind);
+    text = page.web.export_text(kind);
   } catch (err) {
     fail(err);
     return;
@@ -402,15 +426,15 @@ function clubForm() {
   document.getElementById("club-open").addEventListener("click", () => {
     form.hidden = !form.hidden;
   });
-  if (club) {
-    form.elements.url.value = club.url;
-    form.elements.table.value = club.table;
+  if (page.club) {
+    form.elements.url.value = page.club.url;
+    form.elements.table.value = page.club.table;
   }
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const el = form.elements;
     const saved = cfg.save({ url: el.url.value.trim(), table: el.table.value.trim(),
-      password: el.password.value || (club ? club.password : "") });
+      password: el.password.value || (page.club ? page.club.password : "") });
     if (!saved) {
       document.getElementById("club-why").textContent = tr("club why");
       return;
@@ -429,7 +453,7 @@ async function boot() {
   clubForm();
   // npm mqtt comes with clubmqtt.js: club tables only. Not cached and no network: the table
   // keeps score without the club.
-  const glue = club ? import("./clubmqtt.js").catch((err) => {
+  const glue = page.club ? import("./clubmqtt.js").catch((err) => {
     console.warn("club: " + err);
     return null;
   }) : null;
@@ -442,53 +466,53 @@ async function boot() {
   });
   // The store is read from disk while the runtime loads; the firmware starts on it.
   const opened = openDurable((err) => {
-    lost = true;
+    page.lost = true;
     fail(new Error("storage: " + (err.message || err) + "; entries after the panel's are not"
       + " kept: reload"));
   }, otherTab);
-  mp = await loadMicroPython({
+  page.mp = await loadMicroPython({
     heapsize: 512 * 1024,
     stdout: (line) => console.log(line),
     stderr: (line) => console.error(line),
   });
-  mp.FS.mkdir("/fw");
-  unpack(new Uint8Array(await packed), mp.FS, "/fw");
-  mp.runPython("import sys\nsys.path.insert(0, '/fw')");
-  web = mp.pyimport("webmain");
-  longMs = web.LONG_MS;
-  store = await opened;
+  page.mp.FS.mkdir("/fw");
+  unpack(new Uint8Array(await packed), page.mp.FS, "/fw");
+  page.mp.runPython("import sys\nsys.path.insert(0, '/fw')");
+  page.web = page.mp.pyimport("webmain");
+  page.longMs = page.web.LONG_MS;
+  page.store = await opened;
   const glued = glue && await glue;
   if (glued) glued.onNews(soon);
-  else club = null;
-  start(store.getItem(LAYOUT_ITEM));
+  else page.club = null;
+  start(page.store.getItem(LAYOUT_ITEM));
   await window.s66.idle();
-  firstFrame = performance.now();
+  page.firstFrame = performance.now();
   say("");
   // Plain http from another machine (a phone on the laptop's address) is no secure
   // context: no service worker, so no offline use and no install. Said once, briefly.
   // It names the two ways to HTTPS (docs/web.md): make web HTTPS=1, make web-dist.
-  if (!window.isSecureContext && !store.getItem(HTTP_NOTE_ITEM)) {
+  if (!window.isSecureContext && !page.store.getItem(HTTP_NOTE_ITEM)) {
     say("httpnote");
-    store.setItem(HTTP_NOTE_ITEM, "1");
+    page.store.setItem(HTTP_NOTE_ITEM, "1");
   }
-  if (club) {
+  if (page.club) {
     tick();
     setInterval(soon, 500);
   }
   if ("serviceWorker" in navigator) {
     try {
       await navigator.serviceWorker.register("sw.js");
-      if (club) navigator.serviceWorker.ready.then((r) => r.active.postMessage("club"));
+      if (page.club) navigator.serviceWorker.ready.then((r) => r.active.postMessage("club"));
     } catch (err) {
       // Past a certificate warning the browser keeps the page but refuses its worker: the
       // scores are kept all the same; only working offline is lost. Said, not an error.
       console.warn("service worker: " + (err && err.message ? err.message : err));
-      if (!statusKey) say("no offline");
+      if (!page.statusKey) say("no offline");
     }
   }
 }
 
-boot().then(() => readyResolve(), (err) => {
+boot().then(() => page.ready[0](), (err) => {
   fail(err);
-  readyReject(err);
+  page.ready[1](err);
 });

@@ -27,10 +27,37 @@ import wiring
 from hw.keys import LONG_MS  # noqa: F401  (page.js reads it: a long press, as on the board)
 from sixtysix.snapshot import snapshot
 from store.journal import Store
+from ui.app import App
 from ui.keyboard import key_of
 from ui.keymap import BOARD_KEYS, BUTTON_NAMES, LIST_KEYS, NUMBER_KEYS, action
 from ui.text import board_font
 from webstore import WebFS
+
+
+class WebApp(App):
+    """The App with what only the browser asks of it: the trick being typed, which the page
+    keeps across a reload (the board writes only what counts), and closing the store before
+    another App boots over the same files. Here, not in ui/app.py: on the board every
+    method of App is heap."""
+
+    def typed(self):
+        """The trick being typed on the scoreboard (its winner + 1, then its cards), b""
+        when none, or while a list covers the scoreboard (App.push dropped it, and the
+        trick with it)."""
+        board = self.board  # None while a list covers the scoreboard
+        return b"" if board is None else board.typed()
+
+    def retype(self, line):
+        """Put back a trick typed() gave, if the scoreboard is shown and this deal can still
+        be typing it (Scoreboard.retype checks)."""
+        board = self.board
+        if board is not None and self.match.state is not None:
+            board.retype(self.match.state, line)
+            self.dirty = True
+
+    def close(self):
+        """Close the store's open journal file."""
+        self.session.store.close()
 
 
 class Panel(framebuf.FrameBuffer):
@@ -49,133 +76,152 @@ class Panel(framebuf.FrameBuffer):
         self.frames += 1
 
 
-_panel = Panel()
-_font = None
-_app = None
-_store = None
-_club = None
+class _Page:
+    """What this module keeps between the page's calls, in one place: the panel, the font,
+    the app (and its club link) booted by start(), the page's durable store, the trick
+    being typed as kept there, and the export the device's history list asked for."""
+
+    def __init__(self):
+        self.panel = Panel()
+        self.font = None
+        self.app = None  # ui/app.py's App, once start() has booted it
+        self.club = None
+        self.storage = None
+        self.typed = ""
+        self.wanted = ""
+
+
+_page = _Page()
+
+
+def _app():
+    return _page.app  # page.js calls start() before anything else
 
 
 def start(storage, layout="keypad", club="", beep=None):
     """Boot (or boot again, e.g. with the other key layout) from what storage holds.
     club: the club settings as JSON ({"url", "table", "password"}), or empty for none;
     beep: the page's beeper (called with the pattern's number), or None for silence."""
-    global _app, _font, _store, _club
-    if _club is not None:
-        _club.close()
-        _club = None
-    if _store is not None:
-        _store.close()
-    if _font is None:
-        _font = board_font()
+    page = _page
+    if page.club is not None:
+        page.club.close()
+        page.club = None
+    if page.app is not None:
+        page.app.close()
+    if page.font is None:
+        page.font = board_font()
     fs = WebFS(storage)
-    _app = wiring.build(_panel, "", fs, _font, layout, opener=fs.open, buzzer=beep)
-    _app.export = _want  # the history list offers the export (ui/info.py)
-    _store = _app.session.store
-    global _storage, _typed
-    _storage = storage
-    _typed = storage.getItem(_TYPED) or ""
-    _retype(_typed)
+    app = page.app = wiring.build(page.panel, "", fs, page.font, layout, opener=fs.open,
+                                  buzzer=beep, export=_want, kind=WebApp)
+    page.storage = storage
+    page.typed = storage.getItem(_TYPED) or ""
+    _retype(app, page.typed)
     if club:
         from webclub import WebClub, link_for
 
         try:
             cfg = json.loads(club)
-            _club = wiring.link_club(_app, cfg, Store("outbox", fs, fs.open), link_for(cfg),
-                                      time.ticks_ms(), kind=WebClub)
+            page.club = wiring.link_club(app, cfg, Store("outbox", fs, fs.open), link_for(cfg),
+                                         time.ticks_ms(), kind=WebClub)
         except (ValueError, KeyError, TypeError, OSError) as e:
             print("club settings: %r; no club results" % (e,))
-            _app.say("club settings: bad")
-    _app.render()
+            app.say("club settings: bad")
+    app.render()
     return frame_address()
 
 
 def tick():
     """One step of the club link (never a wait); True if the panel changed."""
-    if _club is None:
+    if _page.club is None:
         return False
-    _club.poll(time.ticks_ms())
-    return _app.render()
+    _page.club.poll(time.ticks_ms())
+    return _app().render()
 
 
 def club_info():
     """The club link's state as JSON ("null": no club settings)."""
-    return "null" if _club is None else _club.info(_app.message)
+    club = _page.club
+    return "null" if club is None else club.info(_app().message)
 
 
 def held_keys():
     """The keys of the current layout that mean something when held (ui/keymap.py, on
     any screen), space separated: page.js counts them on release, as the board does, so
     that holding one is a long press; every other key counts as soon as it is touched."""
-    names = BUTTON_NAMES if _app.layout != "keypad" else "0123456789ABCD*#"
+    layout = _app().layout
+    names = BUTTON_NAMES if layout != "keypad" else "0123456789ABCD*#"
     return " ".join(n for n in names
-                    if any(action(_app.layout, n, True, m) is not None
+                    if any(action(layout, n, True, m) is not None
                            for m in (BOARD_KEYS, LIST_KEYS, NUMBER_KEYS)))
 
 
+def picks():
+    """How many keypad digits pick a list's items now (1-9, then 0 for the tenth): the
+    items of a numbered list on top, 10 while a number is typed (the digits are digits
+    then), else 0 (the scoreboard: the keys are ranks and suits). page.js labels those keys
+    with their numbers while it is not 0."""
+    screen = _app().screen
+    mode = screen.key_mode
+    if mode == NUMBER_KEYS:
+        return 10
+    if mode != LIST_KEYS or not getattr(screen, "numbered", False):
+        return 0
+    return min(len(getattr(screen, "items", ())), 10)
+
+
 def frame_address():
-    return uctypes.addressof(_panel.buffer)
+    return uctypes.addressof(_page.panel.buffer)
 
 
 def key(name, long=False):
     """One key event; True if the panel changed. The trick being typed is kept after it."""
-    changed = _app.press(name, bool(long))
+    changed = _app().press(name, bool(long))
     _keep_typed()
     return changed
 
 
 # The trick being typed survives a reload, a layout switch and a killed browser on the page
 # (not on the board, which writes only what counts): kept in its own durable item (not a
-# file of Store's) after every key, with where
-# the match stood (deals, bytes of the deal's journal), and put back only there.
+# file of Store's) after every key, with where the match stood (deals, bytes of the deal's
+# journal), and put back only there. A list opening over the scoreboard drops the trick
+# (App.push): App.typed() is empty then, and so is the kept line.
 _TYPED = "s66.typed"
-_storage = None
-_typed = ""
 
 
-def _typed_line():
-    board = _app.board
-    state = _app.match.state
-    if _app.lists or board is None or state is None:
-        return ""
-    line = board.typed()
-    if not line:
-        return ""
-    return "%d.%d.%s" % (state.deals(), len(_app.match.log), line.hex())
+def _where(app):
+    """deals.journal bytes of the match now, or "" with no match."""
+    state = app.match.state
+    return "" if state is None else "%d.%d" % (state.deals(), len(app.match.log))
 
 
 def _keep_typed():
-    global _typed
-    line = _typed_line()
-    if line != _typed:
-        _typed = line
-        _storage.setItem(_TYPED, line)
+    app = _app()
+    line = app.typed()
+    kept = "%s.%s" % (_where(app), line.hex()) if line else ""
+    if kept != _page.typed:
+        _page.typed = kept
+        _page.storage.setItem(_TYPED, kept)
 
 
 def typed():
     """The trick being typed as kept ("deals.journal bytes.hex of the line", or empty)."""
-    return _typed
+    return _page.typed
 
 
-def _retype(saved):
-    state = _app.match.state
+def _retype(app, saved):
     parts = saved.split(".")
-    if state is None or len(parts) != 3 or _app.lists or _app.board is None:
-        return
-    if parts[0] != str(state.deals()) or parts[1] != str(len(_app.match.log)):
-        return  # the match moved on since (the trick counted, or was undone)
+    if len(parts) != 3 or parts[0] + "." + parts[1] != _where(app):
+        return  # none kept, or the match moved on since (the trick counted, or was undone)
     try:
-        line = bytes.fromhex(parts[2])
+        app.retype(bytes.fromhex(parts[2]))
     except ValueError:
         return
-    _app.board.retype(state, line)
-    _app.dirty = True
 
 
 def char(ch):
     """A keyboard character, as in the terminal simulator: -1 if it is no key here, else
     1 if the panel changed, 0 if not."""
-    name, long = key_of(_app.layout, ch)
+    name, long = key_of(_app().layout, ch)
     if name is None:
         return -1
     return 1 if key(name, long) else 0
@@ -183,42 +229,38 @@ def char(ch):
 
 def key_for(ch):
     """The key name and long flag a keyboard character means in the current layout."""
-    name, long = key_of(_app.layout, ch)
+    name, long = key_of(_app().layout, ch)
     return json.dumps([name, long])
 
 
 def layout():
-    return _app.layout
+    return _app().layout
 
 
 def lang():
-    return _app.lang
+    return _app().lang
 
 
 def state():
     """The match as JSON (sixtysix/snapshot.py)."""
-    return json.dumps(snapshot(_app.match))
-
-
-_wanted = ""
+    return json.dumps(snapshot(_app().match))
 
 
 def _want(kind):
-    global _wanted
-    _wanted = kind
+    _page.wanted = kind
 
 
 def wanted():
     """The export ("csv" or "json") chosen in the device's history list since the last call,
     or "": page.js asks after each key and downloads it as its own links do."""
-    global _wanted
-    kind = _wanted
-    _wanted = ""
+    kind = _page.wanted
+    _page.wanted = ""
     return kind
 
 
 def export_text(kind):
-    snap = snapshot(_app.match)
+    app = _app()
+    snap = snapshot(app.match)
     if kind == "csv":
         return export.csv_text(snap)
-    return export.json_text(snap, _app.session.load_stats())
+    return export.json_text(snap, app.stats())

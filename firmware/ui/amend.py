@@ -24,7 +24,7 @@ def suit(board, app, amend, s):
     why = app.enter(new, True)[1]
     if why and why != "wrong_winner":
         board.amend = amend  # (a card already played) the next suit key may still amend
-    elif why and app.attempt(app.session.undo):
+    elif why and app.undo():  # its message is loses()'s below
         # With that suit its winner cannot take the trick: it leaves the match (one
         # journal line) and waits on the entry line as typed, as a trick refused at
         # its last key does: a suit key gives the card another suit, * takes it back.

@@ -25,13 +25,14 @@ from ui.text import Text
 
 
 class App:
-    # export: a function(kind) that exports the match ("csv" or "json"), set on the app by
-    # a host that can (the browser build, web/webmain.py: the page downloads the file); the
-    # history list (ui/info.py) then offers it. The board sets none and has no attribute
-    # for it at all (not even a None in the class: its RAM is that tight).
+    """Screens (ui/*) and hosts (startup.py, web/webmain.py, tools/sim.py) use the App's own
+    methods and attributes only, never its session, store or display
+    (host_tests/test_app_surface.py checks): what they need of those has a method here. What
+    the browser alone needs (the trick being typed, kept across a reload; closing the store)
+    is in its subclass, web/webmain.py's WebApp: on the board each method is heap."""
 
     def __init__(self, display, session, font, layout=keymap.KEYPAD, settings=None,
-                 buzzer=None, on_settings=None):
+                 buzzer=None, on_settings=None, export=None):
         self.fb = display
         self.session = session
         self.layout = layout
@@ -39,6 +40,12 @@ class App:
         # Called with the settings once at boot and after each change (the board's idle
         # policy reads its timeouts from them).
         self.on_settings = on_settings
+        # export: a function(kind) that exports the match ("csv" or "json"), given by a host
+        # that can (the browser, web/webmain.py: the page downloads the file); the history
+        # list (ui/info.py) then offers it. The board has none, and no attribute for it at
+        # all (not even a None: its RAM is that tight).
+        if export is not None:
+            self.export = export
         self.text = Text(font)
         # The defaults, written out here rather than copied from a module-level dict: on
         # the board that second dict would stay in the heap for nothing.
@@ -73,12 +80,9 @@ class App:
         (the board does, before the UI's code loads: see startup.py); None boots it here."""
         if problems is None:
             problems = self.session.boot()
-        if self.on_settings is not None:
-            self.on_settings(self.settings)
-        self.board = None
-        self.lists = []
+        self._settings_apply()
         self.screen  # noqa: B018  (the property loads the scoreboard now, shown first)
-        if self.session.match.state is None:
+        if self.match.state is None:
             self.menus().new_match(self)
         if problems:
             self.say(problems[0])
@@ -201,8 +205,12 @@ class App:
         return rolled, why
 
     def undo(self):
-        if self.attempt(self.session.undo):
+        """Take back the last entry and say so; True if it was (ui/amend.py then says why
+        itself, over "undone", in the same key)."""
+        done = self.attempt(self.session.undo)
+        if done:
             self.say(t("undone"))
+        return done
 
     def redo(self):
         if self.attempt(self.session.redo):
@@ -217,38 +225,62 @@ class App:
         self.dirty = True
 
     def club_event(self, code, arg):
-        """What the club link reports (net/clublink.py lists the codes): the scoreboard's mark,
-        or words on the bottom line."""
+        """What the club link reports (net/clublink.py lists the codes): the words for it
+        are in ui/clubwords.py, loaded for a report and dropped again (reports are few, and
+        a table without the club never loads them). The scoreboard's mark is set here."""
         if code == "mark":
             self.club_mark = arg
             self.dirty = True
-        elif code == "seated":
-            self.home()
-            self.say("%s %d: %s" % (t("round"), arg[0], " - ".join(arg[1])))
-        elif code == "seat" and arg:  # the seating's match refused (arg: why)
-            self.refuse(arg)
-        elif code == "seat":  # ...or not written
-            self.say(t("flash error"))
-        elif code == "refused":  # the broker's answer: texts "club 1" to "club 5"
-            self.say(t("club %d" % arg) if arg < 6 else "club: %d" % arg)
-        else:  # "flash" (the outbox's write), "topic", "seating", "name", "gap", "twin"
-            self.say(t("club " + code))
+            return
+        from ui.clubwords import said
+
+        said(self, code, arg)
+        drop("clubwords")
 
     def beep(self, kind):
         """0 refused, 1 deal over, 3 match over; silent unless a buzzer and sound are on."""
         if self.buzzer is not None and self.settings["sound"]:
             self.buzzer(kind)
 
-    def set_lang(self, code):
-        self.settings["lang"] = code
-        self.lang = use(code)
-        self.save_settings()
-
     def save_settings(self):
         """Keep the settings on flash; a failed write is shown, the setting still applies."""
         self.attempt(self.session.save_settings, self.settings)
+        self._settings_apply()
+
+    def _settings_apply(self):
+        """The settings take effect: the language, the panel's contrast (where it has one)
+        and the host's hook; at boot and after each change."""
+        s = self.settings
+        if s["lang"] != self.lang:  # a new language (ui/settings.py)
+            self.lang = use(s["lang"])
+        contrast = getattr(self.fb, "contrast", None)
+        if contrast is not None:
+            contrast(s["contrast"])
         if self.on_settings is not None:
-            self.on_settings(self.settings)
+            self.on_settings(s)
+
+    def always_lit(self):
+        """True for a screen with no contrast, dimming or sleep (the browser's canvas): the
+        settings list leaves those out."""
+        return getattr(self.fb, "always_lit", False)
+
+    # --- what screens and hosts read and write beside the match ---------------
+
+    def new_match(self, line):
+        """Start the match of a `new` line (ui/newmatch.py); True if it was written."""
+        return self.attempt(self.session.new_match, line)
+
+    def names(self, text=None):
+        """The recent players' names as saved (the blob "names", ui/nameentry.py), "" when
+        none can be read; with `text`, saves that instead (a failed write is shown)."""
+        store = self.session.store
+        if text is not None:
+            return self.attempt(store.save_blob, "names", text)
+        return store.load_blob("names") or ""  # None: none, damaged or unreadable
+
+    def stats(self):
+        """The lifetime statistics (session/stats.py): {name: {"played", "won", ...}}."""
+        return self.session.load_stats()
 
     def settle(self):
         """What a key left to do, called by the loop after the key and before render(). A
@@ -282,6 +314,3 @@ class App:
 
     def write(self, s, x, y, color=1):
         return self.text.draw(self.fb, s, x, y, color)
-
-    def write_center(self, s, y, color=1):
-        return self.write(s, (W - self.text.width(s)) // 2, y, color)

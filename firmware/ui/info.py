@@ -72,7 +72,7 @@ class Stats(List):
                 for r in range(4):
                     rows[r] = _pad(rows[r], lab + (s + 1) * col, str(cells[r]))
             items = [(r, None) for r in rows]
-        lifetime = app.session.load_stats()
+        lifetime = app.stats()
         if lifetime:
             items.append((t("matches"), None))
         for name in sorted(lifetime):

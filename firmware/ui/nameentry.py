@@ -36,11 +36,7 @@ def upper(ch):
 
 def recent(app):
     """The recent names, newest first."""
-    try:
-        text = app.session.store.load_blob("names")
-    except (OSError, ValueError):
-        text = None
-    return [n for n in (text or "").split(",") if n]
+    return [n for n in app.names().split(",") if n]
 
 
 def remember(app, names):
@@ -52,7 +48,7 @@ def remember(app, names):
     keep = new + [n for n in old if n not in new]
     text = ",".join(keep[:RECENT])
     if text != ",".join(old):
-        app.attempt(app.session.store.save_blob, "names", text)
+        app.names(text)
 
 
 def taken(names, seat, name):

@@ -94,7 +94,7 @@ class NewMatch(List):
         for key in self.opts:
             v = self.opts[key]
             line += " " + key + "=" + (("strong", "weak", "sum")[v] if key == "judge" else str(v))
-        if not app.attempt(app.session.new_match, line):
+        if not app.new_match(line):
             return
         if "".join(self.names):
             from ui.nameentry import remember

@@ -9,7 +9,7 @@ under way it says what the trick still needs. The trick's check is the core's al
 
 Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
 (the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
-opens the next deal.
+opens the next deal; a suit key says nobody claims and opens the next deal with that trump.
 
 Result entry (settings: entry = results): the winner's key, then the game
 points (1, 2 or 3): two presses per deal, and the next deal opens by itself.
@@ -107,13 +107,12 @@ class Scoreboard(Screen):
             self.page = arg
 
     def typed(self):
-        """The trick being typed: its winner + 1, then its cards (b"": none). The browser
-        keeps it across a reload (web/webmain.py); the board does not write it."""
+        """The trick being typed: its winner + 1, then its cards (b"": none); App.typed()."""
         return bytes((self.win + 1,)) + bytes(self.cards) if self.win >= 0 else b""
 
     def retype(self, state, line):
         """Put back a trick typed() gave, if this deal can still be typing it: a seat of
-        the match and fewer cards than a trick has, of ranks the pack holds."""
+        the match and fewer cards than a trick has, of ranks the pack holds (App.retype)."""
         n = state.rules.players
         if not line or not 0 < line[0] <= n or len(line) > n:
             return
@@ -198,6 +197,13 @@ class Scoreboard(Screen):
             self._complete(app, state)  # a refused trick, given the suit it lacked
             return
         deal = state.deal
+        if deal.played == deal.total:
+            # The claim window (hidden totals): the next deal's trump says nobody claims
+            # (the rules' settled details). `next` scores this deal, then the trump opens
+            # the next one: two entries, one key, undone one at a time.
+            if app.enter(b"\x0d")[1]:
+                return
+            deal = state.deal  # the next deal's
         if deal.trump < 0:
             app.enter(bytes((0, suit)))  # trump (it also opens a new deal)
         else:
@@ -216,7 +222,7 @@ class Scoreboard(Screen):
         state = app.match.state
         text = app.text
         if state is None:
-            app.write_center(t("new match") + "?", 20)
+            _center(app, t("new match") + "?", 20)
             bottom = "# " + t("new match")
         else:
             rules = state.rules
@@ -285,7 +291,7 @@ class Scoreboard(Screen):
                 pts += " (" + str(deal.tricks[s]) + ")"
                 app.write(pts, self._x(s, sides, app.text.width(pts)), y)
             if deal.trump >= 0 and sides == 2:
-                app.write_center(SUIT_TEXT[deal.trump], y)
+                _center(app, SUIT_TEXT[deal.trump], y)
         trick = None
         if self.win >= 0:
             parts = [side_name(state, deal.side(self.win)), ":"]
@@ -404,3 +410,8 @@ class Scoreboard(Screen):
             return 2 if s == 0 else W - 2 - w
         return s * col + (col - w) // 2
 
+
+def _center(app, s, y):
+    """Text `s` centred across the panel at row y (the scoreboard's alone: on the board the
+    App's code is in the heap under every list too)."""
+    app.write(s, (W - app.text.width(s)) // 2, y)

@@ -9,7 +9,7 @@ def settings_menu(app):
     items = [(t("language") + ": " + t("lang_name"), _languages)]
     # A screen that is always lit (the browser's canvas: its panel says so) has no contrast
     # and no dimming, panel off or sleep: those settings would do nothing there.
-    if not getattr(app.fb, "always_lit", False):
+    if not app.always_lit():
         items += [
             (t("contrast") + ": " + str(s["contrast"]),
              _cycle("contrast", (40, 120, 200, 255))),
@@ -33,11 +33,7 @@ def _cycle(key, values):
         s = app.settings
         i = values.index(s[key]) if s[key] in values else -1
         s[key] = values[(i + 1) % len(values)]
-        app.save_settings()
-        if key == "contrast":
-            contrast = getattr(app.fb, "contrast", None)
-            if contrast is not None:
-                contrast(s[key])
+        app.save_settings()  # the contrast reaches the panel there
         pick = app.screen.pick
         app.pop()
         settings_menu(app)
@@ -52,5 +48,6 @@ def _languages(app):
 
 
 def _set_lang(app, code):
-    app.set_lang(code)
+    app.settings["lang"] = code
+    app.save_settings()  # the app takes the language up there
     app.home()
