@@ -12,11 +12,14 @@ import machine
 
 PANEL_RETRY_MS = 3000  # a panel that does not answer at boot: tried again this often
 NO_PANEL = 4  # loop.py make_buzzer's pattern for it
+WATCHDOG_MS = 8000  # the board file's "watchdog" when it names none
 
 
 def boot(board, data, club_file, make_buzzer):
-    """(cfg, keys, power, app, club), or None when the board file is bad. data: the store's
-    folder; make_buzzer(cfg): the app's beeper (loop.py's: it stays for the loop)."""
+    """(cfg, keys, power, app, club, wdt, nap), or None when the board file is bad. data:
+    the store's folder; make_buzzer(cfg): the app's beeper (loop.py's: it stays for the
+    loop). wdt: the started machine.WDT, or None (the board file's "watchdog" is 0, or the
+    machine module has none); nap: the longest the loop may block between two feeds."""
     import os
 
     import boardcheck
@@ -58,8 +61,22 @@ def boot(board, data, club_file, make_buzzer):
     del parts, wiring
     unload("parts")
     app.render()
+    wdt, nap = watchdog(cfg)
     gc.collect()
-    return cfg, keys, power, app, club
+    return cfg, keys, power, app, club, wdt, nap
+
+
+def watchdog(cfg):
+    """Start the watchdog, last of the boot: (machine.WDT or None, the loop's longest nap).
+
+    Fed by loop.run()'s turn only, never from a timer: a turn that does not come back (a
+    screen that loops, a bus or a socket that never answers) stops the feeding, and the
+    board resets and boots the match from the journal. The loop naps at most half the
+    timeout, so a sleeping board is fed in time too."""
+    ms = cfg.get("watchdog", WATCHDOG_MS)
+    if not ms or not hasattr(machine, "WDT"):
+        return None, 0x3FFFFFFF
+    return machine.WDT(timeout=ms), ms // 2
 
 
 def wait_for_panel(display, buzzer):

@@ -93,6 +93,7 @@ else:
 events = []  # [down, up, row pin, column pin], in time order
 state = {"next_deal": 0, "deal": 0, "at": 0, "presses": 0, "wake_presses": 0}
 power_ref = []  # the Power, once booted
+naps = []  # the loop's longest sleep between two feeds of the watchdog
 
 
 def _deal_events():
@@ -256,8 +257,9 @@ _boot = startup.boot
 
 def _booted(*args):
     out = _boot(*args)
-    cfg, keys, power, app, club = out
+    cfg, keys, power, app, club, wdt, nap = out
     power_ref.append(power)
+    naps.append(nap)
     _watch_frames(power._display)
     if CLUB:
         from net import mqtt
@@ -277,7 +279,7 @@ def _booted(*args):
                 pass
 
         club = _ClubUp()
-    return cfg, keys, power, app, club
+    return cfg, keys, power, app, club, wdt, nap
 
 
 startup.boot = _booted
@@ -298,7 +300,7 @@ print(json.dumps({
     "wakeups": {s: wakes.get(s, 0) for s in STATES},
     "cpu_ms": cpu, "lightsleeps": lightsleeps[0], "deepsleeps": power.deepsleeps,
     "turns": app.loops, "presses": state["presses"], "wake_presses": state["wake_presses"],
-    "key_wakes": key_wakes[0], "wake_turn_bytes": key_wakes[1],
+    "key_wakes": key_wakes[0], "wake_turn_bytes": key_wakes[1], "nap_ms": naps[0],
     "deals": len(DEALS), "deal_s": DEAL_S, "evening_s": EVENING_S,
     "contrast": power.contrast, "dim_contrast": power.dim_contrast,
     "panel_bytes": sum(b.sent for b in machine.buses), "club": CLUB,
