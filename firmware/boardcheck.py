@@ -37,7 +37,7 @@ battery gauge (hw/gauge.py): an ADC1 pin (32-39; ADC2 cannot be read while WiFi 
 "divider" (required with it, 1-10): the cell's voltage over the pin's; "adc_on" (optional):
 an output driven low while reading, for a divider the board switches (the Heltec's).
 "watchdog" (optional): the watchdog's timeout in ms (2000-60000; 0: none; startup.py's
-WATCHDOG_MS when absent).
+_WATCHDOG_MS, 8 s, when absent).
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.

@@ -22,11 +22,15 @@ through it):
     power.watch(now, keys.any_down())      # light the panel on key down
     if ev and not power.key(now):          # a press that only woke the device does nothing
         app.press(name, long)              # the key, App.settle(), a frame
-    club.poll(now)                         # the club link's step (club night only)
+    club.poll(now)                         # the club link's step, the battery's check
     power.update(now)                      # dim / panel off / deep sleep when due
     app.render()                           # a frame if the club link changed anything
     wdt.feed()                             # the watchdog: fed here and nowhere else
     power.sleep(min(power.wait_ms(now, keys.idle()), club.wait_ms(), nap))
+
+`club` is the club link (club night only), or hw/cellwatch.py's CellWatch on a board that
+reads its cell, which checks the battery a minute apart and passes the turn on to the link
+(if any): the loop holds none of that code on a board that has neither.
 
 main.py calls run(). Tests call run(loops=N): N turns of the loop, then it returns the app.
 """

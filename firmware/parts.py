@@ -141,10 +141,6 @@ def make_club(cfg, app, club_file, link_club):
             import network
 
             wlan = network.WLAN(network.STA_IF)
-            try:  # listen every third beacon: the broker's keepalive (30 s) still holds
-                wlan.config(pm=wlan.PM_POWERSAVE)
-            except (AttributeError, ValueError, OSError):
-                pass  # an older firmware: its default power save
         gc.collect()
         table = club["table"]
         link = MQTT("table-" + table, table, club.get("password"), club.get("keepalive", 30))

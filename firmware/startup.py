@@ -10,9 +10,11 @@ the board every module's code is heap, and none of this runs again before the ne
 import gc
 import machine
 
+from compat import const
+
 PANEL_RETRY_MS = 3000  # a panel that does not answer at boot: tried again this often
 NO_PANEL = 4  # loop.py make_buzzer's pattern for it
-WATCHDOG_MS = 8000  # the board file's "watchdog" when it names none
+_WATCHDOG_MS = const(8000)  # the board file's "watchdog" when it names none
 
 
 def boot(board, data, club_file, make_buzzer):
@@ -60,6 +62,11 @@ def boot(board, data, club_file, make_buzzer):
     club = parts.make_club(cfg, app, club_file, wiring.link_club)
     del parts, wiring
     unload("parts")
+    cell = cfg.get("battery")
+    if cell is not None and "adc" in cell:  # the board reads its cell: the gauge
+        from hw.cellwatch import CellWatch
+
+        club = CellWatch(machine, cell, app, club)
     app.render()
     wdt, nap = watchdog(cfg)
     gc.collect()
@@ -73,7 +80,7 @@ def watchdog(cfg):
     screen that loops, a bus or a socket that never answers) stops the feeding, and the
     board resets and boots the match from the journal. The loop naps at most half the
     timeout, so a sleeping board is fed in time too."""
-    ms = cfg.get("watchdog", WATCHDOG_MS)
+    ms = cfg.get("watchdog", _WATCHDOG_MS)
     if not ms or not hasattr(machine, "WDT"):
         return None, 0x3FFFFFFF
     return machine.WDT(timeout=ms), ms // 2

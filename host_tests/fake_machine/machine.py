@@ -15,6 +15,23 @@ pwms = []
 
 SLEEP = 2
 DEEPSLEEP = 4
+PWRON_RESET = 1
+DEEPSLEEP_RESET = 4
+adc_mv = {}  # pin -> its voltage in mV, a number or a function of nothing (tests set it)
+_SLEPT = ".fake_deepsleep"  # in the working directory: the deep sleep's mark, read at boot
+
+
+def _woke_from_deep_sleep():
+    import os
+
+    try:
+        os.remove(_SLEPT)
+        return True
+    except Exception:  # none there (OSError), or a port without os.remove
+        return False
+
+
+_cause = DEEPSLEEP_RESET if _woke_from_deep_sleep() else PWRON_RESET
 
 
 class Pin:
@@ -55,6 +72,23 @@ class Pin:
 
     def irq(self, handler=None, trigger=0, wake=None):
         return None
+
+
+class ADC:
+    """An ADC input: reads adc_mv[pin] (read_uv(), calibrated, as the ESP32 port's)."""
+
+    ATTN_0DB = 0
+    ATTN_2_5DB = 1
+    ATTN_6DB = 2
+    ATTN_11DB = 3
+
+    def __init__(self, pin, atten=None):
+        self.pin = pin.id if isinstance(pin, Pin) else pin
+        self.atten = atten
+
+    def read_uv(self):
+        v = adc_mv.get(self.pin, 0)
+        return int((v() if callable(v) else v) * 1000)
 
 
 class I2C:
@@ -185,8 +219,17 @@ def soft_reset():
     sys.exit(0)
 
 
+def deepsleep(ms=0):
+    """The chip sleeps and boots again: a mark in the working directory for the next
+    start's reset_cause(), then the process ends (the test starts it again)."""
+    with open(_SLEPT, "w") as f:
+        f.write(str(ms))
+    print("DEEPSLEEP", ms)
+    sys.exit(0)
+
+
 def reset_cause():
-    return 1  # PWRON_RESET
+    return _cause  # PWRON_RESET, or DEEPSLEEP_RESET after deepsleep()
 
 
 def unique_id():
