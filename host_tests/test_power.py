@@ -758,3 +758,54 @@ def test_scenario_under_micropython(unix_port, tmp_path):
     assert lines[1] == "ten minutes off 600 [691, 1000, 0]"
     assert lines[2] == "press True False [8, False, 207, True]"
     assert lines[3] == "alloc 0"
+
+
+# ---------------------------------------------------------------- the club link's WiFi
+
+
+class FakeWLAN:
+    PM_POWERSAVE = 2  # the ESP32 port's value (WIFI_PS_MAX_MODEM)
+
+    def __init__(self, pm=True):
+        self.calls = []
+        if not pm:  # a firmware whose WLAN has no power-save setting
+            self.config = self._refuse
+
+    def isconnected(self):
+        return False
+
+    def active(self, on):
+        self.calls.append(("active", on))
+
+    def config(self, **kw):
+        self.calls.append(("config", kw))
+
+    def _refuse(self, **kw):
+        raise ValueError("unknown config param")
+
+    def connect(self, ssid, password):
+        self.calls.append(("connect", ssid))
+
+
+@pytest.mark.parametrize("pm", [True, False])
+def test_the_club_station_listens_every_third_beacon(tmp_path, pm):
+    """The club link starts the station with power save (PM_POWERSAVE: ESP-IDF's maximum
+    modem sleep, tools/battery.py's DTIM3 currents); a firmware without it connects all
+    the same."""
+    import os
+
+    from net.clublink import Club
+    from net.mqtt import MQTT
+    from session import Session
+    from store.journal import Store
+
+    session = Session(Store(str(tmp_path / "data"), os))
+    session.boot()
+    wlan = FakeWLAN(pm)
+    club = Club(MQTT("table-1", "1", None, 30), lambda code, arg: None, session,
+                Store(str(tmp_path / "outbox"), os),
+                {"table": "1", "ssid": "club", "broker": "127.0.0.1"}, 0, None, wlan)
+    club.poll(0)
+    club.poll(20)
+    expect = [("active", True)] + [("config", {"pm": 2})] * pm + [("connect", "club")]
+    assert wlan.calls == expect
