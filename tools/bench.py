@@ -4,8 +4,9 @@
     .venv/bin/python tools/bench.py --heap [mp32|mp64|...]   only the heap of the long match
     .venv/bin/python tools/bench.py --docs      the figures in README.md and docs/*.md from
                                                 bench.json (--readme: the same)
-    .venv/bin/python tools/bench.py --battery   only the battery evenings, their rows in
-                                                bench.json replaced, then --docs
+    .venv/bin/python tools/bench.py --battery   only the idle wake-ups and the battery
+                                                evenings, their rows in bench.json
+                                                replaced, then --docs
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -37,7 +38,8 @@ WebAssembly port; the other figures on the 64-bit unix port.
                mid-deal flash and draws once, vs `micropython -c pass` (medians).
   flash        tools/flash_figures.py (a 100+ deal match through Session) under MicroPython.
   wake-ups     hw/power.py's counters over a fake clock: the main loop idling for 30 min
-               with keys that are never pressed; panel on, then panel off.
+               with keys that are never pressed (its naps at most half the watchdog's
+               timeout); panel on (bright, then dimmed), then panel off.
   battery      tools/evening.py: a 3-hour evening (a deal every 4 minutes, idle between) on
                the real loop.run() with the fake machine and a fake clock, for the keypad
                and the four-button builds, with and without the club link up: the time in
@@ -185,6 +187,9 @@ def worker_boot(keys, root, setup):
                       "entries": len(replays), "mismatches": mismatches}))
 
 
+NAP_MS = 4000  # loop.py sleeps at most half the watchdog's timeout (startup.py: 8 s)
+
+
 def worker_misc():
     """Flash figures and idle wake-ups. Prints JSON."""
     import json
@@ -232,14 +237,14 @@ def worker_misc():
             power.update(now)
             stage = ("on", "on", "off", "deep")[power.state]
             before = power.wakeups
-            power.sleep(power.wait_ms(now, keys.idle()))
+            power.sleep(min(power.wait_ms(now, keys.idle()), NAP_MS))
             counts[stage] = counts.get(stage, 0) + power.wakeups - before
             spans[stage] = spans.get(stage, 0) + clock[0] - now
         rate = {}
         for stage in counts:
             rate[stage] = counts[stage] * 1000 / spans[stage] if spans[stage] else 0
         return {"rate": rate, "scan_ms": power.scan_ms, "cap_ms": power.cap_ms,
-                "off_s": power.off_ms // 1000}
+                "off_s": power.off_ms // 1000, "nap_ms": NAP_MS}
 
     wake = {"wake": idle(Machine(), True, 1800), "nowake": idle(Machine(), None, 1800),
             "plain": idle(None, None, 1800)}
@@ -781,6 +786,32 @@ def web_rows(web):
     return rows
 
 
+def wake_rows(pw):
+    """The idle wake-up rows, from worker_misc()'s "power"."""
+    rows = []
+
+    def row(name, value, target, ok, key, raw):
+        rows.append({"figure": name, "value": value, "target": target,
+                     "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
+
+    for name, label, need in (("wake", "key wakes the chip", 0),
+                              ("nowake", "no key wake source", None),
+                              ("plain", "no lightsleep", None)):
+        r = pw[name]
+        scan = 1000.0 / r["scan_ms"]
+        on = r["rate"].get("on", 0)
+        row("idle wake-ups/s, panel on (%s)" % label, "%.1f" % on,
+            "<= key scan (%.0f/s)" % scan, on <= scan + 1e-9, "wake_on_" + name, r)
+        off = r["rate"].get("off", 0)
+        off_scan = 1000.0 / min(r["cap_ms"], r["nap_ms"])
+        # A key that wakes the chip needs no scan: the loop wakes only to feed the watchdog.
+        ok = off <= off_scan + 1e-9
+        row("idle wake-ups/s, panel off (%s)" % label, "%.4f" % off,
+            "<= key scan (%.0f/s)" % off_scan if need is None else
+            "<= the watchdog's (%.2f/s; keys wake it)" % off_scan, ok, "wake_off_" + name, r)
+    return rows
+
+
 def battery_rows(evenings):
     """The battery rows and the wake-to-frame row, from measure_evenings()."""
     import battery
@@ -814,8 +845,9 @@ def battery_rows(evenings):
 
 
 def battery_only():
-    """`--battery`: the evenings measured again, their rows replaced in bench.json (the
-    others kept), then the docs written from it."""
+    """`--battery`: the idle wake-ups and the evenings measured again, their rows replaced
+    in bench.json (the others kept, and the flash figures of the same worker), then the
+    docs written from it."""
     import json
     import os
     import shutil
@@ -830,7 +862,8 @@ def battery_only():
         result = json.load(f)
     tmp = tempfile.mkdtemp(prefix="s66-bench-battery-")
     try:
-        new = battery_rows(measure_evenings(tmp))
+        misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
+        new = wake_rows(misc["power"]) + battery_rows(measure_evenings(tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     keys = {r["key"] for r in new}
@@ -947,22 +980,7 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
     row("  all flash bytes / events", "%.1f" % (fl["bytes_per_deal"] * fl["deals"] /
                                                 fl["events"]), "-", None, "flash_all_event",
         fl["bytes_per_deal"] * fl["deals"] / fl["events"])
-    pw = misc["power"]
-    for name, label, need in (("wake", "key wakes the chip", 0),
-                              ("nowake", "no key wake source", None),
-                              ("plain", "no lightsleep", None)):
-        r = pw[name]
-        scan = 1000.0 / r["scan_ms"]
-        on = r["rate"].get("on", 0)
-        row("idle wake-ups/s, panel on (%s)" % label, "%.1f" % on,
-            "<= key scan (%.0f/s)" % scan, on <= scan + 1e-9, "wake_on_" + name, r)
-        off = r["rate"].get("off", 0)
-        off_scan = 0.0 if need == 0 else 1000.0 / r["cap_ms"]
-        # A key that wakes the chip needs no scan: one sleep per stage, nothing periodic.
-        ok = off * 3600 <= 2 if need == 0 else off <= off_scan + 1e-9
-        row("idle wake-ups/s, panel off (%s)" % label, "%.4f" % off,
-            "<= key scan (%.0f/s)" % off_scan if need is None else "none periodic (keys wake it)",
-            ok, "wake_off_" + name, r)
+    rows += wake_rows(misc["power"])
     rows += battery_rows(evenings or ())
     if web:
         rows += web_rows(web)
