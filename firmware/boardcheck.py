@@ -35,7 +35,7 @@ reports (tools/battery.py). mAh and V are required (mAh 50-100000, V 1-24), kind
 optional label. "adc" (optional): the pin that reads the cell through a divider, for the
 battery gauge (hw/gauge.py): an ADC1 pin (32-39; ADC2 cannot be read while WiFi is on);
 "divider" (required with it, 1-10): the cell's voltage over the pin's; "adc_on" (optional):
-an output driven low while reading, for a divider the board switches (the Heltec's).
+an output driven low to connect a divider the board switches (the Heltec's).
 "watchdog" (optional): the watchdog's timeout in ms (2000-60000; 0: none; startup.py's
 _WATCHDOG_MS, 8 s, when absent).
 
