@@ -13,8 +13,9 @@ turn from the start; then nobody touches the board. The cell's voltage falls lin
 FROM_MV to TO_MV over the HOURS; the fake ADC reads it through the board file's divider.
 
 Prints "BOOT {snapshot}" after the boot, "BATT t %" whenever the charge on the scoreboard
-changes, "SAY t words" for each message, and "SLEEP t ms {snapshot}" when the firmware
-deep-sleeps (the fake machine then ends the process, leaving its mark for the next start).
+changes, "SAY t words" for each message, "GAUGE [[...], [...]]" (the gauge's two columns as
+last drawn) before "SLEEP t ms {snapshot}" when the firmware deep-sleeps (the fake machine
+then ends the process, leaving its mark for the next start), and both at the END.
 """
 
 import json
@@ -82,8 +83,14 @@ hw.power.sleep_ms = advance
 _deepsleep = machine.deepsleep
 
 
+def gauge(app):
+    """The scoreboard's top left corner as drawn: columns 0 and 1, rows 0-8."""
+    return [[app.fb.pixel(x, y) for y in range(9)] for x in (0, 1)]
+
+
 def deepsleep(ms=0):
     app = apps[0]
+    print("GAUGE", json.dumps(gauge(app)))
     print("SLEEP", clock[0], ms, json.dumps(snapshot(app.session.match)))
     _deepsleep(ms)
 
@@ -175,4 +182,5 @@ import loop  # noqa: E402
 
 loop.time = FakeTime
 loop.run(seconds=END_MS // 1000)
+print("GAUGE", json.dumps(gauge(apps[0])))
 print("END", clock[0], json.dumps(snapshot(apps[0].session.match)))

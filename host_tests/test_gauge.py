@@ -31,7 +31,7 @@ def _run(run, folder, keys, from_mv, to_mv, hours):
     proc = run([RUNNER, "keys.txt", str(from_mv), str(to_mv), str(hours)], cwd=folder,
                paths=[FIRMWARE, FAKE_MACHINE], heapsize="1m", timeout=120)
     assert proc.returncode == 0, proc.stdout.decode()[-2000:] + proc.stderr.decode()
-    out = {"batt": [], "say": [], "sleep": None, "boot": None, "end": None}
+    out = {"batt": [], "say": [], "sleep": None, "boot": None, "end": None, "gauge": None}
     for line in proc.stdout.decode().splitlines():
         word, _, rest = line.partition(" ")
         if word == "BATT":
@@ -45,6 +45,8 @@ def _run(run, folder, keys, from_mv, to_mv, hours):
             out["sleep"] = (int(t), int(ms), json.loads(js))
         elif word == "BOOT":
             out["boot"] = json.loads(rest)
+        elif word == "GAUGE":
+            out["gauge"] = json.loads(rest)
         elif word == "END":
             out["end"] = json.loads(rest.split(" ", 1)[1])
     return out
@@ -76,6 +78,7 @@ def test_an_evening_runs_the_cell_down_then_a_charge_resumes_the_match(unix_port
     assert [p for at, p in ev["batt"] if at == t] == [3]
     assert (t, "Charge me") in ev["say"]
     assert slept["deals"] == 3 and ev["end"] is None  # the process ended in the deep sleep
+    assert ev["gauge"] == [[0] * 8 + [1]] * 2  # 3 %: the bar's last pixel
     assert os.path.exists(os.path.join(board, SLEPT))
     # The deep sleep ends (the chip boots): still empty, so "charge me" and sleep again.
     ev = _run(unix_port, board, "", 3150, 3150, 0.1)
@@ -88,6 +91,7 @@ def test_an_evening_runs_the_cell_down_then_a_charge_resumes_the_match(unix_port
     ev = _run(unix_port, board, "", 4000, 4000, 0.1)
     assert ev["boot"] == slept and ev["end"] == slept
     assert ev["sleep"] is None and [p for _t, p in ev["batt"]] == [81]
+    assert ev["gauge"] == [[0] + [1] * 8] * 2  # 81 %: 8 of the bar's 9 pixels
     assert not os.path.exists(os.path.join(board, SLEPT))
 
 
@@ -128,8 +132,9 @@ def test_no_gauge_without_a_sense_pin(micropython, board):
         del cfg["battery"][k]
     with open(path, "w") as f:
         json.dump(cfg, f)
-    ev = _run(micropython, board, "", 3100, 3100, 0.1)
-    assert ev["batt"] == [] and ev["sleep"] is None
+    ev = _run(micropython, board, _keys(), 3100, 3100, 0.1)
+    assert ev["batt"] == [] and ev["sleep"] is None and ev["end"]["deals"] == 3
+    assert ev["gauge"] == [[0] * 9] * 2  # the scoreboard's corner: nothing drawn there
 
 
 @pytest.mark.parametrize("mv,pct", [(4300, 100), (4190, 100), (4120, 95), (4050, 90),
