@@ -20,7 +20,9 @@ The format:
      "buzzer": pin | null,
      "wake": true | false,
      "wifi": true | false,
-     "battery": {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}}
+     "battery": {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion",
+                 "adc": pin, "divider": 3.2, "adc_on": pin},
+     "watchdog": ms}
 
 "bus" is "i2c" (the default) or "spi" (the 7-pin modules: D0 = sck, D1 = mosi, DC, CS, RES =
 reset). chip, sda and scl are required on I2C, chip, sck, mosi, dc and cs on SPI; addr
@@ -29,8 +31,13 @@ defaults to 0x3C, freq to 400 kHz on I2C and 4 MHz on SPI (at most 10 MHz for th
 "wake": keys may end a light sleep (a GPIO wake source; main.py falls back to short naps
 when the firmware cannot set one up).
 "battery" (optional): the cell the board runs from, for the hours of play that `make bench`
-reports (tools/battery.py); the firmware does not use it. mAh and V are required (mAh
-50-100000, V 1-24), kind is an optional label.
+reports (tools/battery.py). mAh and V are required (mAh 50-100000, V 1-24), kind is an
+optional label. "adc" (optional): the pin that reads the cell through a divider, for the
+battery gauge (hw/gauge.py): an ADC1 pin (32-39; ADC2 cannot be read while WiFi is on);
+"divider" (required with it, 1-10): the cell's voltage over the pin's; "adc_on" (optional):
+an output driven low to connect a divider the board switches (the Heltec's).
+"watchdog" (optional): the watchdog's timeout in ms (2000-60000; 0: none; startup.py's
+_WATCHDOG_MS, 8 s, when absent).
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
@@ -62,8 +69,8 @@ _SPI_FREQ_MAX_SH1106 = const(4000000)
 
 # The top level's fields and the battery's, split at run time: the names only the check
 # knows ("battery", "mAh", "kind") are then never interned for good in the board's heap.
-_TOP = const("name display keys buzzer wake wifi battery")
-_BATTERY = const("mAh V kind")
+_TOP = const("name display keys buzzer wake wifi battery watchdog")
+_BATTERY = const("mAh V kind adc divider adc_on")
 _CELL = const(((50, 100000, "a capacity in mAh"), (1, 24, "a cell voltage in V")))
 _DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
 _DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
@@ -74,6 +81,7 @@ _BUTTONS_FIELDS = const(("type", "pins"))
 _OUT = const(0)  # push-pull or open-drain output (keypad row, reset, buzzer)
 _I2C = const(1)  # I2C line (open-drain output)
 _PULL = const(2)  # input with the internal pull-up (keypad column, button)
+_ADC = const(3)  # analog input on ADC1 (the battery's sense pin)
 
 
 def address(value):
@@ -124,7 +132,11 @@ class _Check:
             self.err("%s: pin %d does not exist on the ESP32 (valid: %s)" % (where, v, _VALID))
             return
         self.uses.append((v, where))
-        if v >= 34:
+        if role == _ADC:
+            if v < 32:
+                self.err("%s: pin %d is not on ADC1 (32-39; ADC2 cannot be read while WiFi is "
+                         "on)" % (where, v))
+        elif v >= 34:
             if role == _PULL:
                 self.err("%s: pin %d is input-only (34-39) and has no internal pull-up"
                          % (where, v))
@@ -269,7 +281,15 @@ def check(cfg):
     if top[6] in cfg:  # "battery": the cell, for the bench's hours of play only
         b = cfg[top[6]]
         names = _BATTERY.split()
-        if c.fields(top[6], b, names, names[:2]):
+        sense = type(b) is dict and names[3] in b
+        if c.fields(top[6], b, names, names[:2] + names[4:5] * sense):
+            if names[3] in b:  # "adc": the gauge's sense pin, its divider, its switch
+                c.pin("battery.adc", b[names[3]], _ADC)
+                v = b.get(names[4])
+                if v is not None and (type(v) not in (int, float) or not 1 <= v <= 10):
+                    c.err("battery.divider: %r is not a divider ratio (1-10)" % (v,))
+            if b.get(names[5]) is not None:
+                c.pin("battery.adc_on", b[names[5]], _OUT)
             for i in range(3):
                 k = names[i]
                 if k not in b:
@@ -283,6 +303,10 @@ def check(cfg):
                 # JSON true/false are no numbers here (bool is an int on CPython)
                 if type(v) not in (int, float) or not lo <= v <= hi:
                     c.err("battery.%s: %r is not %s (%d-%d)" % (k, v, what, lo, hi))
+    if top[7] in cfg:  # "watchdog": ms
+        v = cfg[top[7]]
+        if type(v) is not int or not (v == 0 or 2000 <= v <= 60000):
+            c.err("watchdog: %r is not a timeout in ms (2000-60000, or 0 for none)" % (v,))
     c.duplicates()
     return c.errors
 

@@ -11,8 +11,8 @@ run() returns to the REPL (no crash loop: fix the file with mpremote and reset).
 are built next (parts.py; a panel that does not answer is said once on the console, beeped
 and tried again every few seconds until it does: startup.wait_for_panel), the app on its
 store by wiring.py (the wiring the simulator and the browser use too), then the idle
-policy. All of that is the loader's "boot" job, dropped from RAM once the boot is done: what
-stays of the start is this module, the loop.
+policy, and last the watchdog (startup.watchdog). All of that is the loader's "boot" job,
+dropped from RAM once the boot is done: what stays of the start is this module, the loop.
 
 The loop, one turn (the one place it is written; docs/architecture.md follows a key press
 through it):
@@ -22,10 +22,15 @@ through it):
     power.watch(now, keys.any_down())      # light the panel on key down
     if ev and not power.key(now):          # a press that only woke the device does nothing
         app.press(name, long)              # the key, App.settle(), a frame
-    club.poll(now)                         # the club link's step (club night only)
+    club.poll(now)                         # the club link's step, the battery's check
     power.update(now)                      # dim / panel off / deep sleep when due
     app.render()                           # a frame if the club link changed anything
-    power.sleep(min(power.wait_ms(now, keys.idle()), club.wait_ms()))
+    wdt.feed()                             # the watchdog: fed here and nowhere else
+    power.sleep(min(power.wait_ms(now, keys.idle()), club.wait_ms(), nap))
+
+`club` is the club link (club night only), or hw/cellwatch.py's CellWatch on a board that
+reads its cell, which checks the battery a minute apart and passes the turn on to the link
+(if any): the loop holds none of that code on a board that has neither.
 
 main.py calls run(). Tests call run(loops=N): N turns of the loop, then it returns the app.
 """
@@ -75,7 +80,7 @@ def run(loops=None, board="board.json", seconds=None):
     drop("boot")
     if booted is None:
         return None
-    cfg, keys, power, app, club = booted
+    cfg, keys, power, app, club, wdt, nap = booted
     gc.collect()
     from hw.keys import LONG
 
@@ -98,6 +103,9 @@ def run(loops=None, board="board.json", seconds=None):
         wait = power.wait_ms(now, keys.idle())
         if club is not None:
             wait = min(wait, club.wait_ms())
+        if wdt is not None:
+            wdt.feed()  # here only: a turn that hangs stops it (startup.watchdog)
+            wait = min(wait, nap)
         power.sleep(wait)
         n += 1
     app.loops = n

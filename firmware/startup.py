@@ -10,13 +10,18 @@ the board every module's code is heap, and none of this runs again before the ne
 import gc
 import machine
 
+from compat import const
+
 PANEL_RETRY_MS = 3000  # a panel that does not answer at boot: tried again this often
 NO_PANEL = 4  # loop.py make_buzzer's pattern for it
+_WATCHDOG_MS = const(8000)  # the board file's "watchdog" when it names none
 
 
 def boot(board, data, club_file, make_buzzer):
-    """(cfg, keys, power, app, club), or None when the board file is bad. data: the store's
-    folder; make_buzzer(cfg): the app's beeper (loop.py's: it stays for the loop)."""
+    """(cfg, keys, power, app, club, wdt, nap), or None when the board file is bad. data:
+    the store's folder; make_buzzer(cfg): the app's beeper (loop.py's: it stays for the
+    loop). wdt: the started machine.WDT, or None (the board file's "watchdog" is 0, or the
+    machine module has none); nap: the longest the loop may block between two feeds."""
     import os
 
     import boardcheck
@@ -58,9 +63,28 @@ def boot(board, data, club_file, make_buzzer):
     club = parts.make_club(cfg, app, club_file, wiring.link_club)
     del parts, wiring
     unload("parts")
+    cell = cfg.get("battery")
+    if cell is not None and "adc" in cell:  # the board reads its cell: the gauge
+        from hw.cellwatch import CellWatch
+
+        club = CellWatch(machine, cell, app, club)
     app.render()
+    wdt, nap = watchdog(cfg)
     gc.collect()
-    return cfg, keys, power, app, club
+    return cfg, keys, power, app, club, wdt, nap
+
+
+def watchdog(cfg):
+    """Start the watchdog, last of the boot: (machine.WDT or None, the loop's longest nap).
+
+    Fed by loop.run()'s turn only, never from a timer: a turn that does not come back (a
+    screen that loops, a bus or a socket that never answers) stops the feeding, and the
+    board resets and boots the match from the journal. The loop naps at most half the
+    timeout, so a sleeping board is fed in time too."""
+    ms = cfg.get("watchdog", _WATCHDOG_MS)
+    if not ms or not hasattr(machine, "WDT"):
+        return None, 0x3FFFFFFF
+    return machine.WDT(timeout=ms), ms // 2
 
 
 def wait_for_panel(display, buzzer):

@@ -83,6 +83,12 @@ def test_board_files_say_what_the_design_says():
     for n in ("devkitc-ssd1306-keypad.json", "devkitc-ssd1306-buttons.json"):
         assert load(n)["battery"] == {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}
     assert boardcheck.check(edit(ref, "battery-", None)) == []
+    # The Heltec reads its cell (the gauge): GPIO 37 through 220k/100k, switched by GPIO 21.
+    b = load("heltec-wifi-kit-32.json")["battery"]
+    assert (b["adc"], b["divider"], b["adc_on"]) == (37, 3.2, 21)
+    for n in os.listdir(os.path.join(ROOT, "boards")):
+        if n != "heltec-wifi-kit-32.json":
+            assert "adc" not in load(n).get("battery", {}), n
 
 
 # ---- one row per schema error ------------------------------------------------------------
@@ -94,6 +100,10 @@ def good():
 
 def buttons():
     return load("devkitc-ssd1306-buttons.json")
+
+
+def heltec():
+    return load("heltec-wifi-kit-32.json")
 
 
 def spi():
@@ -125,7 +135,8 @@ def edit(base, path, value):
 ERRORS = [
     # (board, path, value, the messages)
     (good, "colour", "red",
-     ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake, wifi, battery)"]),
+     ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake, wifi, battery, "
+     "watchdog)"]),
     (good, "display.sdaa", 21,
      ["display: unknown field 'sdaa' (allowed: bus, chip, sda, scl, addr, freq, reset, "
       "rotate)"]),
@@ -218,13 +229,33 @@ ERRORS = [
     # The cell (optional; the bench's hours of play).
     (good, "battery", 2000, ["battery: must be an object {...}"]),
     (good, "battery.V-", None, ["battery: missing field 'V'"]),
-    (good, "battery.Ah", 2, ["battery: unknown field 'Ah' (allowed: mAh, V, kind)"]),
+    (good, "battery.Ah", 2, ["battery: unknown field 'Ah' (allowed: mAh, V, kind, adc, "
+                                   "divider, adc_on)"]),
     (good, "battery.mAh", "2000",
      ["battery.mAh: '2000' is not a capacity in mAh (50-100000)"]),
     (good, "battery.mAh", 0, ["battery.mAh: 0 is not a capacity in mAh (50-100000)"]),
     (good, "battery.mAh", True, ["battery.mAh: True is not a capacity in mAh (50-100000)"]),
     (good, "battery.V", 37, ["battery.V: 37 is not a cell voltage in V (1-24)"]),
     (good, "battery.kind", "", ["battery.kind: must be a non-empty string"]),
+    # The gauge's sense pin (ADC1 only), its divider (required with it), its switch.
+    (good, "battery.adc", 33,
+     ["battery: missing field 'divider'", "pin 33 is used twice: keys.rows[1] and battery.adc"]),
+    (heltec, "battery.adc", 12,
+     ["battery.adc: pin 12 is not on ADC1 (32-39; ADC2 cannot be read while WiFi is on)"]),
+    (heltec, "battery.adc", 27,
+     ["battery.adc: pin 27 is not on ADC1 (32-39; ADC2 cannot be read while WiFi is on)",
+      "pin 27 is used twice: keys.pins.OK and battery.adc"]),
+    (heltec, "battery.divider", 0.5, ["battery.divider: 0.5 is not a divider ratio (1-10)"]),
+    (heltec, "battery.divider", "3", ["battery.divider: '3' is not a divider ratio (1-10)"]),
+    (heltec, "battery.adc_on", 36,
+     ["battery.adc_on: pin 36 is input-only (34-39) and cannot be an output"]),
+    (heltec, "battery.adc_on", 4, ["pin 4 is used twice: display.sda and battery.adc_on"]),
+    # The watchdog's timeout.
+    (good, "watchdog", 500, ["watchdog: 500 is not a timeout in ms (2000-60000, or 0 for none)"]),
+    (good, "watchdog", True,
+     ["watchdog: True is not a timeout in ms (2000-60000, or 0 for none)"]),
+    (good, "watchdog", 0, []),
+    (good, "watchdog", 60000, []),
 ]
 
 
@@ -238,7 +269,8 @@ def test_several_problems_are_all_reported():
     cfg = edit(edit(good(), "display.sda", 6), "keys.cols.1", 36)
     cfg["extra"] = 1
     assert boardcheck.check(cfg) == [
-        "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi, battery)",
+        "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi, battery, "
+     "watchdog)",
         "display.sda: pin 6 is wired to the flash chip (GPIO 6-11); use another pin",
         "keys.cols[1]: pin 36 is input-only (34-39) and has no internal pull-up",
     ]

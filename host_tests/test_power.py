@@ -127,7 +127,8 @@ def test_loop_hits_each_stage_on_time(slept):
     assert 120 * S <= t_off < 120 * S + 20
     assert clock.t == 1800 * S  # the last wait ends exactly on the deep sleep
     assert machine.calls[-1] == ("deepsleep",)
-    assert machine.calls[:-1] == [("lightsleep", 1000)] * 1680
+    # light sleeps from the dimming on: 90 s dimmed, then 1 680 s off, a second each
+    assert machine.calls[:-1] == [("lightsleep", 1000)] * (90 + 1680)
 
 
 def test_update_after_a_long_gap_switches_off_without_dimming():
@@ -322,15 +323,34 @@ def test_two_key_rollover_swallows_only_the_waking_key():
 # ---------------------------------------------------------------- waits
 
 
-def test_wait_is_scan_ms_while_the_panel_is_on():
+def test_wait_is_scan_ms_while_the_panel_is_bright():
     p, clock, _, _ = make()
     for t in (0, 10 * S, 30 * S - 1, 29 * S + 995):
         clock.t = t
         p.update(clock.now)
         assert p.wait_ms(clock.now, True) == 20
+
+
+def test_dimmed_panel_naps_when_a_key_can_wake_the_chip(slept):
+    """Dimmed, the panel shows its picture from its own RAM: the chip light-sleeps up to the
+    next stage, and a key ends the sleep. Without a key wake source a dimmed panel is
+    scanned as a bright one (a press must not go unseen while the picture is visible)."""
+    p, clock, _, machine = make()
     clock.t = 60 * S
     assert p.update(clock.now) == DIM
-    assert p.wait_ms(clock.now, True) == 20
+    assert p.wait_ms(clock.now, False) == 20  # a key is settling: keep scanning
+    assert p.wait_ms(clock.now, True) == 1000
+    p.sleep(1000)
+    assert machine.calls == [("lightsleep", 1000)] and slept == []
+    clock.t = 119 * S + 300
+    assert p.wait_ms(clock.now, True) == 700  # ends on the panel-off stage
+    for machine, wake in ((FakeMachine(), None), (FakeMachine(light=False), True)):
+        p, clock, _, _ = make(machine=machine, wake=wake)
+        clock.t = 60 * S
+        assert p.update(clock.now) == DIM
+        assert p.wait_ms(clock.now, True) == 20
+        p.sleep(20)
+        assert machine.calls == []
 
 
 def test_wait_while_off_is_long_positive_and_ends_on_the_next_stage(slept):
@@ -377,21 +397,25 @@ def test_idle_hour_with_the_panel_off_makes_3600_sleep_calls(slept):
     p, clock, _, machine = make(settings=dict(SETTINGS, sleep_s=0))
     awake = loop(p, clock, 121 * S, until=lambda p: p.state == OFF)
     assert p.state == OFF and clock.t == 120 * S
-    # Panel on (bright then dim): one scan per 20 ms = 50 wake-ups a second.
-    assert len(awake) == 120 * S // 20 == 6000
-    assert len(slept) == 6000 and machine.calls == []  # blocking sleeps, no light sleep
+    # Panel bright: one scan per 20 ms = 50 wake-ups a second; dimmed: a light sleep a
+    # second (cap_ms), the key being the wake source.
+    assert len(awake) == 30 * S // 20 + 90 == 1590
+    assert len(slept) == 1500  # blocking sleeps while bright
+    assert machine.calls == [("lightsleep", 1000)] * 90
+    machine.calls.clear()
     before = p.wakeups
     loop(p, clock, 3600 * S)
     assert p.wakeups - before == 3600 == 3600 * S // p.cap_ms
-    assert p.lightsleeps == 3600
+    assert p.lightsleeps == 90 + 3600
     assert machine.calls == [("lightsleep", 1000)] * 3600
-    assert len(slept) == 6000  # nothing went to time.sleep_ms while off
+    assert len(slept) == 1500  # nothing went to time.sleep_ms while off
 
 
 def test_idle_until_deep_sleep(slept):
     p, clock, _, machine = make()
     loop(p, clock, 3600 * S, until=lambda p: p.state == DEEP)
-    assert p.wakeups == 6000 + 1680  # 120 s awake at 50/s, then 1 680 s off at 1/s
+    # 30 s bright at 50/s, then 90 s dimmed and 1 680 s off at 1/s
+    assert p.wakeups == 1500 + 90 + 1680
     assert machine.calls[-1] == ("deepsleep",)
 
 
@@ -726,10 +750,62 @@ def test_scenario_under_micropython(unix_port, tmp_path):
     assert lines[0].startswith("off ")
     _, t_off, wakeups, blocking, log = lines[0].split(" ", 4)
     assert 120000 <= int(t_off) < 120020  # across the tick wrap 5 s in
-    assert int(wakeups) == int(blocking) == 6000  # 50 a second while the panel was on
+    # 50 a second while the panel was bright, one a second while dimmed (light sleeps)
+    assert int(wakeups) == 1590 and int(blocking) == 1500
     assert log == "[8, False]"
-    # 600 wake-ups in ten minutes off; 601 light sleeps in all (the turn that switched the
-    # panel off slept too), every one 1000 ms; no deep sleep yet.
-    assert lines[1] == "ten minutes off 600 [601, 1000, 0]"
+    # 600 wake-ups in ten minutes off; 90 light sleeps dimmed and 601 off (the turn that
+    # switched the panel off slept too), every one 1000 ms; no deep sleep yet.
+    assert lines[1] == "ten minutes off 600 [691, 1000, 0]"
     assert lines[2] == "press True False [8, False, 207, True]"
     assert lines[3] == "alloc 0"
+
+
+# ---------------------------------------------------------------- the club link's WiFi
+
+
+class FakeWLAN:
+    PM_POWERSAVE = 2  # the ESP32 port's value (WIFI_PS_MAX_MODEM)
+
+    def __init__(self, pm=True):
+        self.calls = []
+        if not pm:  # a firmware whose WLAN has no power-save setting
+            self.config = self._refuse
+
+    def isconnected(self):
+        return False
+
+    def active(self, on):
+        self.calls.append(("active", on))
+
+    def config(self, **kw):
+        self.calls.append(("config", kw))
+
+    def _refuse(self, **kw):
+        raise ValueError("unknown config param")
+
+    def connect(self, ssid, password):
+        self.calls.append(("connect", ssid))
+
+
+@pytest.mark.parametrize("pm", [True, False])
+def test_the_club_station_listens_every_third_beacon(tmp_path, pm):
+    """The club link starts the station with power save (PM_POWERSAVE: ESP-IDF's maximum
+    modem sleep, tools/battery.py's DTIM3 currents); a firmware without it connects all
+    the same."""
+    import os
+
+    from net.clublink import Club
+    from net.mqtt import MQTT
+    from session import Session
+    from store.journal import Store
+
+    session = Session(Store(str(tmp_path / "data"), os))
+    session.boot()
+    wlan = FakeWLAN(pm)
+    club = Club(MQTT("table-1", "1", None, 30), lambda code, arg: None, session,
+                Store(str(tmp_path / "outbox"), os),
+                {"table": "1", "ssid": "club", "broker": "127.0.0.1"}, 0, None, wlan)
+    club.poll(0)
+    club.poll(20)
+    expect = [("active", True)] + [("config", {"pm": 2})] * pm + [("connect", "club")]
+    assert wlan.calls == expect

@@ -97,7 +97,8 @@ TITLES = ("menu", "trump", "marriage", "claim 66", "who claims", "result", "game
 MESSAGES = tuple(k for k in EN if k.startswith("x ")) + (
     "undone", "redone", "flash error", "winner first", "rank first", "star fixes",
     "name max", "club 1", "club 2", "club 3", "club 4", "club 5", "club topic",
-    "club flash", "club seating", "club name", "club gap", "club twin")
+    "club flash", "club seating", "club name", "club gap", "club twin", "battery low",
+    "charge me")
 
 LAYOUT = (
     # scoreboard, drawn from x = 0 over the whole width

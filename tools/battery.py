@@ -25,18 +25,29 @@ DEEP_SLEEP_MA = 0.010  # same table, deep-sleep with the RTC timer and RTC memor
 TURN_MS = 0.5
 I2C_HZ = 400000
 
+# Light sleep ended by a key: the time from the key's edge to the CPU running the loop again.
+# ESP-IDF's "Sleep Modes" page gives no figure for the ESP32; a scope measurement of an
+# ESP32-C3 at 160 MHz (the esp32.com forum, "ESP32-C3 Light Sleep Timing") shows about
+# 0.5 ms. WAKE_MS allows four times that.
+WAKE_MS = 2.0
+
 # ---- Wi-Fi, the club link ---------------------------------------------------------------
 # ESP-IDF Programming Guide for the ESP32, "Introduction to Low Power Mode in Wi-Fi
-# Scenarios", the summary table (station connected, average currents): Modem-sleep at
-# DTIM1 (MicroPython's default power save, the CPU on) and Auto Light-sleep at DTIM1 (the
-# CPU paused between beacons).
-WIFI_MODEM_SLEEP_MA = 31.12
-WIFI_LIGHT_SLEEP_MA = 3.34
+# Scenarios", the summary table (station connected, average currents). The table's station
+# runs with power save (net/: WLAN.config(pm=PM_POWERSAVE), ESP-IDF's maximum modem sleep,
+# which listens every third beacon): the table's DTIM3 column, Modem-sleep with the CPU on
+# and Auto Light-sleep with the CPU paused between beacons. The DTIM1 column (MicroPython's
+# default, minimum modem sleep) is kept for the comparison: 31.12 and 3.34 mA.
+WIFI_MODEM_SLEEP_MA = 28.81
+WIFI_LIGHT_SLEEP_MA = 2.33
+WIFI_DTIM1_MODEM_SLEEP_MA = 31.12
+WIFI_DTIM1_LIGHT_SLEEP_MA = 3.34
 # The radio's share while the CPU is awake: the modem-sleep average over the idle CPU's
 # own current (the datasheet's low end at 160 MHz).
 WIFI_AWAKE_EXTRA_MA = WIFI_MODEM_SLEEP_MA - CPU_MA[160][0]
-# Assumption: with the panel off, the link stays associated through the loop's 0.5 s light
-# sleeps (net/clublink.py Club.wait_ms) and costs what ESP-IDF measures for auto light sleep.
+# Assumption: with the panel dimmed or off, the link stays associated through the loop's
+# 0.5 s light sleeps (net/clublink.py Club.wait_ms) and costs what ESP-IDF measures for auto
+# light sleep.
 # club_awake (below) prices the other case, the CPU kept in modem sleep.
 
 # ---- SSD1306 0.96" module ---------------------------------------------------------------
@@ -85,6 +96,15 @@ def panel_ma(lit, contrast):
     """The module's current from 3.3 V with the display on: lit share of the pixels
     (0..1) at the contrast."""
     return PANEL_BASE_MA + iseg_ma(contrast) * COLUMNS * lit * PUMP_FACTOR
+
+
+def wake_to_frame_ms(turn_bytes, i2c_hz=I2C_HZ):
+    """Key to frame after a light sleep, an estimate: the chip's wake (WAKE_MS), then the
+    first loop turn (TURN_MS), which sees the key down and lights the panel (hw/power.py
+    watch(): contrast and power commands), sending `turn_bytes` to the panel (measured by
+    tools/evening.py: the most the turn after a key's wake sent all evening; 9 bit times a
+    byte on the bus)."""
+    return WAKE_MS + TURN_MS + turn_bytes * 9 * 1000.0 / i2c_hz
 
 
 def evening(ev, cell, cpu_mhz=CPU_MHZ, club_awake=False):

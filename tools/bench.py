@@ -4,6 +4,9 @@
     .venv/bin/python tools/bench.py --heap [mp32|mp64|...]   only the heap of the long match
     .venv/bin/python tools/bench.py --docs      the figures in README.md and docs/*.md from
                                                 bench.json (--readme: the same)
+    .venv/bin/python tools/bench.py --battery   only the idle wake-ups and the battery
+                                                evenings, their rows in bench.json
+                                                replaced, then --docs
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -35,12 +38,14 @@ WebAssembly port; the other figures on the 64-bit unix port.
                mid-deal flash and draws once, vs `micropython -c pass` (medians).
   flash        tools/flash_figures.py (a 100+ deal match through Session) under MicroPython.
   wake-ups     hw/power.py's counters over a fake clock: the main loop idling for 30 min
-               with keys that are never pressed; panel on, then panel off.
+               with keys that are never pressed (its naps at most half the watchdog's
+               timeout); panel on (bright, then dimmed), then panel off.
   battery      tools/evening.py: a 3-hour evening (a deal every 4 minutes, idle between) on
                the real loop.run() with the fake machine and a fake clock, for the keypad
                and the four-button builds, with and without the club link up: the time in
                each power state, the loop's wake-ups, the lit pixels. tools/battery.py
-               prices it with datasheet currents and the board file's cell.
+               prices it with datasheet currents and the board file's cell; the key-to-frame
+               estimate after a light sleep (the wake, a loop turn, the bytes it sends).
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame (first visit and from the cache), key-to-frame latency for
                keyboard keys and for taps with real touch events (median, p95); the
@@ -182,6 +187,9 @@ def worker_boot(keys, root, setup):
                       "entries": len(replays), "mismatches": mismatches}))
 
 
+NAP_MS = 4000  # loop.py sleeps at most half the watchdog's timeout (startup.py: 8 s)
+
+
 def worker_misc():
     """Flash figures and idle wake-ups. Prints JSON."""
     import json
@@ -229,14 +237,14 @@ def worker_misc():
             power.update(now)
             stage = ("on", "on", "off", "deep")[power.state]
             before = power.wakeups
-            power.sleep(power.wait_ms(now, keys.idle()))
+            power.sleep(min(power.wait_ms(now, keys.idle()), NAP_MS))
             counts[stage] = counts.get(stage, 0) + power.wakeups - before
             spans[stage] = spans.get(stage, 0) + clock[0] - now
         rate = {}
         for stage in counts:
             rate[stage] = counts[stage] * 1000 / spans[stage] if spans[stage] else 0
         return {"rate": rate, "scan_ms": power.scan_ms, "cap_ms": power.cap_ms,
-                "off_s": power.off_ms // 1000}
+                "off_s": power.off_ms // 1000, "nap_ms": NAP_MS}
 
     wake = {"wake": idle(Machine(), True, 1800), "nowake": idle(Machine(), None, 1800),
             "plain": idle(None, None, 1800)}
@@ -782,9 +790,102 @@ def web_rows(web):
     return rows
 
 
+def wake_rows(pw):
+    """The idle wake-up rows, from worker_misc()'s "power"."""
+    rows = []
+
+    def row(name, value, target, ok, key, raw):
+        rows.append({"figure": name, "value": value, "target": target,
+                     "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
+
+    for name, label, need in (("wake", "key wakes the chip", 0),
+                              ("nowake", "no key wake source", None),
+                              ("plain", "no lightsleep", None)):
+        r = pw[name]
+        scan = 1000.0 / r["scan_ms"]
+        on = r["rate"].get("on", 0)
+        row("idle wake-ups/s, panel on (%s)" % label, "%.1f" % on,
+            "<= key scan (%.0f/s)" % scan, on <= scan + 1e-9, "wake_on_" + name, r)
+        off = r["rate"].get("off", 0)
+        off_scan = 1000.0 / min(r["cap_ms"], r["nap_ms"])
+        # A key that wakes the chip needs no scan: the loop wakes only to feed the watchdog.
+        ok = off <= off_scan + 1e-9
+        row("idle wake-ups/s, panel off (%s)" % label, "%.4f" % off,
+            "<= key scan (%.0f/s)" % off_scan if need is None else
+            "<= the watchdog's (%.2f/s; keys wake it)" % off_scan, ok, "wake_off_" + name, r)
+    return rows
+
+
+def battery_rows(evenings):
+    """The battery rows and the wake-to-frame row, from measure_evenings()."""
+    import battery
+
+    rows = []
+
+    def row(name, value, target, ok, key, raw):
+        rows.append({"figure": name, "value": value, "target": target,
+                     "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
+
+    for ev in evenings:
+        b = ev["battery"]
+        cell = b["cell"]
+        goal = TARGETS["evenings_club" if ev["club"] else "evenings"]
+        row("battery, %s build%s, %d mAh %s: hours of play / 3-hour evenings" % (
+            ev["keys"], ", club link up" if ev["club"] else "", cell["mAh"], cell["kind"]),
+            "%.0f h / %.1f evenings (%.1f mA from the cell)" % (b["hours"], b["evenings"],
+                                                                 b["cell_ma"]),
+            ">= %d evenings" % goal, b["evenings"] >= goal,
+            "battery_%s%s" % (ev["keys"], "_club" if ev["club"] else ""), ev)
+    waking = [ev for ev in evenings if not ev["club"]]
+    if waking:
+        turn = max(ev["wake_turn_bytes"] for ev in waking)
+        ms = battery.wake_to_frame_ms(turn)
+        row("key to frame after a light sleep (wake %.1f ms + a loop turn + %d bytes to the "
+            "panel), estimate" % (battery.WAKE_MS, turn), "%.1f ms" % ms,
+            "<= %d ms" % TARGETS["wake_frame_ms"], ms <= TARGETS["wake_frame_ms"],
+            "wake_to_frame", {"wake_ms": battery.WAKE_MS, "turn_ms": battery.TURN_MS,
+                              "turn_bytes": turn, "ms": round(ms, 2)})
+    return rows
+
+
+def battery_only():
+    """`--battery`: the idle wake-ups and the evenings measured again, their rows replaced
+    in bench.json (the others kept, and the flash figures of the same worker), then the
+    docs written from it."""
+    import json
+    import os
+    import shutil
+    import tempfile
+
+    root = _root()
+    for p in (os.path.join(root, "firmware"), os.path.join(root, "tools")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    path = os.path.join(root, "bench.json")
+    with open(path) as f:
+        result = json.load(f)
+    tmp = tempfile.mkdtemp(prefix="s66-bench-battery-")
+    try:
+        misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
+        new = wake_rows(misc["power"]) + battery_rows(measure_evenings(tmp))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    keys = {r["key"] for r in new}
+    old = result["rows"]
+    at = min([i for i, r in enumerate(old) if r["key"] in keys] or [len(old)])
+    rest = [r for r in old if r["key"] not in keys]
+    at = min(at, len(rest))
+    result["rows"] = rest[:at] + new + rest[at:]
+    for r in new:
+        print("%s: %s (%s, %s)" % (r["figure"], r["value"], r["target"], r["status"]))
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+    _say_docs(result)
+
+
 def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
             club=None, deploy=None, evenings=None, font=None):
-    import battery
 
     rows = []
 
@@ -883,31 +984,8 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
     row("  all flash bytes / events", "%.1f" % (fl["bytes_per_deal"] * fl["deals"] /
                                                 fl["events"]), "-", None, "flash_all_event",
         fl["bytes_per_deal"] * fl["deals"] / fl["events"])
-    pw = misc["power"]
-    for name, label, need in (("wake", "key wakes the chip", 0),
-                              ("nowake", "no key wake source", None),
-                              ("plain", "no lightsleep", None)):
-        r = pw[name]
-        scan = 1000.0 / r["scan_ms"]
-        on = r["rate"].get("on", 0)
-        row("idle wake-ups/s, panel on (%s)" % label, "%.1f" % on,
-            "<= key scan (%.0f/s)" % scan, on <= scan + 1e-9, "wake_on_" + name, r)
-        off = r["rate"].get("off", 0)
-        off_scan = 0.0 if need == 0 else 1000.0 / r["cap_ms"]
-        # A key that wakes the chip needs no scan: one sleep per stage, nothing periodic.
-        ok = off * 3600 <= 2 if need == 0 else off <= off_scan + 1e-9
-        row("idle wake-ups/s, panel off (%s)" % label, "%.4f" % off,
-            "<= key scan (%.0f/s)" % off_scan if need is None else "none periodic (keys wake it)",
-            ok, "wake_off_" + name, r)
-    for ev in evenings or ():
-        b = ev["battery"]
-        cell = b["cell"]
-        row("battery, %s build%s, %d mAh %s: hours of play / 3-hour evenings" % (
-            ev["keys"], ", club link up" if ev["club"] else "", cell["mAh"], cell["kind"]),
-            "%.0f h / %.1f evenings (%.1f mA from the cell)" % (b["hours"], b["evenings"],
-                                                                 b["cell_ma"]),
-            ">= 1 evening (%d h)" % battery.EVENING_H, b["hours"] >= battery.EVENING_H,
-            "battery_%s%s" % (ev["keys"], "_club" if ev["club"] else ""), ev)
+    rows += wake_rows(misc["power"])
+    rows += battery_rows(evenings or ())
     if web:
         rows += web_rows(web)
     if club:
@@ -1104,7 +1182,7 @@ def main(argv):
     # Anything else would run the whole bench and overwrite bench.json.
     opts = [a for a in argv[1:] if a.startswith("-")]
     if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--docs",
-                                                         "--heap"}:
+                                                         "--heap", "--battery"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1116,6 +1194,9 @@ def main(argv):
         with open(os.path.join(_root(), "bench.json")) as f:
             result = json.load(f)
         _say_docs(result)
+        return 0
+    if "--battery" in argv:
+        battery_only()
         return 0
     if "--heap" in argv:
         rest = argv[argv.index("--heap") + 1:]

@@ -93,6 +93,7 @@ else:
 events = []  # [down, up, row pin, column pin], in time order
 state = {"next_deal": 0, "deal": 0, "at": 0, "presses": 0, "wake_presses": 0}
 power_ref = []  # the Power, once booted
+naps = []  # the loop's longest sleep between two feeds of the watchdog
 
 
 def _deal_events():
@@ -161,6 +162,18 @@ lit_ms = {}  # lit share x ms per panel state
 cpu = {"awake": 0, "light": 0}
 lit = [0.0]  # lit share of the frame on the panel
 lightsleeps = [0]
+key_wakes = [0, 0, -1]  # light sleeps a key ended; the most bytes a turn after one sent; bus mark
+
+
+def _bus_bytes():
+    return sum(b.sent for b in machine.buses)
+
+
+def _turn_after_wake_ends():
+    """The loop blocks again: the turn after a key's wake is over; its bytes are counted."""
+    if key_wakes[2] >= 0:
+        key_wakes[1] = max(key_wakes[1], _bus_bytes() - key_wakes[2])
+        key_wakes[2] = -1
 
 
 def _advance(ms, light):
@@ -174,13 +187,17 @@ def _advance(ms, light):
 
 
 def _lightsleep(ms=None):
+    _turn_after_wake_ends()
     lightsleeps[0] += 1
     _deal_events()
     end = clock[0] + ms
     key = _next_down()
     if key is not None and key < end:  # the key wake source ends the sleep
         end = key
+        key_wakes[0] += 1
     _advance(max(0, end - clock[0]), True)
+    if end == key:
+        key_wakes[2] = _bus_bytes()
 
 
 def _deepsleep(ms=None):
@@ -203,7 +220,13 @@ sys.modules["esp32"] = _Esp32
 
 import hw.power  # noqa: E402
 
-hw.power.sleep_ms = lambda ms: _advance(ms, False)  # the loop's waits with the panel on
+
+def _plain_sleep(ms):  # the loop's waits with the panel bright or a key busy
+    _turn_after_wake_ends()
+    _advance(ms, False)
+
+
+hw.power.sleep_ms = _plain_sleep
 
 _BITS = bytes([bin(i).count("1") for i in range(256)])
 
@@ -234,8 +257,9 @@ _boot = startup.boot
 
 def _booted(*args):
     out = _boot(*args)
-    cfg, keys, power, app, club = out
+    cfg, keys, power, app, club, wdt, nap = out
     power_ref.append(power)
+    naps.append(nap)
     _watch_frames(power._display)
     if CLUB:
         from net import mqtt
@@ -255,7 +279,7 @@ def _booted(*args):
                 pass
 
         club = _ClubUp()
-    return cfg, keys, power, app, club
+    return cfg, keys, power, app, club, wdt, nap
 
 
 startup.boot = _booted
@@ -276,6 +300,7 @@ print(json.dumps({
     "wakeups": {s: wakes.get(s, 0) for s in STATES},
     "cpu_ms": cpu, "lightsleeps": lightsleeps[0], "deepsleeps": power.deepsleeps,
     "turns": app.loops, "presses": state["presses"], "wake_presses": state["wake_presses"],
+    "key_wakes": key_wakes[0], "wake_turn_bytes": key_wakes[1], "nap_ms": naps[0],
     "deals": len(DEALS), "deal_s": DEAL_S, "evening_s": EVENING_S,
     "contrast": power.contrast, "dim_contrast": power.dim_contrast,
     "panel_bytes": sum(b.sent for b in machine.buses), "club": CLUB,

@@ -15,4 +15,7 @@ TARGETS = {
     "flash_event": 64,  # bytes of flash per journal line
     "web_first_load": 1500000,  # bytes a first visit of the browser build transfers
     "web_key_p95_ms": 16.0,  # one frame of a 60 Hz screen
+    "evenings": 40,  # 3-hour evenings on the reference cell (2,000 mAh), no club link
+    "evenings_club": 30,  # the same with the club link up
+    "wake_frame_ms": 50,  # key to frame after a light sleep
 }

@@ -61,9 +61,11 @@ ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
 LAZY = ("clubmqtt.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
 # Firmware files the browser never imports: the board's boot, its board-file check and the
-# drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake).
+# drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake,
+# the battery's gauge).
 NOT_IMPORTED = ("main.py", "loop.py", "startup.py", "boardcheck.py", "hw/display.py",
-                "hw/display_build.py", "hw/power.py", "hw/wake.py")
+                "hw/display_build.py", "hw/power.py", "hw/wake.py", "hw/gauge.py",
+                "hw/cellwatch.py")
 GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py")
 PORT = 8066
 MIME = {

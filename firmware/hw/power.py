@@ -17,13 +17,17 @@ Stages, counted from the last key activity (each 0 = never):
 Any key restores full contrast and the panel. The press that did that is swallowed: key()
 returns True for it, so it does nothing else.
 
-Waiting: with the panel on (bright or dimmed), or while a key is held, the loop must scan the
-keys every scan_ms, so wait_ms() returns scan_ms. With the panel off and the keys idle it
-returns the time to the next stage, at most cap_ms ("forever"). If no key can end a sleep
-early (no wake source), a press is only seen by the next scan, so the wait is at most
-nowake_ms instead: a press shorter than about that may go unnoticed while the panel is off.
+Waiting: with the panel bright, or while a key is held, the loop must scan the keys every
+scan_ms, so wait_ms() returns scan_ms. With the panel off, or dimmed when a key can wake the
+chip, and the keys idle, it returns the time to the next stage, at most cap_ms ("forever"):
+the chip light-sleeps while the panel shows the dimmed picture from its own RAM, and the
+key that ends the sleep is still down when the loop scans again, so it counts as it would
+have counted awake (the press that lights a dimmed panel is swallowed, as ever, and gives
+one frame). If no key can end a sleep early (no wake source), a dimmed panel is scanned as a
+bright one, and with the panel off a press is only seen by the next scan, so the wait is at
+most nowake_ms: a press shorter than about that may go unnoticed while the panel is off.
 sleep(ms) then uses machine.lightsleep(ms) when the board has it and the last wait_ms() said
-"panel off, keys idle", otherwise time.sleep_ms(ms); both block, neither spins.
+"nap, keys idle", otherwise time.sleep_ms(ms); both block, neither spins.
 
 All tick arithmetic goes through compat.ticks_diff (ESP32 ticks wrap at 2**30 ms). update(),
 key(), watch(), timeout() and wait_ms() allocate nothing (small ints and bools only).
@@ -240,9 +244,10 @@ class Power:
         return best if best > 0 else 0
 
     def wait_ms(self, now, keys_idle):
-        """How long the loop may block now: scan_ms while the panel is on or a key is busy,
-        else up to the next stage (at most cap_ms). Never below 1."""
-        if not keys_idle or not self._off:
+        """How long the loop may block now: scan_ms while the panel is bright or a key is
+        busy (or dimmed, when no key can wake the chip), else up to the next stage (at most
+        cap_ms). Never below 1."""
+        if not keys_idle or not (self._off or (self._low and self._can_wake)):
             self._nap = False
             return self.scan_ms
         self._nap = True
@@ -250,8 +255,8 @@ class Power:
         return t if t > 0 else 1
 
     def sleep(self, ms):
-        """Block for ms: machine.lightsleep when the panel is off and keys idle (as the last
-        wait_ms() found) and the board has it, else time.sleep_ms. A key wake source ends a
+        """Block for ms: machine.lightsleep when the panel is off or dimmed and keys idle (as
+        the last wait_ms() found) and the board has it, else time.sleep_ms. A key wake source ends a
         lightsleep early; the next keys.poll() then sees the key."""
         self.wakeups += 1
         if self._nap and self._lightsleep is not None:

@@ -138,6 +138,10 @@ class Club:
         if not self._asked_wifi:
             self._asked_wifi = True
             w.active(True)
+            try:  # power save: every third beacon; keepalive and outbox still hold
+                w.config(pm=w.PM_POWERSAVE)
+            except (AttributeError, ValueError, OSError):
+                pass  # a firmware without it: its default power save
             w.connect(self.cfg["ssid"], self.cfg.get("wifi_password", ""))
             self.status = "wifi"
         return False

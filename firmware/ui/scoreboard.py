@@ -219,6 +219,13 @@ class Scoreboard(Screen):
             h = 9 if mark == 2 else 2
             for y in range(0, 9, h + 1):
                 fb.fill_rect(W - 2, y, 2, h, 1)
+        pct = getattr(app, "battery", None)
+        if pct is not None:
+            # A board that reads its cell (hw/gauge.py sets app.battery, on those boards
+            # only): the top left's first two columns (names start at x 2) hold its
+            # charge, a bar from the bottom up.
+            h = (pct * 9 + 99) // 100
+            fb.fill_rect(0, 9 - h, 2, h, 1)
         state = app.match.state
         text = app.text
         if state is None:

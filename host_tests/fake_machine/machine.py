@@ -15,6 +15,23 @@ pwms = []
 
 SLEEP = 2
 DEEPSLEEP = 4
+PWRON_RESET = 1
+DEEPSLEEP_RESET = 4
+adc_mv = {}  # pin -> its voltage in mV, a number or a function of nothing (tests set it)
+_SLEPT = ".fake_deepsleep"  # in the working directory: the deep sleep's mark, read at boot
+
+
+def _woke_from_deep_sleep():
+    import os
+
+    try:
+        os.remove(_SLEPT)
+        return True
+    except Exception:  # none there (OSError), or a port without os.remove
+        return False
+
+
+_cause = DEEPSLEEP_RESET if _woke_from_deep_sleep() else PWRON_RESET
 
 
 class Pin:
@@ -55,6 +72,23 @@ class Pin:
 
     def irq(self, handler=None, trigger=0, wake=None):
         return None
+
+
+class ADC:
+    """An ADC input: reads adc_mv[pin] (read_uv(), calibrated, as the ESP32 port's)."""
+
+    ATTN_0DB = 0
+    ATTN_2_5DB = 1
+    ATTN_6DB = 2
+    ATTN_11DB = 3
+
+    def __init__(self, pin, atten=None):
+        self.pin = pin.id if isinstance(pin, Pin) else pin
+        self.atten = atten
+
+    def read_uv(self):
+        v = adc_mv.get(self.pin, 0)
+        return int((v() if callable(v) else v) * 1000)
 
 
 class I2C:
@@ -126,6 +160,57 @@ class PWM:
         pass
 
 
+class _Watchdog:
+    """machine.WDT: one watchdog, as on the ESP32 (built once, at import: the board's costs
+    no heap either). It counts its feeds. With FAKE_WDT set in the environment it also
+    watches: a thread checks the feeds, and when none came for the timeout it prints
+    "WDT reset" and kills the process at once (SIGKILL: no finally, no flush, as a board's
+    reset), for the test to boot the firmware again from its flash folder."""
+
+    def __init__(self):
+        self.timeout = 0
+        self.feeds = 0
+        self.fed = 0
+        self.started = 0
+
+    def start(self, timeout):
+        import os
+        import time
+
+        self.timeout = timeout
+        self.fed = time.ticks_ms()
+        self.started += 1
+        getenv = getattr(os, "getenv", None)  # the WebAssembly port's os has none
+        if getenv is not None and getenv("FAKE_WDT") and self.started == 1:
+            import _thread
+
+            _thread.start_new_thread(self._watch, ())
+
+    def feed(self):
+        import time
+
+        self.fed = time.ticks_ms()
+        self.feeds += 1
+
+    def _watch(self):
+        import os
+        import time
+
+        while True:
+            time.sleep_ms(20)
+            if time.ticks_diff(time.ticks_ms(), self.fed) > self.timeout:
+                print("WDT reset after %d feeds" % self.feeds)
+                os.system("kill -KILL $PPID")  # the shell's parent: this process
+
+
+watchdog = _Watchdog()
+
+
+def WDT(id=0, timeout=5000):
+    watchdog.start(timeout)
+    return watchdog
+
+
 def reset():
     sys.exit(0)  # the virtual board's bridge restarts the process: a reboot
 
@@ -134,8 +219,17 @@ def soft_reset():
     sys.exit(0)
 
 
+def deepsleep(ms=0):
+    """The chip sleeps and boots again: a mark in the working directory for the next
+    start's reset_cause(), then the process ends (the test starts it again)."""
+    with open(_SLEPT, "w") as f:
+        f.write(str(ms))
+    print("DEEPSLEEP", ms)
+    sys.exit(0)
+
+
 def reset_cause():
-    return 1  # PWRON_RESET
+    return _cause  # PWRON_RESET, or DEEPSLEEP_RESET after deepsleep()
 
 
 def unique_id():
