@@ -32,9 +32,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as mqtt
+from net import wire
+from net.wire import PROBE, WANT
 
 from club import actions, directorpage, tablepage
-from club.bounded import REPEAT_S, WANT, Publisher
+from club.bounded import REPEAT_S, Publisher
 from club.broker import hostport, password
 from club.db import Db, accept_entry
 from club.standings import Invalid, check
@@ -47,7 +49,6 @@ KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
 # Whether the broker saves what it holds: at every connect the service reads back the
 # retained probe it left there at the connect before (its value also in the database), then
 # leaves a new one. A broker that lost it across a restart is not persisting (docs/club.md).
-PROBE = "club/service/probe"
 PROBE_WAIT = 1.5  # seconds for the retained probe to come after the subscription
 # The live page's icon (the browser asks for one): "66" on a dark square.
 ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
@@ -102,8 +103,8 @@ class Service:
             return
         self.unreachable = False
         self.log("connected to the broker")
-        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
-                          (WANT, 0), (PROBE, 0)])
+        client.subscribe([(wire.topic("+", wire.RESULT), 1), (wire.topic("+", wire.SEAT), 1),
+                          (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 0)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
@@ -218,20 +219,19 @@ class Service:
         for table in sorted(tables):
             ack = self.event.ack(table)
             if ack:
-                self.client.publish("club/%s/ack" % table, "%s %d" % ack, qos=1, retain=True)
+                self.client.publish(wire.topic(table, wire.ACK), "%s %d" % ack, qos=1, retain=True)
 
     def _handle(self, topic, payload):
         """(table, counted) for a topic that touches a table, else None."""
-        parts = topic.split("/")
-        if len(parts) == 4 and topic.startswith("club/director/do/"):
-            self._director_message(parts[3], payload)
+        if topic.startswith(wire.DIRECTOR_DO) and "/" not in topic[len(wire.DIRECTOR_DO):]:
+            self._director_message(topic[len(wire.DIRECTOR_DO):], payload)
             return None
         if len(payload) > MAX_PAYLOAD:
             self._refuse(topic, payload, "too large: %d bytes (at most %d)"
                          % (len(payload), MAX_PAYLOAD))
             return None
-        if len(parts) == 3 and parts[0] == "club" and parts[2] == "result":
-            table = parts[1]
+        table = wire.table_of(topic, wire.RESULT)
+        if table is not None:
             try:
                 msg = json.loads(payload)
                 check(msg)
@@ -281,15 +281,16 @@ class Service:
             self.duplicates += 1
             self.log("duplicate " + what)
             return table, False  # a duplicate: the table hears its ack again
-        if len(parts) == 3 and parts[0] == "club" and parts[2] == "seat" and payload:
+        table = wire.table_of(topic, wire.SEAT)
+        if table is not None and payload:
             try:
                 seat = json.loads(payload)
             except ValueError:
                 return None
             if not isinstance(seat, dict) or type(seat.get("round")) is not int:
                 return None
-            if self.event.seats.get((parts[1], seat["round"])) != seat:
-                self.seated(parts[1], seat)
+            if self.event.seats.get((table, seat["round"])) != seat:
+                self.seated(table, seat)
             return None
         return None
 
@@ -341,7 +342,7 @@ class Service:
                 self.replies.pop(next(iter(self.replies)))
             self.replies[rid] = reply
         text = json.dumps(dict(actions.fit(reply), id=rid), separators=(",", ":"))
-        self.client.publish("club/director/reply/" + rid, text, qos=1)
+        self.client.publish(wire.DIRECTOR_REPLY + rid, text, qos=1)
 
     def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3,
                 what=None):
@@ -383,12 +384,12 @@ class Service:
                 self.log("late %s (row %d) sent again: acked, not counted unless accepted"
                          % (what, h["id"]))
                 continue
-            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+            h["id"] = self.db.add_refused(wire.topic(h["table"], wire.RESULT), body, h["why"],
                                           "held", h["code"], key)
             self.log("held %s (%s): %s, not counted" % (what, h["code"], h["why"]))
         for key, h in held.items():  # judged before a caller took the list (not expected)
             body = json.dumps(ev.held_msgs.pop(key), separators=(",", ":"))
-            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+            h["id"] = self.db.add_refused(wire.topic(h["table"], wire.RESULT), body, h["why"],
                                           "held", h["code"], key)
         ev.judged = []
         if ev.new_held:

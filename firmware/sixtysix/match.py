@@ -318,9 +318,21 @@ class Match:
 
     # --- persistence hooks -------------------------------------------------
 
-    def records(self):
-        """The current deal's event records, oldest first (what the journal holds)."""
-        return list(_records(self.log))
+    def records(self, deal=-1):
+        """Event records, oldest first: the current deal's (what the journal holds), or with
+        `deal` (0-based) a finished deal's while the match still holds them: the last one's,
+        in the log before the current one (prev), or in the current log once the match is
+        over; None for any other (the club's results carry them: net/wire.py)."""
+        log = self.log
+        if deal >= 0:
+            state = self.state
+            if state is None or deal != state.deals() - 1:
+                return None
+            if not state.over:
+                if not self.prev:
+                    return None
+                log = self.prev[1]
+        return list(_records(log))
 
     def summary(self, hist=True):
         """What a summary file holds: the setup line, the match at this deal's start, the
