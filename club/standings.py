@@ -335,7 +335,7 @@ def late_why(rid):
 
 def side_names(names, sides, s):
     """The players of side s (sixtysix/names.py's rule); ["?"] for a side with no name."""
-    return side_name(names, sides, s, None) or ["?"]
+    return side_name(names, sides, s, ",").split(",") if s < len(names) else ["?"]
 
 
 def expected_players(matches):

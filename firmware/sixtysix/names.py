@@ -25,6 +25,5 @@ def valid(name):
 
 def side_name(names, sides, s, joint="+"):
     """Side s's name of `sides`: its player's name, or with four players in two pairs both
-    names (seats s and s+2) joined by `joint`; joint None: the names as a list."""
-    who = [names[i] for i in range(s, len(names), sides)]
-    return who if joint is None else joint.join(who)
+    names (seats s and s+2) joined by `joint` (a "," can be split again: no name holds one)."""
+    return joint.join([names[i] for i in range(s, len(names), sides)])
