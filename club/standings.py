@@ -24,7 +24,7 @@ messages come; standings() is what the page, the terminal view and the retained 
 
 # The checks are the wire's (club/__init__.py puts firmware/ on the path); the service's.
 from net.wire import Invalid, check  # noqa: F401
-from sixtysix.names import side_name
+from sixtysix.rules import side_name
 
 from club.rescore import Judge
 
@@ -334,7 +334,7 @@ def late_why(rid):
 
 
 def side_names(names, sides, s):
-    """The players of side s (sixtysix/names.py's rule); ["?"] for a side with no name."""
+    """The players of side s (sixtysix/rules.py's rule); ["?"] for a side with no name."""
     return side_name(names, sides, s, ",").split(",") if s < len(names) else ["?"]
 
 

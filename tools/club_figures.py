@@ -214,7 +214,7 @@ def _size_limit():
 
 
 def _table_run(folder, port, plan):
-    from clubkit import last_json, run_table
+    from clubtables import last_json, run_table
 
     club = os.path.join(folder, "club.json")
     with open(club, "w") as f:
@@ -225,7 +225,6 @@ def _table_run(folder, port, plan):
 def air_figures(folder):
     from club.service import Service
 
-    sys.path.insert(0, os.path.join(ROOT, "host_tests"))
     with mosquitto.Broker(os.path.join(folder, "broker-air")) as b:
         svc = Service(os.path.join(folder, "air.sqlite"), "127.0.0.1", b.port, every=0.2)
         th = threading.Thread(target=svc.run, daemon=True)

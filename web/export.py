@@ -14,7 +14,7 @@ statistics per player name>}.
 
 import json
 
-from sixtysix.names import side_name
+from sixtysix.rules import side_name
 
 FORMAT = "sixtysix-match"
 VERSION = 1
@@ -29,7 +29,7 @@ def _field(v):
 
 
 def side_names(snap):
-    """Each side's name (sixtysix/names.py's): the player's name, or the pair's names
+    """Each side's name (sixtysix/rules.py's): the player's name, or the pair's names
     joined by "+"."""
     sides = len(snap["score"])
     return [side_name(snap["names"], sides, s) for s in range(sides)]

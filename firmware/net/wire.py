@@ -122,16 +122,25 @@ def deal(mid, d, gp, reason, winner, over, ev=None):
 
 def deal_body(m, mid, i):
     """The `deal` body of deal i (0-based) of m (a sixtysix Match) in match mid, with its
-    entries while the match still holds them (Match.records(i)): "ev" the records as hex,
-    space-separated. The service scores them again (club/rescore.py)."""
+    entries while the match still holds them: the last deal's, in the log before the
+    current one (Match.prev), or in the current log once the match is over. "ev" is their
+    records (the core's log_records) as hex, space-separated; the service scores them again
+    (club/rescore.py)."""
+    from sixtysix.match import log_records
+
     state = m.state
     _dealer, reason, winner, awards, _pts = state.row(i)
     gp = [0] * state.rules.sides
     for side, points, _markers in awards:
         gp[side] += points
-    over = state.winner if state.over and i == state.deals() - 1 else -1
-    recs = m.records(i)
-    ev = None if recs is None else " ".join([r.hex() for r in recs])
+    last = i == state.deals() - 1
+    over = state.winner if state.over and last else -1
+    log = None
+    if last:
+        log = m.log if state.over else m.prev[1] if m.prev else None
+    ev = None
+    if log is not None:
+        ev = " ".join([r.hex() for r in log_records(log)])
     return deal(mid, i + 1, gp, reason, winner, over, ev)
 
 

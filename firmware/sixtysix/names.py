@@ -1,7 +1,7 @@
 """A player's name, the one definition: the `new` line (sixtysix/setup.py) takes only these,
 and the name editor (ui/nameentry.py), the club's wire (net/wire.py) and the director
-(club/director.py) hold to the same. A side's name too (side_name), for the panel
-(ui/), the page's export (web/export.py) and the standings (club/standings.py).
+(club/director.py) hold to the same. A side's name is sixtysix/rules.py's side_name (that
+module stays in the heap during play; this one is loaded only to check names).
 
 MAX is 8: a two-player scoreboard shows it in full, dealer's dot and all, in its half of
 the 128-pixel panel (6-pixel letters); docs/club.md says more.
@@ -22,8 +22,3 @@ def valid(name):
             return False
     return True
 
-
-def side_name(names, sides, s, joint="+"):
-    """Side s's name of `sides`: its player's name, or with four players in two pairs both
-    names (seats s and s+2) joined by `joint` (a "," can be split again: no name holds one)."""
-    return joint.join([names[i] for i in range(s, len(names), sides)])

@@ -1,11 +1,11 @@
 """What every screen shares: the panel's size, the base class, suit signs and side names
-(sixtysix/names.py's).
+(sixtysix/rules.py's).
 
 The bottom of the UI's imports: ui/scoreboard.py and ui/menus.py build on this module alone,
 ui/app.py drives them, and nothing here imports another ui module back.
 """
 
-from sixtysix.names import side_name as side_name  # the screens' side names: the one rule
+from sixtysix.rules import side_name as side_name  # the screens' side names: the one rule
 
 W = 128
 H = 64

@@ -8,8 +8,8 @@
 
 A target is anything with `blit(fbuf, x, y, key)` (a framebuf.FrameBuffer or a display built
 on one) or else `pixel(x, y, c)`; `draw_big` uses `fill_rect(x, y, w, h, c)` or else `pixel`.
-Colours are 0 and 1 (a monochrome panel). Drawing through pixel() and ink_width() are in
-ui/textpixel.py, loaded only when asked: CPython has no framebuf, so its tests and the
+Colours are 0 and 1 (a monochrome panel). Drawing through pixel(), and ink_width(text, s),
+are in ui/textpixel.py, loaded only when asked: CPython has no framebuf, so its tests and the
 host's tools draw through pixel(); the board never loads it. glyphs() hands out the glyphs
 one by one, for that module and for the tools that draw text elsewhere.
 
@@ -23,9 +23,10 @@ copied into a buffer the Text keeps, and its code points are decoded here: itera
 str in MicroPython interns every character it yields as a qstr, which stays in the heap
 for good and is searched for (through every qstr made since boot) at each later one.
 
-Widths: `width(s)` is the sum of the advances, the x distance `draw` moves; `ink_width(s)` is
-the rightmost lit column + 1 (tight right-alignment). In misc-fixed the last column of most
-glyphs is the gap between letters, so ink_width is usually width - 1; not for every glyph.
+Widths: `width(s)` is the sum of the advances, the x distance `draw` moves;
+ui/textpixel.py's `ink_width(text, s)` is the rightmost lit column + 1 (tight
+right-alignment). In misc-fixed the last column of most glyphs is the gap between letters,
+so ink_width is usually width - 1; not for every glyph.
 
 A character the font lacks draws as a placeholder (a checkered cell of the font's maximum
 advance), never as nothing. The font must be made with font_to_py -x (horizontal mapping,
@@ -175,12 +176,6 @@ class Text:
         while self._i < len(b):
             total += self._advance(self._next(b))
         return total
-
-    def ink_width(self, s):
-        """Rightmost lit column + 1 of `s` drawn at x=0 (0 if nothing is lit)."""
-        from ui.textpixel import ink_width
-
-        return ink_width(self, s)
 
     def fits(self, s, width):
         return self.width(s) <= width

@@ -48,7 +48,8 @@ def _ink(text, w):
 
 
 def ink_width(text, s):
-    """Text.ink_width: the rightmost lit column + 1 of `s` drawn at x=0 (0 if none is lit)."""
+    """The rightmost lit column + 1 of `s` drawn at x=0 in Text text's font (0 if none is
+    lit): a tight right-alignment, for the tools (a board's screen never asks)."""
     x = 0
     right = 0
     b = text._utf8(s)
