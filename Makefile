@@ -127,4 +127,4 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)
 
 fuzz: $(STAMP)
-	MICROPYPATH=firmware:tools:host_tests:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
+	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)

@@ -39,6 +39,8 @@ line of the service's log and one row of the database's director table.
 import json
 import traceback
 
+from net import wire
+
 from club import legal
 from club.db import accept_entry
 from club.standings import Invalid, check
@@ -324,7 +326,7 @@ def _accept_one(svc, rid, why, given, tables):
     how = svc.event.take(table, count, accept_entry(rid, table, count, why))
     if counted is not None:
         # The copy that counted is kept aside in its turn: the director may choose it back.
-        svc.db.add_refused("club/%s/result" % table,
+        svc.db.add_refused(wire.topic(table, wire.RESULT),
                            json.dumps(counted, separators=(",", ":")).encode(),
                            "conflict: %s replaced by the director's accept of row %d"
                            % (what, rid), "conflict", None, (table, msg["inc"], msg["seq"]))

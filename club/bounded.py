@@ -17,17 +17,17 @@ versions, and a head it cannot complete yet just waits for the parts still on th
 The parts are not retained: venue.conf saves the broker's database at every change (so a
 seating survives a crash), and a night's worth of retained standings in it made every
 save ten times dearer (make bench: "broker saves at every change"). A reader asks for them
-instead: it publishes anything on club/standings/want (WANT) once subscribed, and the
-service sends every part again, then the head; it also does so every REPEAT_S seconds, so
-a league's service behind a one-way bridge (club/# out) completes them too.
+instead: it publishes anything on club/standings/want (net/wire.py's WANT) once subscribed,
+and the service sends every part again, then the head; it also does so every REPEAT_S
+seconds, so a league's service behind a one-way bridge (club/# out) completes them too.
 """
 
 import hashlib
 import json
 
+from net.wire import STANDINGS as HEAD  # the topics are net/wire.py's
+
 PART_BYTES = 6000  # a part's payload at most: venue.conf's 8 KB less room to spare
-HEAD = "club/standings"
-WANT = HEAD + "/want"  # a reader's request for every part
 REPEAT_S = 30.0  # every part sent again this often, asked or not
 
 

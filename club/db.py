@@ -35,6 +35,8 @@ import json
 import sqlite3
 import time
 
+from net import wire
+
 from club.standings import HELD_FIELDS, Event, late_why
 
 SCHEMA = """
@@ -222,15 +224,15 @@ class Db:
         if row is None:
             raise ValueError("no row %d among the results that did not count" % rid)
         topic, body, _why = row
-        parts = topic.split("/")
-        if len(parts) != 3 or parts[0] != "club" or parts[2] != "result":
+        table = wire.table_of(topic, wire.RESULT)
+        if table is None:
             raise ValueError("row %d is not a table's result (%s)" % (rid, topic))
         try:
             msg = json.loads(body)
             check(msg)
         except ValueError as e:
             raise ValueError("row %d is not a whole result: %s" % (rid, e)) from None
-        return parts[1], msg
+        return table, msg
 
     def not_counted(self, limit=200):
         """The refused rows that were not accepted, newest first: [{"id","at","topic",

@@ -62,6 +62,7 @@ import secrets
 import sys
 import threading
 
+from net import wire
 from sixtysix.names import MAX, valid
 
 from club import tablecards
@@ -129,7 +130,7 @@ class Link:
             self.cv.notify_all()
 
     def _on_message(self, client, userdata, msg):
-        if msg.topic.startswith("club/director/reply/"):
+        if msg.topic.startswith(wire.DIRECTOR_REPLY):
             try:
                 reply = json.loads(msg.payload)
             except ValueError:
@@ -154,10 +155,10 @@ class Link:
         within --timeout. Sent at QoS 0: a service that is down never finds it queued and
         carries it out after this has said that nothing came."""
         rid = secrets.token_hex(8)
-        topic = "club/director/reply/" + rid
+        topic = wire.DIRECTOR_REPLY + rid
         if not self._subscribe(topic):
             return None
-        self.c.publish("club/director/do/" + rid, json.dumps(body), qos=0)
+        self.c.publish(wire.DIRECTOR_DO + rid, json.dumps(body), qos=0)
         with self.cv:
             got = self.cv.wait_for(lambda: rid in self.replies, self.a.timeout)
             reply = self.replies.pop(rid, None) if got else None
@@ -382,8 +383,9 @@ def parse_seats(seats):
 
 def seat_messages(rnd, rules, seats):
     """The retained seatings the tables read, of parse_seats()' list."""
-    return [("club/%s/seat" % table, json.dumps({"round": rnd, "names": names, "rules": rules}),
-             True) for table, names in seats]
+    return [(wire.topic(table, wire.SEAT),
+             json.dumps({"round": rnd, "names": names, "rules": rules}), True)
+            for table, names in seats]
 
 
 def cell(value):

@@ -17,7 +17,7 @@ credentials with any request to this origin, so an action needs more than them. 
 state.json gives (a page of another origin cannot read it, and cannot send a header of its
 own here without a CORS preflight, which this server never grants); its Content-Type must
 be application/json and an Origin header, when sent, must be this server's. GET changes
-nothing. service.py's handler calls handle() first for every request.
+nothing. The routes are club/httpd.py's; this module has what they check and show.
 """
 
 import base64
@@ -26,7 +26,6 @@ import hmac
 import json
 import os
 import secrets
-from urllib.parse import parse_qs
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "director.html")
 USER = "director"
@@ -36,56 +35,6 @@ REALM = 'Basic realm="club director", charset="UTF-8"'
 POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
           "connect-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; "
           "base-uri 'none'")
-
-
-def handle(svc, h):
-    """Serve a /director request on BaseHTTPRequestHandler h; False for any other path."""
-    path = h.path.split("?", 1)[0]
-    if path != "/director" and not path.startswith("/director/"):
-        return False
-    if svc.director_password is None:
-        _send(h, 404, b"the director's page is off (--director-password-file)", "text/plain")
-        return True
-    if not authorised(svc.director_password, h.headers.get("Authorization")):
-        _send(h, 401, b"the director's password is needed", "text/plain",
-              {"WWW-Authenticate": REALM})
-        return True
-    if h.command == "GET" and path == "/director":
-        with open(PAGE, "rb") as f:
-            _send(h, 200, f.read(), "text/html; charset=utf-8",
-                  {"Content-Security-Policy": POLICY, "X-Frame-Options": "DENY"})
-    elif h.command == "GET" and path == "/director/state.json":
-        query = parse_qs(h.path.partition("?")[2])
-        before = (query.get("before") or [""])[0]
-        if before and not before.isdigit():
-            _send(h, 400, b"before: a row number", "text/plain")
-            return True
-        _send(h, 200, json.dumps(state(svc, int(before) if before else None)).encode(),
-              "application/json")
-    elif h.command == "POST" and path == "/director/act":
-        why = forged(h)
-        if why:
-            _send(h, 403, why.encode(), "text/plain")
-            return True
-        try:
-            size = int(h.headers.get("Content-Length") or 0)
-        except ValueError:
-            size = -1
-        if not 0 < size <= MAX_BODY:
-            _send(h, 413 if size > MAX_BODY else 400, b"a request is 1 to 4096 bytes",
-                  "text/plain")
-            return True
-        try:
-            request = json.loads(h.rfile.read(size))
-        except ValueError:
-            request = {"unreadable": "not JSON"}
-        reply = svc.director(request, "web")
-        _send(h, 200, json.dumps(reply).encode(), "application/json")
-    elif path in ("/director", "/director/state.json", "/director/act"):
-        _send(h, 405, b"not with this method", "text/plain")
-    else:
-        _send(h, 404, b"no such page", "text/plain")
-    return True
 
 
 def authorised(password, header):
@@ -101,15 +50,15 @@ def authorised(password, header):
     return hmac.compare_digest(hashlib.sha256(got).digest(), want)
 
 
-def forged(h):
-    """Why a POST may come from another site's page (None if it cannot)."""
-    token = h.headers.get("X-Director-Token") or ""
+def forged(headers):
+    """Why a POST with these headers may come from another site's page (None if it cannot)."""
+    token = headers.get("X-Director-Token") or ""
     if not hmac.compare_digest(token.encode(), TOKEN.encode()):
         return "no director's token: actions come from the director's page"
-    if (h.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
+    if (headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
         return "an action is application/json"
-    origin = h.headers.get("Origin")
-    if origin is not None and origin != "http://" + (h.headers.get("Host") or ""):
+    origin = headers.get("Origin")
+    if origin is not None and origin != "http://" + (headers.get("Host") or ""):
         return "an action from another origin"
     return None
 
@@ -118,8 +67,9 @@ PAGE_ROWS = 50  # rows of the results that do not count on one page
 
 
 def state(svc, before=None):
-    """What the page shows, read under the service's lock: a page of the results that do
-    not count (newest first; below row `before`), with exact counts of every row."""
+    """What the page shows, read under the service's lock (svc: the Desk of club/httpd.py,
+    or anything with its lock, db and event): a page of the results that do not count
+    (newest first; below row `before`), with exact counts of every row."""
     with svc.lock:
         rows = []
         found, newer = svc.db.not_counted_page(before, PAGE_ROWS + 1)
@@ -146,13 +96,3 @@ def state(svc, before=None):
                 "log": svc.db.director_log(), "matches": sorted(
                     matches, key=lambda m: (m["table"], m["inc"], m["match"]))}
 
-
-def _send(h, code, body, ctype, headers=None):
-    h.send_response(code)
-    h.send_header("Content-Type", ctype)
-    h.send_header("Content-Length", str(len(body)))
-    h.send_header("Cache-Control", "no-store")
-    for k, v in (headers or {}).items():
-        h.send_header(k, v)
-    h.end_headers()
-    h.wfile.write(body)

@@ -8,7 +8,7 @@ can end in one to four entries (a quick result of each side and each digit, a dr
 claim by each player, and with four players the third nine in the cut, a redeal, each
 bid made or failed, three nines won or lost alone or before any of those). What the core
 accepts and ends the deal with is what one deal can give there: the game points per side,
-the deal's winner and the match's winner after it (net/outbox.py's deal_body, as a table
+the deal's winner and the match's winner after it (net/wire.py's deal_body, as a table
 sends them). So the rule set, its options (the four-player scale, a target) and the totals
 so far (a target reached) all come from the core, and a change to the core's rules is a
 change here.
@@ -21,7 +21,7 @@ head is the match's `match` message, live the deals that count ([(deal, message)
 deal order, club/standings.py's TableMatch.live()), deal the deal's number.
 """
 
-from net.outbox import deal_body
+from net.wire import deal_body
 from sixtysix.errors import Refused
 from sixtysix.events import parse
 from sixtysix.rules import CONTRACTS
@@ -184,7 +184,7 @@ def given(head, live, deal, gp, winner, over):
 
 
 def scored(head, live, deal, ev):
-    """The core's `deal` message (net/outbox.py's deal_body: gp, winner, reason, over) for
+    """The core's `deal` message (net/wire.py's deal_body: gp, winner, reason, over) for
     deal `deal` played from its entries ev after the deals that count before it. Raises
     Illegal: why the entries give no deal (missing, refused, or deals before it that do
     not count, so the deal's start is not known)."""

@@ -1,12 +1,12 @@
 """Every result scored again by the tables' own core, before it counts.
 
 A table's `deal` message carries the deal's entries ("ev": its records in hex, as the
-match's journal has them; net/outbox.py's deal_body). The service keeps, per (table, inc,
+match's journal has them; net/wire.py's deal_body). The service keeps, per (table, inc,
 match), the sixtysix core's Match (firmware/sixtysix/, the same code the boards run), started
 from the `match` message's rules and names, and the totals at the start of every deal it
 has scored (MatchState.freeze()). A deal is scored from the totals at its start: each entry
 must be one the core accepts, the last one must end the deal, and the core's game points,
-winner, reason and match winner must be the ones the table claims (net/outbox.py's
+winner, reason and match winner must be the ones the table claims (net/wire.py's
 deal_body builds both, so they are compared field by field).
 
 A `match` message of a round the director seated (round >= 1) must come from a table seated
@@ -35,8 +35,7 @@ Results of one (table, inc) are judged in their number's order (club/standings.p
 a gap to fill), which is the order the table's match went through them.
 """
 
-from net.outbox import deal_body
-from net.wire import MAX
+from net.wire import MAX, deal_body
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 

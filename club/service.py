@@ -9,10 +9,10 @@ into the Event (club/standings.py); each batch is committed first, then acked to
 tables (retained "club/<table>/ack": "<inc> <seq>") and the standings published (in parts
 of bounded size on club/standings/<n> and a retained head on club/standings,
 club/bounded.py, at most every --every seconds; every part again when a reader asks on
-club/standings/want, and every 30 s). The live page (club/page.html) reads
-them from this process over HTTP: "/" the page, "/standings.json", "/events" (server-sent
-events, pushed on every change), and "/table/" the browser table page (club/tablepage.py)
-for the phones that keep score. The public page is read-only (GET only).
+club/standings/want, and every 30 s). The live page (club/page.html) reads them from
+this process over HTTP (club/httpd.py's route table): "/" the page, "/standings.json",
+"/events" (server-sent events, pushed on every change), and "/table/" the browser table
+page (club/tablepage.py) for the phones that keep score. The public page is read-only.
 
 The director's requests (club/director.py sends them) come on club/director/do/<id>; each
 gets its verdict on club/director/reply/<id>. They and the director's web page
@@ -29,17 +29,17 @@ import sqlite3
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as mqtt
+from net import wire
+from net.wire import PROBE, WANT
 
-from club import actions, directorpage, tablepage
-from club.bounded import REPEAT_S, WANT, Publisher
+from club import actions, httpd, tablepage
+from club.bounded import REPEAT_S, Publisher
 from club.broker import hostport, password
 from club.db import Db, accept_entry
 from club.standings import Invalid, check
 
-PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 # A result is a few hundred bytes: anything past this is refused before it is parsed, and
 # only its first bytes are kept (the broker's venue.conf caps messages at the same size).
 MAX_PAYLOAD = 8192
@@ -50,29 +50,21 @@ KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
 # The broker sends a subscription's retained message before anything published after the
 # subscription, so a live (not retained) copy the service sends itself marks the moment the
 # retained one would have come: no fixed wait.
-PROBE = "club/service/probe"
-# The live page's icon (the browser asks for one): "66" on a dark square.
-ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
-        b'<rect width="32" height="32" rx="6" fill="#123"/><text x="16" y="22" font-size="16" '
-        b'font-family="sans-serif" font-weight="bold" fill="#fd4" text-anchor="middle">66</text>'
-        b'</svg>')
 
 
 class Service:
     def __init__(self, db_path, host, port, user=None, password=None,
                  client_id="standings-service", every=0.25, log=None, director_password=None):
         self.log = log or (lambda line: None)  # one line per refusal and director action
-        self.director_password = director_password  # the director's web page's, or None
-        self.lock = threading.RLock()  # the event and the database: one user at a time
         self.replies = {}  # request id -> the reply sent (a request that comes again)
         self.db = Db(db_path)
-        self.event = self.db.load()
+        # What the pages see (club/httpd.py): the event and the database under one lock,
+        # the standings, the director's path, the table page.
+        self.desk = httpd.Desk(self.db, self.db.load(), self.director, director_password)
+        self.lock = self.desk.lock
+        self.stop = self.desk.stop
         self.every = every
         self.inbox = queue.Queue()
-        self.stop = threading.Event()
-        self.changed = threading.Condition()
-        self.version = 0
-        self.snapshot = "{}"
         self.publisher = Publisher()  # the standings in retained parts under 8 KB each
         self.latency = []  # seconds from a result's arrival here to its standings
         self.duplicates = 0  # copies of results already applied (acked again, not counted)
@@ -87,14 +79,22 @@ class Service:
         self.client.on_connect_fail = self._on_connect_fail
         self.unreachable = False  # said once an outage: the broker cannot be reached
         self.host, self.port = host, port
-        self.table_page = None  # the browser table page's folder, served under /table/
-        self.table_page_missing = None  # why it could not be built (/table/ says how to)
         self._probe_mark = None  # the live probe after which to judge the retained one (PROBE)
         self._probe_heard = None
         self.probed = threading.Event()  # the probe judged and left again
         self.warnings = []  # what the console said as a warning
         self.connected = threading.Event()
         self._publish_snapshot()
+
+    # The event (the director's reopen replaces it), the standings as last published and
+    # the table page: the Desk's, which the pages read.
+    event = property(lambda self: self.desk.event,
+                     lambda self, event: setattr(self.desk, "event", event))
+    snapshot = property(lambda self: self.desk.snapshot)
+    table_page = property(lambda self: self.desk.table_page,
+                          lambda self, folder: setattr(self.desk, "table_page", folder))
+    table_page_missing = property(lambda self: self.desk.table_page_missing,
+                                  lambda self, why: setattr(self.desk, "table_page_missing", why))
 
     # ---- MQTT (paho's thread: only queue) ----
 
@@ -104,8 +104,8 @@ class Service:
             return
         self.unreachable = False
         self.log("connected to the broker")
-        client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
-                          (WANT, 0), (PROBE, 1)])
+        client.subscribe([(wire.topic("+", wire.RESULT), 1), (wire.topic("+", wire.SEAT), 1),
+                          (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 1)])
         mark = "mark " + os.urandom(4).hex()
         # Queued before the live mark goes, so the work thread knows it when it comes.
         self.inbox.put(("mark", mark.encode()))
@@ -227,20 +227,19 @@ class Service:
         for table in sorted(tables):
             ack = self.event.ack(table)
             if ack:
-                self.client.publish("club/%s/ack" % table, "%s %d" % ack, qos=1, retain=True)
+                self.client.publish(wire.topic(table, wire.ACK), "%s %d" % ack, qos=1, retain=True)
 
     def _handle(self, topic, payload):
         """(table, counted) for a topic that touches a table, else None."""
-        parts = topic.split("/")
-        if len(parts) == 4 and topic.startswith("club/director/do/"):
-            self._director_message(parts[3], payload)
+        if topic.startswith(wire.DIRECTOR_DO) and "/" not in topic[len(wire.DIRECTOR_DO):]:
+            self._director_message(topic[len(wire.DIRECTOR_DO):], payload)
             return None
         if len(payload) > MAX_PAYLOAD:
             self._refuse(topic, payload, "too large: %d bytes (at most %d)"
                          % (len(payload), MAX_PAYLOAD))
             return None
-        if len(parts) == 3 and parts[0] == "club" and parts[2] == "result":
-            table = parts[1]
+        table = wire.table_of(topic, wire.RESULT)
+        if table is not None:
             try:
                 msg = json.loads(payload)
                 check(msg)
@@ -290,15 +289,16 @@ class Service:
             self.duplicates += 1
             self.log("duplicate " + what)
             return table, False  # a duplicate: the table hears its ack again
-        if len(parts) == 3 and parts[0] == "club" and parts[2] == "seat" and payload:
+        table = wire.table_of(topic, wire.SEAT)
+        if table is not None and payload:
             try:
                 seat = json.loads(payload)
             except ValueError:
                 return None
             if not isinstance(seat, dict) or type(seat.get("round")) is not int:
                 return None
-            if self.event.seats.get((parts[1], seat["round"])) != seat:
-                self.seated(parts[1], seat)
+            if self.event.seats.get((table, seat["round"])) != seat:
+                self.seated(table, seat)
             return None
         return None
 
@@ -350,7 +350,7 @@ class Service:
                 self.replies.pop(next(iter(self.replies)))
             self.replies[rid] = reply
         text = json.dumps(dict(actions.fit(reply), id=rid), separators=(",", ":"))
-        self.client.publish("club/director/reply/" + rid, text, qos=1)
+        self.client.publish(wire.DIRECTOR_REPLY + rid, text, qos=1)
 
     def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3,
                 what=None):
@@ -392,12 +392,12 @@ class Service:
                 self.log("late %s (row %d) sent again: acked, not counted unless accepted"
                          % (what, h["id"]))
                 continue
-            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+            h["id"] = self.db.add_refused(wire.topic(h["table"], wire.RESULT), body, h["why"],
                                           "held", h["code"], key)
             self.log("held %s (%s): %s, not counted" % (what, h["code"], h["why"]))
         for key, h in held.items():  # judged before a caller took the list (not expected)
             body = json.dumps(ev.held_msgs.pop(key), separators=(",", ":"))
-            h["id"] = self.db.add_refused("club/%s/result" % h["table"], body, h["why"],
+            h["id"] = self.db.add_refused(wire.topic(h["table"], wire.RESULT), body, h["why"],
                                           "held", h["code"], key)
         ev.judged = []
         if ev.new_held:
@@ -408,78 +408,13 @@ class Service:
         data = self.event.standings()
         text = json.dumps(data, separators=(",", ":"), sort_keys=True)
         self.publisher.publish(self.client, data)
-        with self.changed:
-            self.snapshot = text
-            self.version += 1
-            self.changed.notify_all()
+        self.desk.publish(text)
 
-    # ---- the live page ----
+    # ---- the pages (club/httpd.py) ----
 
     def serve(self, host, port):
-        """Serve the page on host:port in a thread; returns the server (shutdown() ends it)."""
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _send(self, body, ctype):
-                self.send_response(200)
-                self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self):
-                if service.table_page and tablepage.answer(self, service.table_page):
-                    return
-                if service.table_page_missing and tablepage.missing(
-                        self, service.table_page_missing):
-                    return
-                if directorpage.handle(service, self):
-                    return
-                if self.path == "/":
-                    with open(PAGE, "rb") as f:
-                        self._send(f.read(), "text/html; charset=utf-8")
-                elif self.path in ("/favicon.svg", "/favicon.ico"):
-                    self._send(ICON, "image/svg+xml")
-                elif self.path == "/standings.json":
-                    self._send(service.snapshot.encode(), "application/json")
-                elif self.path == "/events":
-                    self._events()
-                else:
-                    self.send_error(404)
-
-            def do_POST(self):
-                if not directorpage.handle(service, self):
-                    self.send_error(501)  # the public page is read-only
-
-            def _events(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                seen = -1
-                try:
-                    while not service.stop.is_set():
-                        with service.changed:
-                            if service.version == seen:
-                                service.changed.wait(10)
-                            version, text = service.version, service.snapshot
-                        if version != seen:
-                            self.wfile.write(b"data: " + text.encode() + b"\n\n")
-                            seen = version
-                        else:
-                            self.wfile.write(b": idle\n\n")
-                        self.wfile.flush()
-                except OSError:
-                    pass
-
-        server = ThreadingHTTPServer((host, port), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return server
+        """Serve the pages on host:port in a thread; returns the server (shutdown() ends it)."""
+        return httpd.serve(self.desk, host, port)
 
 
 def main(argv=None):

@@ -24,6 +24,7 @@ messages come; standings() is what the page, the terminal view and the retained 
 
 # The checks are the wire's (club/__init__.py puts firmware/ on the path); the service's.
 from net.wire import Invalid, check  # noqa: F401
+from sixtysix.rules import side_name
 
 from club.rescore import Judge
 
@@ -281,7 +282,8 @@ class Event:
             live = m.live(self.corrections)
             head = m.head or {}
             names = head.get("names") or []
-            sides = len(live[0][1]["gp"]) if live else min(len(names), 3) or 2
+            # Before its first deal a match has as many sides as the rules give its players.
+            sides = len(live[0][1]["gp"]) if live else (2 if len(names) == 4 else len(names) or 2)
             totals = [0] * sides
             won = [0] * sides
             for _d, msg in live:
@@ -332,12 +334,8 @@ def late_why(rid):
 
 
 def side_names(names, sides, s):
-    """The players of side s: one name, or a pair (seats s and s+2) with four players."""
-    if len(names) == 4 and sides == 2:
-        return [names[s], names[s + 2]]
-    if s < len(names):
-        return [names[s]]
-    return ["?"]
+    """The players of side s (sixtysix/rules.py's rule); ["?"] for a side with no name."""
+    return side_name(names, sides, s, ",").split(",") if s < len(names) else ["?"]
 
 
 def expected_players(matches):

@@ -37,9 +37,9 @@ def arguments(p):
 
 
 def laptop():
-    from club.tablepage import web_tools
+    from club.tablepage import lan_address
 
-    return web_tools().lan_address() or "127.0.0.1"
+    return lan_address() or "127.0.0.1"
 
 
 def link(page, ws, table, password):

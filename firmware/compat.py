@@ -12,6 +12,17 @@ except ImportError:  # CPython
         return __x
 
 
+def dumps(obj):
+    """Compact JSON (the journal's blobs, the club's messages): no spaces where this json
+    takes separators (an older MicroPython json does not)."""
+    import json
+
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except TypeError:
+        return json.dumps(obj)
+
+
 try:
     from time import sleep_ms as sleep_ms
 except ImportError:  # CPython

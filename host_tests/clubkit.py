@@ -1,26 +1,23 @@
-"""Club-night test plumbing: a real Mosquitto, the standings service in a thread, tables in
-the MicroPython unix port (mp_club_table.py), and the standings the tables' own flash says
-the night should end with."""
+"""Club-night test plumbing: a real Mosquitto, the standings service in a thread, tables
+(tools/clubtables.py: in the MicroPython unix port, or in this process), and the standings
+the tables' own flash says the night should end with."""
 
 import contextlib
 import glob
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
 
-import clubtruth
 import mosquitto
-import paho.mqtt.client as paho
 import pytest
-from conftest import FIRMWARE, ROOT, TOOLS, run_micropython
+from clubtables import TABLE, PahoTable, club_file, last_json, run_table  # noqa: F401
+from conftest import ROOT
 
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)  # the club/ package (the service, the director)
 
-TABLE = os.path.join(ROOT, "host_tests", "mp_club_table.py")
 PASSWORDS = {"standings": "svc-pw", "director": "dir-pw", "viewer": "view-pw"}
 
 
@@ -44,36 +41,6 @@ def club_broker(tmp_path, tables):
     users = dict(PASSWORDS, **table_passwords(tables))
     with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b:
         yield b
-
-
-def club_file(folder, table, port, password=None, resend_s=1):
-    path = os.path.join(folder, table + ".club.json")
-    cfg = {"table": table, "broker": "127.0.0.1", "port": port, "resend_s": resend_s,
-           "keepalive": 5}
-    if password is not None:
-        cfg["password"] = password
-    with open(path, "w") as f:
-        json.dump(cfg, f)
-    return path
-
-
-def run_table(folder, table, club, plan, runtime="mp64", timeout=90, background=False):
-    """Run one table's plan; its flash is folder/table. background=True: a Popen."""
-    args = [TABLE, os.path.join(folder, table), club, plan]
-    if background:
-        import runtimes
-
-        argv, env = runtimes.command(runtime, args, paths=[FIRMWARE, TOOLS])
-        return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-    r = run_micropython(args, paths=[FIRMWARE, TOOLS], runtime=runtime, timeout=timeout)
-    return r
-
-
-def last_json(stdout):
-    lines = [ln for ln in stdout.decode().splitlines() if ln.startswith("{")]
-    assert lines, stdout
-    return json.loads(lines[-1])
 
 
 def truth(folder):
@@ -158,105 +125,3 @@ class ServiceThread:
             time.sleep(0.05)
         time.sleep(0.1)
         return json.loads(self.svc.snapshot)
-
-
-class PahoTable:
-    """A table in this process: the firmware's Session and Outbox on CPython, paho-mqtt as
-    the link, so a test can misbehave on purpose (duplicates, any order, cut links)."""
-
-    def __init__(self, folder, table, port, password, seed):
-        import random
-
-        from net.outbox import Outbox
-        from session import Session
-        from store.journal import Store
-
-        self.root = os.path.join(folder, table)
-        os.makedirs(self.root, exist_ok=True)
-        self.table, self.port, self.password = table, port, password
-        self.rnd = random.Random(seed)
-        self.session = Session(Store(os.path.join(self.root, "data")))
-        self.session.boot()
-        self.outbox = Outbox(Store(os.path.join(self.root, "outbox")))
-        self.outbox.load()
-        self.client = None
-        self.acks = []  # (inc, seq) as they came
-
-    def new(self, setup):
-        self.session.new_match(setup)
-        self._entered()
-
-    def deals(self, n):
-        st = self.session.match.state
-        while n and not st.over:
-            r = st.rules
-            self.session.enter(bytes((5, self.rnd.randrange(r.sides),
-                                      self.rnd.choice(r.choices()))))
-            self._entered()
-            n -= 1
-
-    def undo(self):
-        self.session.undo()
-        self._entered()
-
-    def _entered(self):
-        self.outbox.sync(self.session)
-        clubtruth.write(self.root, self.outbox.round)
-
-    def connect(self):
-        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="table-" + self.table,
-                        protocol=paho.MQTTv311)
-        c.username_pw_set(self.table, self.password)
-        c.on_message = self._on_message
-        c.connect("127.0.0.1", self.port)
-        c.subscribe("club/%s/ack" % self.table, 0)
-        c.loop_start()
-        self.client = c
-
-    def _on_message(self, client, userdata, msg):
-        inc, _, seq = msg.payload.decode().partition(" ")
-        self.acks.append((inc, int(seq)))
-
-    def send(self, dup=False, shuffle=False, cut=False):
-        """Publish what is pending; dup: twice; shuffle: in any order; cut: drop the link
-        right after the broker has them, before the service's ack can come."""
-        if self.client is None:
-            self.connect()
-        items = list(self.outbox.pending)
-        if dup:
-            items += self.rnd.sample(items, len(items))
-        if shuffle:
-            self.rnd.shuffle(items)
-        infos = [self.client.publish("club/%s/result" % self.table, p, qos=1)
-                 for _seq, p in items]
-        for info in infos:
-            info.wait_for_publish(10)
-        if cut:
-            self.close()
-
-    def close(self):
-        if self.client is not None:
-            self.client.loop_stop()
-            self.client.disconnect()
-            self.client = None
-
-    def take_acks(self):
-        while self.acks:
-            inc, seq = self.acks.pop(0)
-            self.outbox.ack(inc, seq)
-
-    def wait(self, seconds=30, resend=1.0):
-        """Resend until every result is acked, as the firmware does."""
-        deadline = time.monotonic() + seconds
-        last = 0.0
-        while self.outbox.pending and time.monotonic() < deadline:
-            self.take_acks()
-            if self.outbox.pending and time.monotonic() - last > resend:
-                try:
-                    self.send()
-                except (OSError, ValueError, RuntimeError):
-                    self.close()  # broker away: try again next round
-                last = time.monotonic()
-            time.sleep(0.02)
-        self.take_acks()
-        return not self.outbox.pending

@@ -1,10 +1,10 @@
 """Club results as a table makes them, for the service's tests: a match played in the
 firmware's own core (sixtysix.match.Match) and each message built by the firmware's own code
-(net/wire.py, net/outbox.py's deal_body), so a deal carries the entries the service scores
+(net/wire.py's result and deal_body), so a deal carries the entries the service scores
 again. No copy of the scoring here."""
 
 from net import wire
-from net.outbox import deal_body
+from net.wire import deal_body
 from sixtysix.events import parse
 from sixtysix.match import Match
 

@@ -115,7 +115,7 @@ class Night:
         queues its results; the tally counts what the tables' own cores say."""
         from dealgen import Player
         from net import wire
-        from net.outbox import deal_body
+        from net.wire import deal_body
 
         for i, t in enumerate(self.tables):
             names = seating[t]

@@ -13,7 +13,7 @@ import re
 from conftest import ROOT
 from sixtysix.rules import RULE_SETS
 
-HERE = os.path.dirname(os.path.abspath(__file__))  # faultfs.py
+HERE = os.path.dirname(os.path.abspath(__file__))
 FUZZ = os.path.join(ROOT, "tools", "fuzz.py")
 
 

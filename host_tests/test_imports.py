@@ -168,13 +168,12 @@ def test_ui_screens_depend_one_way(graph):
 # ---- the whole repository ------------------------------------------------------------------
 
 # Each folder's code and the folders on its import path, first first, as it runs: the
-# firmware on the host has the tools beside it (ui/text.py's drawing without framebuf is
-# tools/textpixel.py); the tools with the firmware (fuzz and the club figures load the tests'
-# helpers too); the browser's glue beside the firmware it ships with; the club's programs
-# from the root (club.db), with the firmware; the tests with the firmware, the tools and
-# the fake machine module.
+# firmware alone; the tools with the firmware (and the tests' folder, so that a tool that
+# loaded a test helper would be seen doing it); the browser's glue beside the firmware it
+# ships with; the club's programs from the root (club.db), with the firmware; the tests
+# with the firmware, the tools and the fake machine module.
 PATHS = {
-    "firmware": ("firmware", "tools"),
+    "firmware": ("firmware",),
     "tools": ("tools", "firmware", "host_tests"),
     "web": ("web", "firmware"),
     "club": ("", "firmware"),
@@ -238,9 +237,71 @@ def test_the_repository_graph_resolves_each_folders_names(repo):
     assert {"web/export.py", "firmware/ui/keyboard.py"} <= repo["web/webmain.py"]
     assert {"club/db.py", "club/standings.py"} <= repo["club/service.py"]
     assert "club/broker.py" in repo["club/view.py"] and "club/view.py" in repo["club/director.py"]
-    assert "host_tests/faultfs.py" in repo["tools/fuzz.py"]
+    assert "tools/faultfs.py" in repo["tools/fuzz.py"]
     assert "tools/web.py" in repo["host_tests/conftest.py"]
     assert "firmware/sixtysix/cards.py" in repo["firmware/sixtysix/events.py"]  # relative
+
+
+# Product code (firmware/, club/, web/) as it would resolve if tools/ and host_tests/ were on
+# its path too: whatever it then reaches there, it would need them for.
+PRODUCT = ("firmware", "club", "web")
+
+
+def _path_inserts(source):
+    """The lines of `source` that put tools/ or host_tests/ on sys.path: a sys.path insert,
+    append, extend or slice whose line, or the module, names either folder."""
+    tree = ast.parse(source)
+    names = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+             and isinstance(n.value, str) and n.value.strip("/") in ("tools", "host_tests")}
+    found = []
+    for n in ast.walk(tree):
+        target = None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            target = n.func.value  # sys.path.insert(...)
+        elif isinstance(n, ast.Assign):
+            target = n.targets[0].value if isinstance(n.targets[0], ast.Subscript) else None
+        if target is not None and ast.unparse(target) == "sys.path" and names:
+            found.append(n.lineno)
+    return found
+
+
+def product_reaches(root=ROOT):
+    """{product file: the files of tools/ or host_tests/ it imports or puts on sys.path}."""
+    paths = {f: PATHS[f] + ("tools", "host_tests") for f in PRODUCT}
+    found = {}
+    for f, deps in repo_graph(root, paths).items():
+        bad = {d for d in deps if d.split("/")[0] in ("tools", "host_tests")}
+        with open(os.path.join(root, f), encoding="utf-8") as src:
+            bad |= {"sys.path at line %d" % n for n in _path_inserts(src.read())}
+        if bad:
+            found[f] = bad
+    return found
+
+
+def test_product_code_never_reaches_into_tools_or_tests():
+    assert product_reaches() == {}
+
+
+def test_no_tool_loads_a_test_helper(repo):
+    on_tests = {f: sorted(d for d in deps if d.startswith("host_tests/"))
+                for f, deps in repo.items() if f.startswith("tools/")}
+    assert {f: d for f, d in on_tests.items() if d} == {}
+
+
+def test_the_product_check_finds_an_import_and_a_path_insert(tmp_path):
+    for folder in ("firmware/ui", "club", "tools", "host_tests", "web"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "club" / "__init__.py").write_text("")
+    (tmp_path / "tools" / "helper.py").write_text("")
+    (tmp_path / "host_tests" / "kit.py").write_text("")
+    (tmp_path / "firmware" / "ui" / "ok.py").write_text("import sys\nsys.path.append('x')\n")
+    (tmp_path / "firmware" / "ui" / "bad.py").write_text("def f():\n    import helper\n")
+    (tmp_path / "club" / "a.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.join('r', 'tools'))\n")
+    (tmp_path / "web" / "glue.py").write_text("from kit import x\n")
+    assert product_reaches(str(tmp_path)) == {
+        "firmware/ui/bad.py": {"tools/helper.py"}, "club/a.py": {"sys.path at line 2"},
+        "web/glue.py": {"host_tests/kit.py"}}
 
 
 def test_a_circle_across_folders_is_named_by_its_files(tmp_path):

@@ -101,6 +101,7 @@ PRELUDE = """
 import framebuf, gc, json, sys
 import font6x10
 from ui.text import Text
+from ui.textpixel import ink_width
 T = Text(font6x10)
 def frame(w=%d, h=%d):
     buf = bytearray((w + 7) // 8 * h)
@@ -219,7 +220,7 @@ for s, x, y in DATA:
     nx = T.draw(fb, s, x, y)
     one, ofb = frame()
     T.draw(ofb, s, 0, 0)
-    res.append([nx - x, T.width(s), T.ink_width(s), hexof(one)])
+    res.append([nx - x, T.width(s), ink_width(T, s), hexof(one)])
 p = PixelOnly()
 for s, x, y in DATA:
     T.draw(p, s, x, y)
@@ -320,7 +321,7 @@ cases = [
     ("draw to pixel() target", lambda: T.draw(p, s1000, 0, 10)),
     ("draw_big scale 3", lambda: T.draw_big(fb, s1000, 0, 10, 3)),
     ("width", lambda: T.width(s1000)),
-    ("ink_width", lambda: T.ink_width(s1000)),
+    ("ink_width", lambda: ink_width(T, s1000)),
 ]
 def measure(f):
     f()
@@ -482,6 +483,7 @@ FONT_FILE_CHECK = """
 import gc, framebuf
 import font6x10
 from ui.text import Text, board_font
+from ui.textpixel import ink_width
 a = Text(font6x10)
 gc.collect(); before = gc.mem_alloc()
 b = Text(board_font())
@@ -493,7 +495,7 @@ for ch in chars:
     f1 = framebuf.FrameBuffer(b1, 16, 10, framebuf.MONO_HLSB)
     f2 = framebuf.FrameBuffer(b2, 16, 10, framebuf.MONO_HLSB)
     a.draw(f1, ch, 0, 0); b.draw(f2, ch, 0, 0)
-    if b1 != b2 or a.width(ch) != b.width(ch) or a.ink_width(ch) != b.ink_width(ch):
+    if b1 != b2 or a.width(ch) != b.width(ch) or ink_width(a, ch) != ink_width(b, ch):
         bad.append(ch)
 buf = bytearray(128 * 8)
 fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)

@@ -51,14 +51,14 @@ def _messages(tables, deals):
 
     The deals are played card by card (tools/dealgen.py; some are entered as a result) in
     the firmware's own core, a new match (a new round) whenever one is over, and every
-    message is built by the firmware's own code (net/wire.py, net/outbox.py's deal_body),
+    message is built by the firmware's own code (net/wire.py's result and deal_body),
     so each deal carries its entries and the service scores every one again. Returns
     (burst, steady, seats): [(table, seq, payload)] of the first `deals` deals (with their
     match headers), the same of each table's last deal (the steady load's), and
     [(table, seating)] of every round the tables play."""
     from dealgen import Player
     from net import wire
-    from net.outbox import deal_body
+    from net.wire import deal_body
 
     burst, steady, seats = [], [], []
     for t in range(1, tables + 1):
@@ -93,6 +93,7 @@ SAVE_LATER = "autosave_on_changes false\nautosave_interval 10\n"
 
 def service_figures(tables, deals, folder, extra=""):
     import paho.mqtt.client as paho
+    from net import wire
 
     from club.bounded import Reader, split
     from club.service import Service
@@ -131,7 +132,7 @@ def service_figures(tables, deals, folder, extra=""):
         watch = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-watch")
         watch.on_message = on_standings
         watch.connect("127.0.0.1", b.port)
-        watch.subscribe("club/standings/#", 1)
+        watch.subscribe(wire.STANDINGS + "/#", 1)
         watch.loop_start()
         pub = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="bench-tables")
         pub.max_inflight_messages_set(1000)
@@ -143,7 +144,7 @@ def service_figures(tables, deals, folder, extra=""):
         # The director's seatings first (retained), as at a club night: the service checks
         # every match against them.
         for table, seat in seats:
-            pub.publish("club/%s/seat" % table, json.dumps(seat), qos=1, retain=True)
+            pub.publish(wire.topic(table, wire.SEAT), json.dumps(seat), qos=1, retain=True)
         end = time.monotonic() + 60
         while len(svc.event.seats) < len(seats) and time.monotonic() < end:
             time.sleep(0.05)
@@ -159,12 +160,12 @@ def service_figures(tables, deals, folder, extra=""):
                 all_acked.set()
 
         pub.on_message = on_ack
-        pub.subscribe("club/+/ack", 0)
+        pub.subscribe(wire.topic("+", wire.ACK), 0)
         time.sleep(0.3)
         t0 = time.monotonic()
         for table, seq, m in msgs:
             sent[(table, seq)] = time.monotonic()
-            pub.publish("club/%s/result" % table, m, qos=1)
+            pub.publish(wire.topic(table, wire.RESULT), m, qos=1)
         ok = all_acked.wait(600)
         burst = time.monotonic() - t0
         done.wait(30)
@@ -177,7 +178,7 @@ def service_figures(tables, deals, folder, extra=""):
             want[table] = max(want[table], seq)
         for table, seq, m in steady:
             sent[(table, seq)] = time.monotonic()
-            pub.publish("club/%s/result" % table, m, qos=1)
+            pub.publish(wire.topic(table, wire.RESULT), m, qos=1)
             time.sleep(0.005)
         done.wait(30)
         held = len(svc.event.held)
@@ -213,7 +214,7 @@ def _size_limit():
 
 
 def _table_run(folder, port, plan):
-    from clubkit import last_json, run_table
+    from clubtables import last_json, run_table
 
     club = os.path.join(folder, "club.json")
     with open(club, "w") as f:
@@ -224,7 +225,6 @@ def _table_run(folder, port, plan):
 def air_figures(folder):
     from club.service import Service
 
-    sys.path.insert(0, os.path.join(ROOT, "host_tests"))
     with mosquitto.Broker(os.path.join(folder, "broker-air")) as b:
         svc = Service(os.path.join(folder, "air.sqlite"), "127.0.0.1", b.port, every=0.2)
         th = threading.Thread(target=svc.run, daemon=True)

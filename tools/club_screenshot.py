@@ -27,8 +27,7 @@ PLAYERS = ["Olena", "Taras", "Iryna", "Bohdan", "Mariia", "Andrii", "Sofiia", "D
 
 def demo(port, folder):
     """Six tables, each a CPython table (the firmware's Session and Outbox) over paho."""
-    sys.path.insert(0, os.path.join(ROOT, "host_tests"))
-    from clubkit import PahoTable
+    from clubtables import PahoTable
 
     for rnd in (1, 2):
         for t in range(6):

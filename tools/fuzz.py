@@ -3,10 +3,10 @@
     make fuzz                                   (a million presses, seed 1)
     micropython tools/fuzz.py --seed 7 --presses 20000 [--check-every 100] [--segment 5000]
                               [--write-errors PER_MILLE] [--quiet]
-    (MICROPYPATH=firmware:tools:host_tests:.frozen; host_tests/ for faultfs.py)
+    (MICROPYPATH=firmware:tools:.frozen)
 
 The firmware's own app (ui/app.py) with its real display driver (on a bus that only counts
-bytes), Session and Store, on host_tests/faultfs.py: an in-memory file system with littlefs
+bytes), Session and Store, on tools/faultfs.py: an in-memory file system with littlefs
 semantics that cuts the power at a chosen step. The run is a series of segments, each a
 fresh flash: keypad and four buttons in turn, every rule set (and a few options) in turn,
 sometimes the results-only entry; then random keys, weighted towards what moves a match on
@@ -49,7 +49,7 @@ import sys
 try:
     from dealgen import Rng
 except ImportError:  # run from the project root under CPython
-    sys.path[:0] = ["firmware", "tools", "host_tests"]
+    sys.path[:0] = ["firmware", "tools"]
     from dealgen import Rng
 
 from fakebus import CountingBus

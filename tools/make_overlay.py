@@ -24,6 +24,7 @@ for _p in (os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools")):
 import font6x10  # noqa: E402
 from screenshots import png_bytes  # noqa: E402
 from ui.text import Text  # noqa: E402
+from ui.textpixel import ink_width  # noqa: E402
 
 OUT = os.path.join(ROOT, "docs", "img", "keypad-overlay.png")
 DPI = 300
@@ -97,7 +98,7 @@ def _text(canvas, text, s, x, y, scale, colour):
 
 
 def _centred(canvas, text, s, cx, y, scale, colour):
-    w = text.ink_width(s) * scale
+    w = ink_width(text, s) * scale
     _text(canvas, text, s, cx - w // 2, y, scale, colour)
 
 

@@ -260,6 +260,16 @@ LABEL_SCALE = 2  # the labels' font, twice its size
 LABEL_W = 28 * 6 * LABEL_SCALE  # the label column: 28 characters
 
 
+def _lit(text, s):
+    """`s` in Text's font as rows of 0 and 1, read glyph by glyph (Text.glyphs())."""
+    rows = [[] for _ in range(text.height)]
+    for w in text.glyphs(s):
+        for r, row in enumerate(rows):
+            bits = text.glyph[r * text.row_bytes:(r + 1) * text.row_bytes]
+            row.extend(1 if bits[c >> 3] & (0x80 >> (c & 7)) else 0 for c in range(w))
+    return rows
+
+
 def labelled_png(lines, scale=SCALE):
     """The panel with labels at its left, each with a line to the row it names: white on
     black, the labels in the firmware's own font."""
@@ -271,18 +281,6 @@ def labelled_png(lines, scale=SCALE):
     width = border + LABEL_W + gap + W * scale + border
     height = H * scale + 2 * border
     canvas = [[0] * width for _ in range(height)]
-
-    class Small:
-        """What Text.draw needs: pixel(), on a canvas one font pixel a cell."""
-
-        def __init__(self, w, h):
-            self.px = [[0] * w for _ in range(h)]
-
-        def pixel(self, x, y, c=None):
-            if c is None:
-                return self.px[y][x]
-            if 0 <= y < len(self.px) and 0 <= x < len(self.px[0]):
-                self.px[y][x] = c
 
     text = Text(font6x10)
     x0 = border + LABEL_W + gap
@@ -299,12 +297,11 @@ def labelled_png(lines, scale=SCALE):
     for y in range(border - 2, border + H * scale + 2):
         canvas[y][x0 - 2] = canvas[y][x0 + W * scale + 1] = 1
     for label, row in LABELS:
-        small = Small(text.width(label), text.height)
-        text.draw(small, label, 0, 0, 1)
+        lit = _lit(text, label)
         top = border + row * scale - text.height * LABEL_SCALE // 2
         for y in range(text.height):
-            for x in range(len(small.px[0])):
-                if small.px[y][x]:
+            for x in range(len(lit[0])):
+                if lit[y][x]:
                     for dy in range(LABEL_SCALE):
                         for dx in range(LABEL_SCALE):
                             canvas[top + y * LABEL_SCALE + dy][

@@ -39,7 +39,6 @@ import html
 import json
 import os
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -68,19 +67,16 @@ NOT_IMPORTED = ("main.py", "loop.py", "startup.py", "boardcheck.py", "hw/display
                 "hw/cellwatch.py")
 GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py")
 PORT = 8066
-MIME = {
-    ".mjs": "text/javascript",
-    ".js": "text/javascript",
-    ".wasm": "application/wasm",
-    ".webmanifest": "application/manifest+json",
-    ".svg": "image/svg+xml",
-    ".pack": "application/octet-stream",
-    ".crt": "application/x-x509-ca-cert",  # the HTTPS option's authority, for a phone
-}
 
 for _p in (TOOLS, os.path.join(ROOT, "firmware")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
+if ROOT not in sys.path:
+    sys.path.append(ROOT)  # last: the club package (the page's types, the laptop's address)
+
+from club.tablepage import TYPES, lan_address  # noqa: E402  (the club serves the same page)
+
+MIME = dict(TYPES, **{".crt": "application/x-x509-ca-cert"})  # the HTTPS option's authority
 
 
 # ---- the firmware bundle ---------------------------------------------------------------
@@ -385,21 +381,6 @@ def screenshots(out=SHOTS_DIR, shots=SHOTS, url=None):
         if got["failed"] or got["errors"]:
             raise SystemExit("the page failed: %s %s" % (got["failed"], got["errors"]))
     return paths
-
-
-def lan_address():
-    """This machine's address on its local network (the one a phone on the same WiFi
-    reaches), or None. A UDP socket "connected" to a private address sends nothing; it
-    only makes the system pick the interface a packet would leave by."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 9))
-        addr = s.getsockname()[0]
-    except OSError:
-        return None
-    finally:
-        s.close()
-    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
 
 
 def banner(host, port, tls=None):

@@ -14,6 +14,8 @@ statistics per player name>}.
 
 import json
 
+from sixtysix.rules import side_name
+
 FORMAT = "sixtysix-match"
 VERSION = 1
 
@@ -27,13 +29,10 @@ def _field(v):
 
 
 def side_names(snap):
-    """Each side's name: the player's name, or the pair's names joined by "+"."""
-    names = snap["names"]
+    """Each side's name (sixtysix/rules.py's): the player's name, or the pair's names
+    joined by "+"."""
     sides = len(snap["score"])
-    if sides == len(names):
-        return list(names)
-    return ["+".join(names[i] for i in range(len(names)) if i % sides == s)
-            for s in range(sides)]
+    return [side_name(snap["names"], sides, s) for s in range(sides)]
 
 
 def csv_text(snap):

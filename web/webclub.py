@@ -15,14 +15,15 @@ ever waits for the network.
 import json
 
 import js
-from net import mqtt
+from net import wire
 from net.clublink import Club
 
 _glue = js.s66club
 
 
 class JsLink:
-    """The part of net/mqtt.py's MQTT that net/clublink.py uses, over mqtt.js in the page.
+    """The part of net/mqtt.py's MQTT that net/clublink.py uses, over mqtt.js in the page:
+    the same methods and signatures, net/wire.py's states.
 
     Each open() is a new connection with its own number; the glue drops what an older
     connection reports. mqtt.js never reconnects or resends by itself here (the glue turns
@@ -34,35 +35,33 @@ class JsLink:
         self.user = user
         self.password = password or ""
         self.keepalive = keepalive
-        self.state = mqtt.CLOSED
+        self.state = wire.CLOSED
         self.handler = None
         self._conn = 0
         self._pid = 0
 
-    def open(self, handler, now):
+    def open(self, sock, handler, now, clean=True):
+        """As MQTT.open; sock is None (Club has no socket module here: mqtt.js opens the
+        WebSocket) and every session is clean."""
         self.handler = handler
         self._conn += 1
-        self.state = mqtt.WAITING
+        self.state = wire.WAITING
         _glue.open(self._conn, self.url, self.client_id, self.user, self.password,
                    self.keepalive)
 
-    def _next_pid(self):
-        self._pid = self._pid % 65535 + 1
-        return self._pid
-
     def publish(self, topic, payload, qos=1):
-        pid = self._next_pid()
+        pid = self._pid = wire.next_pid(self._pid)
         _glue.publish(topic, payload, pid)
         return pid
 
     def subscribe(self, topic):
-        pid = self._next_pid()
+        pid = self._pid = wire.next_pid(self._pid)
         _glue.subscribe(topic.decode() if isinstance(topic, bytes) else topic, pid)
         return pid
 
     def close(self):
-        if self.state != mqtt.CLOSED:
-            self.state = mqtt.CLOSED
+        if self.state != wire.CLOSED:
+            self.state = wire.CLOSED
             _glue.close()
 
     def due(self):
@@ -74,7 +73,7 @@ class JsLink:
             return
         h = self.handler
         for ev in json.loads(events):
-            if self.state == mqtt.CLOSED:
+            if self.state == wire.CLOSED:
                 break  # closed by an earlier event of this batch
             kind = ev[0]
             if kind == "connack":
@@ -82,7 +81,7 @@ class JsLink:
                 if code:
                     self.close()
                 else:
-                    self.state = mqtt.UP
+                    self.state = wire.UP
                 h.connack(code)
             elif kind == "puback":
                 h.puback(ev[1])
@@ -106,11 +105,8 @@ class WebClub(Club):
     """net/clublink.py's Club with the page's link: cfg has "url" (ws:// or wss://) instead of
     "broker" and "port", and no WiFi. It reports to the App as the board's does."""
 
-    # Built by wiring.py's link_club(..., kind=WebClub), with a JsLink (link_for()).
-
-    def _connect(self, now):
-        self.status = "connecting"
-        self.link.open(self, now)
+    # Built by wiring.py's link_club(..., kind=WebClub), with a JsLink (link_for()) and no
+    # socket module: Club.connect() opens the link as it is.
 
     def close(self):
         self.link.close()

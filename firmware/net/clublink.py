@@ -6,12 +6,9 @@ club.json (deployed beside board.json, never committed):
   {"table": "t07", "password": "...", "broker": "192.168.4.1", "port": 1883,
    "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20}
 
-Topics (the broker's ACL lets table t07 write only club/t07/result, read club/t07/#):
-  club/<table>/result  the table's results, QoS 1 (net/outbox.py has the schema)
-  club/<table>/ack     retained, from the standings service: "<inc> <seq>", every result
-                       up to seq is applied
-  club/<table>/seat    retained, from the director: {"round": R, "names": [..],
-                       "rules": "classic66 target=7"}
+Topics: the table's results out on club/<table>/result, the service's retained ack and the
+director's retained seating in on club/<table>/ack and club/<table>/seat (net/wire.py has
+them and the messages).
 
 poll(now) is one short step, never a wait: the keys stay instant with no WiFi at all.
 Results are resent from the last acknowledged one whenever the link comes up, and again
@@ -20,9 +17,9 @@ for it, and a resend is harmless, the service applies each (table, inc, seq) onc
 
 Club is the policy (when to connect, what to send, resend, seatings); the link is the
 protocol, built by the caller and handed in: net/mqtt.py's MQTT on a board, web/webclub.py's
-JsLink in the browser. The Club knows no screen: it reports to on_event(code, arg), and
-the App (ui/app.py, club_event) turns the codes into the scoreboard's mark and the bottom
-line's words:
+JsLink in the browser, both with the same open(sock, handler, now) and net/wire.py's
+states. The Club knows no screen: it reports to on_event(code, arg), and the App (ui/app.py,
+club_event) turns the codes into the scoreboard's mark and the bottom line's words:
   "mark"     1 results wait for the ack, 2 all acknowledged (sent when it changes)
   "seated"   (round, names): a seating started its match (the App goes home)
   "seat"     a seating's match refused by the rules (arg: the Refused code) or, arg
@@ -48,7 +45,7 @@ import json
 from compat import ticks_add, ticks_diff
 from sixtysix.errors import Refused
 
-from net import mqtt, wire
+from net import wire
 from net.outbox import Outbox
 
 _WINDOW = 4  # results published and not yet PUBACKed
@@ -58,11 +55,11 @@ _TAKEN_RETRY = 60000  # ms between tries then
 
 
 class Club:
-    """link: the MQTT client (state, open(sock, handler, now) or a subclass's _connect,
-    publish, subscribe, poll, due, close); on_event(code, arg): see above; session: the
-    match (session/__init__.py); store: the outbox's (store/journal.py); cfg: club.json; socket:
-    the socket module (None when a subclass connects its own link); wlan: the board's WiFi
-    (None: the host's network)."""
+    """link: the MQTT client (state, open(sock, handler, now), publish, subscribe, poll,
+    due, close); on_event(code, arg): see above; session: the match (session/__init__.py);
+    store: the outbox's (store/journal.py); cfg: club.json; socket: the socket module (None:
+    the link has its own transport, the browser's); wlan: the board's WiFi (None: the host's
+    network)."""
 
     def __init__(self, link, on_event, session, store, cfg, now, socket, wlan=None):
         self.link = link
@@ -73,10 +70,10 @@ class Club:
         self.wlan = wlan
         self.outbox = Outbox(store)
         self.outbox.load()
-        base = "club/" + cfg["table"]
-        self.t_result = base + "/result"
-        self.t_ack = (base + "/ack").encode()
-        self.t_seat = (base + "/seat").encode()
+        table = cfg["table"]
+        self.t_result = wire.topic(table, wire.RESULT)
+        self.t_ack = wire.topic(table, wire.ACK).encode()
+        self.t_seat = wire.topic(table, wire.SEAT).encode()
         self.resend_ms = int(cfg.get("resend_s", 20) * 1000)
         self._addr = None
         self._retry_at = now
@@ -112,12 +109,12 @@ class Club:
         if self._seating is not None:
             self._take_seating()
         m = self.link
-        if m.state == mqtt.CLOSED:
+        if m.state == wire.CLOSED:
             if not self._wifi_up() or ticks_diff(now, self._retry_at) < 0:
                 self._mark()
                 return
-            self._connect(now)
-        if m.state == mqtt.UP:
+            self.connect(now)
+        if m.state == wire.UP:
             self._send(now)
         m.poll(now)
         self._mark()
@@ -125,7 +122,7 @@ class Club:
     def wait_ms(self):
         """How long the loop may sleep without keeping the link waiting."""
         m = self.link
-        if m.state == mqtt.UP and not m.due():
+        if m.state == wire.UP and not m.due():
             return 500
         return 20
 
@@ -146,15 +143,21 @@ class Club:
             self.status = "wifi"
         return False
 
-    def _connect(self, now):
-        try:
-            if self._addr is None:
-                info = self.socket.getaddrinfo(self.cfg["broker"], self.cfg.get("port", 1883))
-                self._addr = info[0][-1]
-            sock = mqtt.open_socket(self.socket, self._addr)
-        except OSError as e:
-            self.down("no broker (%s)" % (e.args[0],))
-            return
+    def connect(self, now):
+        """Open the link now (poll() calls this when the link is closed and a try is due):
+        on a board a socket to cfg's broker and port, in the browser the link's own."""
+        sock = None
+        if self.socket is not None:
+            from net.mqtt import open_socket
+
+            try:
+                if self._addr is None:
+                    info = self.socket.getaddrinfo(self.cfg["broker"], self.cfg.get("port", 1883))
+                    self._addr = info[0][-1]
+                sock = open_socket(self.socket, self._addr)
+            except OSError as e:
+                self.down("no broker (%s)" % (e.args[0],))
+                return
         self.status = "connecting"
         self.link.open(sock, self, now)
 
@@ -185,7 +188,7 @@ class Club:
 
     def connack(self, code):
         if code:
-            why = mqtt.REFUSALS[code] if code < len(mqtt.REFUSALS) else str(code)
+            why = wire.REFUSALS[code] if code < len(wire.REFUSALS) else str(code)
             self.refused = why
             self.status = "refused: " + why
             # The bottom line speaks the table's language; status stays English (logs).

@@ -16,15 +16,10 @@ import select
 
 from compat import ticks_diff
 
-CLOSED = 0
-OPENING = 1  # TCP connecting, CONNECT queued
-WAITING = 2  # CONNECT sent, waiting for CONNACK
-UP = 3
+from net.wire import CLOSED, OPENING, UP, WAITING, next_pid  # the states: net/wire.py's
 
 _IN = 320  # bytes of the largest packet taken in
 _CONNACK_MS = 10000
-REFUSALS = ("", "protocol version", "client id", "server unavailable", "bad user or password",
-            "not authorised")
 
 
 def _str(s):
@@ -80,10 +75,6 @@ class MQTT:
     def _send(self, packet):
         self._out = self._out + packet if self._out else packet
 
-    def _next_pid(self):
-        self._pid = self._pid % 65535 + 1
-        return self._pid
-
     def open(self, sock, handler, now, clean=True):
         """Start a session on `sock` (connecting, from open_socket())."""
         self.close()
@@ -109,7 +100,9 @@ class MQTT:
         """Queue a PUBLISH; returns its packet id (0 for QoS 0)."""
         t = _str(topic)
         p = payload.encode() if isinstance(payload, str) else payload
-        pid = self._next_pid() if qos else 0
+        pid = 0
+        if qos:
+            pid = self._pid = next_pid(self._pid)
         kind = 0x30 | qos << 1 | (1 if retain else 0) | (8 if dup else 0)
         size = len(t) + len(p) + (2 if qos else 0)
         head = _head(kind, size)
@@ -120,7 +113,7 @@ class MQTT:
         return pid
 
     def subscribe(self, topic, qos=0):
-        pid = self._next_pid()
+        pid = self._pid = next_pid(self._pid)
         t = _str(topic)
         self._send(bytes(_head(0x82, len(t) + 3)) + pid.to_bytes(2, "big") + t + bytes((qos,)))
         return pid

@@ -233,7 +233,7 @@ class Outbox:
             self._n = n - 1  # the last deal changed since it was sent: send it again
         while self._n < n:
             i = self._n
-            self._add(mid, i + 1, self._row_key(state, i), deal_body(session.match, mid, i))
+            self._add(mid, i + 1, self._row_key(state, i), wire.deal_body(session.match, mid, i))
             added += 1
         return added
 
@@ -242,29 +242,3 @@ class Outbox:
         return "%s%d" % (state.row_bytes(i).hex(),
                          state.winner + 1 if last and state.over else 0)
 
-
-def deal_body(m, mid, i):
-    """The `deal` message of deal i (0-based) of m (a sixtysix Match), with its entries (the
-    records of its log as hex, space-separated) while the match still holds them: the last
-    deal's, in the log before the current one (Match.prev), or in the current log once the
-    match is over. The service scores them again (club/rescore.py)."""
-    state = m.state
-    _dealer, reason, winner, awards, _pts = state.row(i)
-    gp = [0] * state.rules.sides
-    for side, points, _markers in awards:
-        gp[side] += points
-    last = i == state.deals() - 1
-    over = state.winner if state.over and last else -1
-    log = None
-    if last:
-        log = m.log if state.over else m.prev[1] if m.prev else None
-    ev = None
-    if log is not None:
-        recs = []
-        j = 0
-        while j < len(log):  # records framed by their length before and after
-            n = log[j]
-            recs.append(bytes(log[j + 1:j + 1 + n]).hex())
-            j += n + 2
-        ev = " ".join(recs)
-    return wire.deal(mid, i + 1, gp, reason, winner, over, ev)

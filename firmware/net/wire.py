@@ -26,9 +26,63 @@ can start the same match in the same core.
 A seating (club/<table>/seat, retained, from the director) is
   {"round": R, "names": [..], "rules": "classic66 target=7"}
 and seat_line() turns it into the `new` line that starts its match.
+
+The topics are spelled here only (topic(), table_of() and the names below), for the table,
+the browser table, the service, the director and the tools; the broker's ACL
+(club/mosquitto/acl) lets table t07 write only club/t07/result and read club/t07/#:
+  club/<table>/result   the table's results (above), QoS 1
+  club/<table>/ack      retained, from the service: "<inc> <seq>", every result up to seq
+                        is applied
+  club/<table>/seat     retained, from the director: a seating (above)
+  club/director/do/<id>, club/director/reply/<id>   the director's requests and verdicts
+  club/standings, club/standings/<n>, club/standings/want   the standings (club/bounded.py)
+  club/service/probe    the service's own retained probe (club/service.py)
+The link's states and the broker's refusals are here too: net/mqtt.py's client on a
+board and web/webclub.py's JsLink in the browser have the same ones.
 """
 
-import json
+from compat import dumps
+
+# ---- topics ----
+
+RESULT = "result"
+ACK = "ack"
+SEAT = "seat"
+DIRECTOR_DO = "club/director/do/"  # + the request's id
+DIRECTOR_REPLY = "club/director/reply/"
+STANDINGS = "club/standings"  # the retained head; its parts on STANDINGS/<n>
+WANT = STANDINGS + "/want"  # a reader's request for every part
+PROBE = "club/service/probe"
+
+
+def topic(table, kind):
+    """A table's topic: kind RESULT, ACK or SEAT ("+" as the table: every table's)."""
+    return "club/" + table + "/" + kind
+
+
+def table_of(name, kind):
+    """The table of a table's topic of this kind ("club/t07/result": "t07"), else None."""
+    parts = name.split("/")
+    if len(parts) == 3 and parts[0] == "club" and parts[2] == kind:
+        return parts[1]
+    return None
+
+
+# ---- the link (net/mqtt.py's MQTT, web/webclub.py's JsLink) ----
+
+CLOSED = 0
+OPENING = 1  # TCP connecting, CONNECT queued
+WAITING = 2  # CONNECT sent, waiting for CONNACK
+UP = 3
+# A CONNACK's refusal codes 1..5 (MQTT 3.1.1), in words.
+REFUSALS = ("", "protocol version", "client id", "server unavailable", "bad user or password",
+            "not authorised")
+
+
+def next_pid(pid):
+    """The packet id after pid: 1..65535, round again."""
+    return pid % 65535 + 1
+
 
 KINDS = ("match", "deal", "void", "gap")
 # Bytes of a result: the venue broker's message_size_limit (club/mosquitto/venue.conf), over
@@ -40,13 +94,6 @@ class Invalid(ValueError):
     """A message that is not one: args[0] says why ("name" for a seating's bad name)."""
 
 
-def _dumps(obj):
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except TypeError:  # an older MicroPython json
-        return json.dumps(obj)
-
-
 # ---- building (the table) ----
 
 
@@ -54,7 +101,7 @@ def result(inc, seq, body):
     """The payload of result `seq`: one of the bodies below, after v, inc and seq. Never
     over MAX bytes: a deal whose entries would make it longer goes without them, with "cut"
     the bytes it had (see above)."""
-    p = '{"v":1,"inc":"%s","seq":%d,%s' % (inc, seq, _dumps(body)[1:])
+    p = '{"v":1,"inc":"%s","seq":%d,%s' % (inc, seq, dumps(body)[1:])
     n = len(p.encode())
     if n > MAX and body.get("ev"):
         body = dict(body)
@@ -71,6 +118,30 @@ def match(mid, rnd, names, rules):
 def deal(mid, d, gp, reason, winner, over, ev=None):
     return {"kind": "deal", "match": mid, "deal": d, "gp": gp, "reason": reason,
             "winner": winner, "over": over, "ev": ev}
+
+
+def deal_body(m, mid, i):
+    """The `deal` body of deal i (0-based) of m (a sixtysix Match) in match mid, with its
+    entries while the match still holds them: the last deal's, in the log before the
+    current one (Match.prev), or in the current log once the match is over. "ev" is their
+    records (the core's log_records) as hex, space-separated; the service scores them again
+    (club/rescore.py)."""
+    from sixtysix.match import log_records
+
+    state = m.state
+    _dealer, reason, winner, awards, _pts = state.row(i)
+    gp = [0] * state.rules.sides
+    for side, points, _markers in awards:
+        gp[side] += points
+    last = i == state.deals() - 1
+    over = state.winner if state.over and last else -1
+    log = None
+    if last:
+        log = m.log if state.over else m.prev[1] if m.prev else None
+    ev = None
+    if log is not None:
+        ev = " ".join([r.hex() for r in log_records(log)])
+    return deal(mid, i + 1, gp, reason, winner, over, ev)
 
 
 def void(mid, d):

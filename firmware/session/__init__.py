@@ -31,9 +31,9 @@ Flash per action: one append, or one checkpoint when a deal ends; nothing else, 
 after a failure (see _dirty) and the settings/stats blobs, written only when they change.
 """
 
-import json
 import sys
 
+from compat import dumps
 from loader import drop
 from sixtysix.errors import Refused
 from sixtysix.match import Match
@@ -47,13 +47,6 @@ def _drop_saved():
     checkpoint made the power-cut sweeps much slower."""
     if sys.implementation.name == "micropython":
         drop("setup")
-
-
-def _dumps(obj):
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except TypeError:  # an older MicroPython json without separators
-        return json.dumps(obj)
 
 
 # The package's submodules become attributes of this module while they run (loader.py
@@ -202,7 +195,7 @@ class Session:
         s = m.summary(hist=False)
         s["log"] = [rec.hex() for rec in m.records()]
         s["id"] = mid
-        head = _dumps(s)[:-1]  # the JSON ends in "}": the history goes in before it
+        head = dumps(s)[:-1]  # the JSON ends in "}": the history goes in before it
 
         def pieces():
             yield head
@@ -235,7 +228,7 @@ class Session:
         """Store the settings if they changed; returns True if written."""
         if settings == self.load_settings():
             return False
-        self.store.save_blob("settings", _dumps(settings))
+        self.store.save_blob("settings", dumps(settings))
         self._settings = dict(settings)
         return True
 
@@ -258,7 +251,7 @@ class Session:
 
         try:
             new = stats.record(self.store, self.match.state, self.match_id, self._stats_blob,
-                               _dumps)
+                               dumps)
         finally:
             del stats
             drop("stats")

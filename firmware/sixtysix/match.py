@@ -203,8 +203,9 @@ class MatchState:
         return self.score[side]
 
 
-def _records(log):
-    """The records in a log buffer, oldest first (each is framed by its length)."""
+def log_records(log):
+    """The records in a log buffer, oldest first (each is framed by its length): the one
+    reading of that framing, for the match and for the club's messages (net/wire.py)."""
     i = 0
     while i < len(log):
         n = log[i]
@@ -260,7 +261,7 @@ class Match:
         """How many entries undo can still take back."""
         n = 0
         for log in (self.log, self.prev[1] if self.prev else b""):
-            n += len(list(_records(log)))
+            n += len(list(log_records(log)))
         return n
 
     def undo(self):
@@ -297,7 +298,7 @@ class Match:
         state = self.state
         if state is not None:  # a match begun (undo and mark need one)
             state.thaw(base)
-            for r in _records(log):
+            for r in log_records(log):
                 state.apply(r)
 
     def mark(self):
@@ -320,7 +321,7 @@ class Match:
 
     def records(self):
         """The current deal's event records, oldest first (what the journal holds)."""
-        return list(_records(self.log))
+        return list(log_records(self.log))
 
     def summary(self, hist=True):
         """What a summary file holds: the setup line, the match at this deal's start, the

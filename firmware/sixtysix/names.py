@@ -1,6 +1,7 @@
 """A player's name, the one definition: the `new` line (sixtysix/setup.py) takes only these,
 and the name editor (ui/nameentry.py), the club's wire (net/wire.py) and the director
-(club/director.py) hold to the same.
+(club/director.py) hold to the same. A side's name is sixtysix/rules.py's side_name (that
+module stays in the heap during play; this one is loaded only to check names).
 
 MAX is 8: a two-player scoreboard shows it in full, dealer's dot and all, in its half of
 the 128-pixel panel (6-pixel letters); docs/club.md says more.
@@ -20,3 +21,4 @@ def valid(name):
         if c <= " " or c in SEPARATORS:
             return False
     return True
+

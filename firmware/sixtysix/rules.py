@@ -6,7 +6,8 @@ options of a `new` entry are in rulesets.py, which only building a Rules
 needs: the board loads it for a new match and the boot and drops it after
 (session/__init__.py), so its code is not in the heap while a match is played.
 docs/rules.md explains every attribute in words, with the seed sentence
-behind it.
+behind it. side_name() is the one rule for naming a side (a player, or a pair with four
+players), here because this module stays in the heap while a match is played.
 """
 
 from .errors import Refused
@@ -58,3 +59,11 @@ class Rules:
     def choices(self):
         """Game points a quick `result` entry may give."""
         return (1, 3) if self.pairs and self.scale4 == 0 else (1, 2, 3)
+
+
+def side_name(names, sides, s, joint="+"):
+    """Side s's name of `sides`, the one rule for the panel (ui/), the page's export
+    (web/export.py) and the standings (club/standings.py): its player's name, or with four
+    players in two pairs both names (seats s and s+2) joined by `joint` (a "," can be split
+    again: no name holds one, sixtysix/names.py)."""
+    return joint.join([names[i] for i in range(s, len(names), sides)])

@@ -23,7 +23,9 @@ class History(List):
                 for side, points, _m in row[3]:
                     if side == winner:
                         gp += points
-                who = side_name(state, winner) + " +" + str(gp) if winner >= 0 else "-"
+                who = "-"
+                if winner >= 0:
+                    who = side_name(state.names, state.rules.sides, winner) + " +" + str(gp)
                 items.append((str(i + 1) + ". " + who, None))
                 self.rows.append(row)
         if not items:
@@ -67,7 +69,7 @@ class Stats(List):
             col = (20 - lab) // n
             rows = list(labels)
             for s in range(n):
-                cells = (side_name(state, s)[:col - 1], state.won[s], state.won2[s],
+                cells = (side_name(state.names, n, s)[:col - 1], state.won[s], state.won2[s],
                          state.won3[s])
                 for r in range(4):
                     rows[r] = _pad(rows[r], lab + (s + 1) * col, str(cells[r]))

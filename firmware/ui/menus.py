@@ -135,7 +135,7 @@ def _result(app):
     state = app.match.state
     items = []
     for s in range(state.rules.sides):
-        items.append((side_name(state, s), bind(_result_points, s)))
+        items.append((side_name(state.names, state.rules.sides, s), bind(_result_points, s)))
     items.append((t("counted points"), _counted))
     app.push(List(t("result"), items))
 

@@ -57,5 +57,6 @@ class Points(Screen):
                 shown = self.typed + "_"
             else:
                 shown = ""
-            app.write(app.text.clip(side_name(state, s) + ": " + shown, W - 2), 1, y)
+            name = side_name(state.names, self.sides, s)
+            app.write(app.text.clip(name + ": " + shown, W - 2), 1, y)
         app.write(app.text.clip(t("empty no trick"), W - 2), 1, 64 - LINE)

@@ -246,7 +246,8 @@ class Scoreboard(Screen):
                         tail += " " + str(state.markers[s]) + t("coat_short")
                 elif state.deal.dealer == s:
                     tail = "\u00b7"  # a middle dot after the dealer
-                name = text.clip(side_name(state, s), col - 2 - text.width(tail)) + tail
+                name = side_name(state.names, sides, s)
+                name = text.clip(name, col - 2 - text.width(tail)) + tail
                 app.write(name, self._x(s, sides, text.width(name)), 0)
                 # The match score, big enough to read across the table: digits three times
                 # the font's size (24 px of ink from y 10), two times where three would not fit.
@@ -277,7 +278,7 @@ class Scoreboard(Screen):
             return t("winner, points") if quick else "# " + t("next deal")
         if quick and deal.played < deal.total:
             if self.win >= 0:  # the winner is a side (a pair with four players)
-                return side_name(state, deal.side(self.win)) + ": +1/2/3?"
+                return side_name(state.names, state.rules.sides, deal.side(self.win)) + ": +1/2/3?"
             return t("winner, points")
         # The deal under way: each side's card points and tricks, trump between two.
         sides = state.rules.sides
@@ -301,7 +302,7 @@ class Scoreboard(Screen):
                 _center(app, SUIT_TEXT[deal.trump], y)
         trick = None
         if self.win >= 0:
-            parts = [side_name(state, deal.side(self.win)), ":"]
+            parts = [side_name(state.names, state.rules.sides, deal.side(self.win)), ":"]
             for c in self.cards:  # "A♠", or "10" while its suit is not given
                 s = suit_of(c)
                 parts.append(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
@@ -400,7 +401,10 @@ class Scoreboard(Screen):
             tail = t("no winner")
         text = app.text
         # A long name is cut, never the points.
-        head = tail if side < 0 else text.clip(side_name(state, side), W - text.width(tail)) + tail
+        head = tail
+        if side >= 0:
+            name = side_name(state.names, state.rules.sides, side)
+            head = text.clip(name, W - text.width(tail)) + tail
         why = t("why_" + row[1])
         pts = row[4]
         if max(pts):  # quick results carry no card points; too long a line drops them

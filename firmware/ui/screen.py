@@ -1,8 +1,11 @@
-"""What every screen shares: the panel's size, the base class, suit signs and side names.
+"""What every screen shares: the panel's size, the base class, suit signs and side names
+(sixtysix/rules.py's).
 
 The bottom of the UI's imports: ui/scoreboard.py and ui/menus.py build on this module alone,
 ui/app.py drives them, and nothing here imports another ui module back.
 """
+
+from sixtysix.rules import side_name as side_name  # the screens' side names: the one rule
 
 W = 128
 H = 64
@@ -11,11 +14,6 @@ LINE = 10  # text line height (font 6x10)
 SUIT_TEXT = "\u2660\u2665\u2666\u2663"  # ♠ ♥ ♦ ♣
 
 
-def side_name(state, side):
-    """A side's label: the player's name, or "1+3" style for pairs."""
-    if state.rules.pairs:
-        return state.names[side] + "+" + state.names[side + 2]
-    return state.names[side]
 
 
 class Screen:

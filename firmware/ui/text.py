@@ -8,9 +8,10 @@
 
 A target is anything with `blit(fbuf, x, y, key)` (a framebuf.FrameBuffer or a display built
 on one) or else `pixel(x, y, c)`; `draw_big` uses `fill_rect(x, y, w, h, c)` or else `pixel`.
-Colours are 0 and 1 (a monochrome panel). Drawing through pixel() and ink_width() are in
-tools/textpixel.py, on the host's path only: CPython has no framebuf, so its tests and the
-host's tools draw through pixel(); the board never reaches those lines.
+Colours are 0 and 1 (a monochrome panel). Drawing through pixel(), and ink_width(text, s),
+are in ui/textpixel.py, loaded only when asked: CPython has no framebuf, so its tests and the
+host's tools draw through pixel(); the board never loads it. glyphs() hands out the glyphs
+one by one, for that module and for the tools that draw text elsewhere.
 
 Drawing allocates nothing per character: every glyph is copied into one preallocated
 bytearray, wrapped once in a MONO_HLSB FrameBuffer, and blitted with the background as the
@@ -22,9 +23,10 @@ copied into a buffer the Text keeps, and its code points are decoded here: itera
 str in MicroPython interns every character it yields as a qstr, which stays in the heap
 for good and is searched for (through every qstr made since boot) at each later one.
 
-Widths: `width(s)` is the sum of the advances, the x distance `draw` moves; `ink_width(s)` is
-the rightmost lit column + 1 (tight right-alignment). In misc-fixed the last column of most
-glyphs is the gap between letters, so ink_width is usually width - 1; not for every glyph.
+Widths: `width(s)` is the sum of the advances, the x distance `draw` moves;
+ui/textpixel.py's `ink_width(text, s)` is the rightmost lit column + 1 (tight
+right-alignment). In misc-fixed the last column of most glyphs is the gap between letters,
+so ink_width is usually width - 1; not for every glyph.
 
 A character the font lacks draws as a placeholder (a checkered cell of the font's maximum
 advance), never as nothing. The font must be made with font_to_py -x (horizontal mapping,
@@ -46,7 +48,7 @@ class Text:
     height: int
     baseline: int
     advance: int
-    _bpr: int
+    row_bytes: int
     _file: object  # a font file, or a BytesIO over a font module's data
     _dbase: int
     _codes: "array[int]"  # the characters' codes, sorted: an array("H")
@@ -55,8 +57,8 @@ class Text:
     _step: int
     _mono: bool
     _rec: bytearray
-    _buf: bytearray
-    _fb: object  # a framebuf.FrameBuffer over _buf, or None
+    glyph: bytearray
+    _fb: object  # a framebuf.FrameBuffer over glyph, or None
     _sb: bytearray
     _i: int
     _ph: bytearray
@@ -65,8 +67,8 @@ class Text:
         """`font`: a font_to_py module, or a font file's path (board_font())."""
         from ui.fontload import read  # boot-only code: dropped once the font is read
 
-        (self.height, self.baseline, self.advance, self._bpr, self._file, self._dbase,
-         self._codes, self._offs, self._base, self._step, self._mono, self._rec, self._buf,
+        (self.height, self.baseline, self.advance, self.row_bytes, self._file, self._dbase,
+         self._codes, self._offs, self._base, self._step, self._mono, self._rec, self.glyph,
          self._fb, self._sb, self._ph) = read(font)
         self._i = 0  # _next()'s cursor in _sb
         drop("font")
@@ -139,8 +141,8 @@ class Text:
 
     def _load(self, off, inv):
         """Copy a glyph (or the placeholder) into the glyph buffer, XOR inv; return its width."""
-        buf = self._buf
-        bpr = self._bpr
+        buf = self.glyph
+        bpr = self.row_bytes
         h = self.height
         w = self._advance(off)  # the placeholder's for -1
         if off < 0:
@@ -175,12 +177,6 @@ class Text:
             total += self._advance(self._next(b))
         return total
 
-    def ink_width(self, s):
-        """Rightmost lit column + 1 of `s` drawn at x=0 (0 if nothing is lit)."""
-        from textpixel import ink_width  # pyright: ignore[reportMissingImports]
-
-        return ink_width(self, s)
-
     def fits(self, s, width):
         return self.width(s) <= width
 
@@ -210,6 +206,15 @@ class Text:
 
     # -- drawing ---------------------------------------------------------------------------
 
+    def glyphs(self, s, inv=0):
+        """The glyphs of `s` in turn (the font lacks one: the placeholder): yields each one's
+        advance width, its bitmap XOR inv in self.glyph until the next one: self.height rows
+        of self.row_bytes bytes, the leftmost pixel the top bit (MONO_HLSB). No other call
+        of this Text while the loop runs (they share the string's buffer)."""
+        b = self._utf8(s)
+        while self._i < len(b):
+            yield self._load(self._next(b), inv)
+
     def draw(self, fb, s, x, y, color=1):
         """Draw `s` with its top-left at (x, y); lit pixels get `color`, others stay.
 
@@ -219,7 +224,7 @@ class Text:
         inv = key * 0xFF
         gfb = self._fb
         if gfb is None or not hasattr(fb, "blit"):  # CPython, or a pixel()-only target
-            from textpixel import draw_pixels  # pyright: ignore[reportMissingImports]
+            from ui.textpixel import draw_pixels
 
             return draw_pixels(self, fb, s, x, y, 1 - key)
         b = self._utf8(s)
@@ -239,11 +244,11 @@ class Text:
         one fill_rect each. Returns the x after the text (x + big_width(s, scale)).
         """
         if not hasattr(fb, "fill_rect"):  # a pixel()-only target
-            from textpixel import Rects  # pyright: ignore[reportMissingImports]
+            from ui.textpixel import Rects
 
             fb = Rects(fb)
-        buf = self._buf
-        bpr = self._bpr
+        buf = self.glyph
+        bpr = self.row_bytes
         b = self._utf8(s)
         while self._i < len(b):
             w = self._load(self._next(b), 0)

@@ -1,6 +1,6 @@
 """truth.json of a club table: the matches as a fresh boot reads them from its flash, merged
 into what earlier entries wrote (the standings the service must reach are computed from
-these). Runs on CPython (clubkit.PahoTable) and MicroPython (mp_club_table.py)."""
+these). Runs on CPython (clubtables.PahoTable) and MicroPython (club_table.py)."""
 
 import json
 import os

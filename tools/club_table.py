@@ -1,7 +1,8 @@
 """A club table under the MicroPython unix port: the firmware's Session, Store and net.Club
-against a real broker, driven by a plan instead of keys (test_club_*.py runs it).
+against a real broker, driven by a plan instead of keys (tools/clubtables.py run_table(),
+for test_club_*.py and the club figures).
 
-    micropython mp_club_table.py FLASH_DIR CLUB_JSON PLAN
+    micropython tools/club_table.py FLASH_DIR CLUB_JSON PLAN
 
 FLASH_DIR is the table's flash (the match in data/, the outbox in outbox/); running the
 script again on it is a reboot. PLAN is one command a ';':

@@ -1,13 +1,15 @@
-"""Text on a target that has only pixel(), and ink widths: what the host's tools and tests
-use of ui/text.py. A board's panel (a framebuf) has blit and fill_rect and no screen asks
-for an ink width, so the board never loads this module, and Text keeps only a call to it.
+"""Text on a target that has only pixel(), and ink widths: ui/text.py's, loaded only when
+asked. A board's panel (a framebuf) has blit and fill_rect and no screen asks for an ink
+width, so the board never loads this module; CPython (no framebuf: the host's tests and
+tools) draws through it. It steps through the glyphs as Text itself does, allocating
+nothing per character (Text.glyphs(), the tools' way, makes a generator per call).
 """
 
 
 def draw_pixels(text, fb, s, x, y, color):
     """Text.draw through fb.pixel(x, y, c)."""
-    buf = text._buf
-    bpr = text._bpr
+    buf = text.glyph
+    bpr = text.row_bytes
     b = text._utf8(s)
     while text._i < len(b):
         w = text._load(text._next(b), 0)
@@ -32,11 +34,10 @@ class Rects:
                 self.fb.pixel(xx, yy, color)
 
 
-def _ink(text, off):
-    """Rightmost lit column + 1 of one glyph (0 if it is blank)."""
-    w = text._load(off, 0)
-    buf = text._buf
-    bpr = text._bpr
+def _ink(text, w):
+    """Rightmost lit column + 1 of the glyph in text.glyph, w wide (0 if it is blank)."""
+    buf = text.glyph
+    bpr = text.row_bytes
     for c in range(w - 1, -1, -1):
         mask = 0x80 >> (c & 7)
         byte = c >> 3
@@ -47,14 +48,15 @@ def _ink(text, off):
 
 
 def ink_width(text, s):
-    """Text.ink_width: the rightmost lit column + 1 of `s` drawn at x=0 (0 if none is lit)."""
+    """The rightmost lit column + 1 of `s` drawn at x=0 in Text text's font (0 if none is
+    lit): a tight right-alignment, for the tools (a board's screen never asks)."""
     x = 0
     right = 0
     b = text._utf8(s)
     while text._i < len(b):
-        off = text._next(b)
-        ink = _ink(text, off)
+        w = text._load(text._next(b), 0)
+        ink = _ink(text, w)
         if ink:
             right = x + ink
-        x += text._advance(off)
+        x += w
     return right
