@@ -91,6 +91,7 @@ class Club:
         self._seen = -1  # the session's change count at the last sync
         self._seating = None  # a seating waiting for the match in progress to end
         self._cut = 0  # the outbox's last result without its entries, as last reported
+        self.fw = None  # an update's offer (bytes) or its job (update/job.py)
         self.mark = 0  # as last reported ("mark")
         self.status = "offline"
         self.refused = ""  # why the broker refused us (shown once)
@@ -119,6 +120,12 @@ class Club:
             self._connect(now)
         if m.state == mqtt.UP:
             self._send(now)
+            fw = self.fw  # an update: started only between matches, all results sent
+            if fw is not None and (fw.__class__ is not bytes
+                                   or s.stage() != 1 and not self.outbox.pending):
+                from update.job import step
+
+                step(self, now)
         m.poll(now)
         self._mark()
 
@@ -197,6 +204,7 @@ class Club:
         self._heard = self._now
         self.link.subscribe(self.t_ack)
         self.link.subscribe(self.t_seat)
+        self.link.subscribe(self.t_ack[:-3] + b"fw/offer")
 
     def suback(self, pid, granted):
         if granted == 0x80:
@@ -227,6 +235,11 @@ class Club:
                     self._take_seating()
             except (ValueError, KeyError, TypeError):
                 self.on_event("seating", None)
+        elif topic[-6:] == b"/offer":  # an update, kept until the table is free
+            if self.fw is None or self.fw.__class__ is bytes:
+                self.fw = payload or None
+        elif self.fw is not None and self.fw.__class__ is not bytes:
+            self.fw.part(payload, self._now)  # a piece of it (update/job.py)
 
     def down(self, why):
         self.link.close()
