@@ -1,0 +1,187 @@
+"""Updates over WiFi (docs/boards.md, "Updates over WiFi"): make fleet's signed bundle
+(tools/fleet.py) taken by a board into its inactive slot (firmware/update/take.py), booted
+from there by main.py (update/slots.py), confirmed by its first frame and key, and rolled
+back when it cannot start; each kind of bad bundle refused; a power cut at every write of an
+update; two simulator tables updated over a real Mosquitto (club/fleet.py, update/job.py),
+one of them mid-match. On the unix port and the 32-bit runtime."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import fleet
+import pytest
+from clubkit import need_broker
+from conftest import FIRMWARE, ROOT, run_micropython
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE_MACHINE = os.path.join(HERE, "fake_machine")
+KEY = bytes(range(32))
+VERSION = 1000
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """(the compiled firmware's files, as deploy builds them for the host, and a folder)."""
+    import deploy
+
+    out = tmp_path_factory.mktemp("fw")
+    files = deploy.build(str(out / "build"), march=None)
+    return files, out
+
+
+def bundle(built, name, version=VERSION, key=KEY, files=None):
+    files = dict(built[0], **(files or {}))
+    path = str(built[1] / (name + ".s66fw"))
+    with open(path, "wb") as f:
+        f.write(fleet.pack(files, version, key))
+    return path
+
+
+def board(folder):
+    """A board's flash folder with a board file (the reference keypad build)."""
+    os.makedirs(folder, exist_ok=True)
+    shutil.copyfile(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json"),
+                    os.path.join(folder, "board.json"))
+    return folder
+
+
+def take(run, folder, path, free=1 << 20, key=KEY):
+    proc = run([os.path.join(HERE, "mp_fleet_take.py"), folder, path, key.hex(), str(free)],
+               paths=[FIRMWARE], heapsize="2m")
+    assert proc.returncode == 0, proc.stderr.decode()
+    return json.loads(proc.stdout.decode().splitlines()[-1])
+
+
+def record(folder):
+    try:
+        with open(os.path.join(folder, "fw", "boot")) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+# A boot as main.py does it, on the fake machine; the 5th poll of the keys is a key press.
+BOOT = """
+import json, sys
+import main
+import hw.keys as K
+polls = [0]
+_poll = K.Source.poll
+def poll(self, now):
+    polls[0] += 1
+    return ("1", K.PRESS) if polls[0] == 5 else _poll(self, now)
+K.Source.poll = poll
+app = main.run(loops=%d)
+print(json.dumps({"loop": sys.modules["loop"].__file__, "path": sys.path[0]}))
+"""
+
+
+def boot(run, folder, loops=10):
+    proc = run(["-c", BOOT % loops], cwd=folder, paths=[FIRMWARE, FAKE_MACHINE], timeout=60)
+    out = proc.stdout.decode().splitlines()
+    return proc.returncode, (json.loads(out[-1]) if out and out[-1].startswith("{") else None)
+
+
+def test_taken_booted_and_confirmed(unix_port, built, tmp_path):
+    folder = board(str(tmp_path / "board"))
+    got = take(unix_port, folder, bundle(built, "good"))
+    assert got.get("ok") == 1, got
+    assert record(folder) == {"slot": "a", "ver": VERSION, "prev": "", "pver": 0,
+                              "tries": 0, "ok": 0}
+    # A first boot that stops before any key: it reached its frame, so no try counts.
+    code, out = boot(unix_port, folder, loops=2)
+    assert code == 0 and out["loop"].startswith("fw/a/"), out
+    assert record(folder)["tries"] == 0 and record(folder)["ok"] == 0
+    code, out = boot(unix_port, folder)  # its first key: confirmed
+    assert code == 0 and out["path"] == "fw/a"
+    assert record(folder)["ok"] == 1
+    # The next version goes to the other slot, and the confirmed one is its way back.
+    got = take(unix_port, folder, bundle(built, "next", VERSION + 1))
+    assert got.get("ok") == 1, got
+    r = record(folder)
+    assert (r["slot"], r["prev"], r["pver"]) == ("b", "a", VERSION)
+    code, out = boot(unix_port, folder)
+    assert code == 0 and out["path"] == "fw/b" and record(folder)["ok"] == 1
+
+
+def test_a_version_that_does_not_start_is_rolled_back(unix_port, built, tmp_path):
+    broken = tmp_path / "loop.mpy"
+    src = tmp_path / "loop.py"
+    src.write_text("raise RuntimeError('this version never starts')\n")
+    from compile_check import mpy_cross
+
+    subprocess.run([mpy_cross(), "-o", str(broken), str(src)], check=True)
+    folder = board(str(tmp_path / "board"))
+    got = take(unix_port, folder, bundle(built, "broken", files={"loop.mpy": str(broken)}))
+    assert got.get("ok") == 1, got
+    for tries in (1, 2):  # two boots that never reach a frame...
+        code, out = boot(unix_port, folder)
+        assert code != 0 and out is None
+        assert record(folder)["tries"] == tries and not record(folder)["ok"]
+    code, out = boot(unix_port, folder)  # ...and the third runs the previous one again
+    assert code == 0 and out["path"] != "fw/a" and not out["loop"].startswith("fw/")
+    assert record(folder) == {"slot": "", "ver": 0, "ok": 1, "back": VERSION}
+
+
+def flip(path, at):
+    with open(path, "r+b") as f:
+        f.seek(at)
+        b = f.read(1)
+        f.seek(at)
+        f.write(bytes((b[0] ^ 1,)))
+
+
+@pytest.mark.parametrize("kind", ["signature", "hash", "manifest", "older", "space",
+                                  "short", "garbage"])
+def test_a_bad_bundle_is_refused(unix_port, built, tmp_path, kind):
+    folder = board(str(tmp_path / "board"))
+    path = bundle(built, kind)
+    free = 1 << 20
+    with open(path, "rb") as f:
+        data = f.read()
+    head = data.index(b"\n") + 1
+    if kind == "signature":
+        path = bundle(built, kind, key=bytes(32))
+    elif kind == "hash":
+        flip(path, len(data) - 100)  # a byte of the last file
+    elif kind == "manifest":  # a file's line changed, with a body to match it
+        line_end = data.index(b"\n", head)
+        name = data[head:line_end].split()[0]
+        fake = b"x" * 10
+        import hashlib
+
+        line = b"%s %d %s" % (name, len(fake), hashlib.sha256(fake).hexdigest().encode())
+        size = int(data[head:line_end].split()[1])
+        with open(path, "wb") as f:
+            f.write(data[:head] + line + b"\n" + fake + data[line_end + 1 + size:])
+    elif kind == "older":
+        assert take(unix_port, folder, path).get("ok") == 1
+        assert boot(unix_port, folder)[0] == 0 and record(folder)["ok"] == 1
+        path = bundle(built, kind, VERSION - 1)
+    elif kind == "space":
+        free = sum(os.path.getsize(p) for p in built[0].values()) // 2
+    elif kind == "short":
+        with open(path, "wb") as f:
+            f.write(data[:-1])
+    elif kind == "garbage":
+        with open(path, "wb") as f:
+            f.write(b"GET / HTTP/1.0\n\n" + data)
+    before = record(folder)
+    got = take(unix_port, folder, path, free=free)
+    want = {"manifest": "hash", "short": "format", "garbage": "format"}.get(kind, kind)
+    assert got.get("why") == want, got
+    assert record(folder) == before  # the board boots what it ran before
+
+
+def test_a_power_cut_at_every_write_of_an_update(unix_port, built):
+    path = bundle(built, "cuts")
+    proc = unix_port([os.path.join(HERE, "mp_fleet_cuts.py"), path, KEY.hex()],
+                     paths=[FIRMWARE, HERE], heapsize="16m", timeout=600)
+    assert proc.returncode == 0, proc.stderr.decode()
+    got = json.loads(proc.stdout.decode().splitlines()[-1])
+    assert got["failures"] == [] and got["cuts"] == got["points"] > 500, got
+    assert got["old"] and got["new"], got  # cuts before the switch, and after it
