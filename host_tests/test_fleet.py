@@ -185,3 +185,99 @@ def test_a_power_cut_at_every_write_of_an_update(unix_port, built):
     got = json.loads(proc.stdout.decode().splitlines()[-1])
     assert got["failures"] == [] and got["cuts"] == got["points"] > 500, got
     assert got["old"] and got["new"], got  # cuts before the switch, and after it
+
+
+# ---- over a real Mosquitto ----
+
+def fleet_table(folder, table, port, key, plan, runtime):
+    import runtimes
+
+    os.makedirs(folder, exist_ok=True)
+    cfg = {"table": table, "broker": "127.0.0.1", "port": port, "resend_s": 1,
+           "keepalive": 5, "password": "pw-" + table, "fleet_key": key.hex()}
+    club = os.path.join(os.path.dirname(folder), table + ".club.json")
+    with open(club, "w") as f:
+        json.dump(cfg, f)
+    argv, env = runtimes.command(runtime, [os.path.join(HERE, "mp_fleet_table.py"), folder,
+                                           club, plan], paths=[FIRMWARE, HERE])
+    return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def lines(proc, timeout=180):
+    out, err = proc.communicate(timeout=timeout)
+    got = [json.loads(x) for x in out.decode().splitlines() if x.startswith("{")]
+    return proc.returncode, got, err.decode()
+
+
+@pytest.mark.parametrize("runtime", ["mp64", "mp32"])
+def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, tmp_path):
+    need_broker()
+    import mosquitto
+    from clubkit import PASSWORDS, ServiceThread
+
+    from club import broker as club_broker
+    from club.fleet import Fleet
+
+    users = dict(PASSWORDS, fleet="fleet-pw", t01="pw-t01", t02="pw-t02", t03="pw-t03")
+    path = bundle(built, "night")
+    with open(path, "rb") as f:
+        data = f.read()
+    pw = tmp_path / "fleet.pw"
+    pw.write_text("fleet-pw\n")
+    said = []
+    with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b, \
+            ServiceThread(str(tmp_path / "night.sqlite"), b.port):
+        args = type("A", (), {"broker": "127.0.0.1:%d" % b.port, "user": "fleet",
+                              "password_file": str(pw)})
+        client = club_broker.connect(args, "fleet")
+        try:
+            fl = Fleet(client, data, ["t01", "t02", "t03"], log=said.append)
+            fl.offer()
+            boards = {t: board(str(tmp_path / t)) for t in ("t01", "t02", "t03")}
+            # t02 is mid-match when the offer comes: it looks, then finishes its match.
+            busy = fleet_table(boards["t02"], "t02", b.port, KEY,
+                               "new classic66 names=Ann,Bob;deals 2 3;poll 1500;look;"
+                               "poll 1500;look;play 3;update 90", runtime)
+            free = fleet_table(boards["t01"], "t01", b.port, KEY, "update 90", runtime)
+            wrong = fleet_table(boards["t03"], "t03", b.port, bytes(32), "poll 3000",
+                                runtime)
+            code1, out1, err1 = lines(free)
+            code2, out2, err2 = lines(busy)
+            code3, out3, err3 = lines(wrong)
+            assert code1 == 4 and out1[-1]["reset"] == 1, err1
+            assert "club fw restart" in out1[-1]["said"]
+            assert code2 == 4, (out2, err2)
+            looks = [o["look"] for o in out2 if "look" in o]
+            # The offer waited, unwritten, while the match was under way.
+            assert looks and all(lk["stage"] == 1 and lk["offer"] and not lk["fw"]
+                                 for lk in looks), looks
+            assert out2[-1]["reset"] == 1 and out2[-1]["stage"] == 2  # taken after its end
+            assert code3 == 0 and "club fw bad signature" in out3[-1]["said"], (out3, err3)
+            for t in ("t01", "t02"):
+                assert record(boards[t])["slot"] == "a" and record(boards[t])["ver"] == VERSION
+            assert record(boards["t03"]) is None
+            # The tables restart into the new version: it runs, from its slot, and its match
+            # is the one it had; the next time they hear the offer they report the version.
+            code, out = boot(run_micropython_on(runtime), boards["t02"])
+            assert code == 0 and out["path"] == "fw/a", out
+            for t in ("t01", "t02"):
+                code, out, err = lines(fleet_table(boards[t], t, b.port, KEY, "poll 1500",
+                                                   runtime))
+                assert code == 0, err
+            assert fl.wait(30), fl.states
+            assert fl.states["t01"]["version"] == fl.states["t02"]["version"] == VERSION
+            assert fl.states["t03"] == {"version": 0, "state": "refused", "why": "signature",
+                                        "offered": VERSION}
+            assert any("t03: runs version 0, refused version %d: signature" % VERSION in s
+                       for s in said), said
+        finally:
+            client.loop_stop()
+            client.disconnect()
+
+
+def run_micropython_on(runtime):
+    def run(args, **kw):
+        return run_micropython(args, runtime=runtime, **kw)
+
+    return run

@@ -46,8 +46,14 @@ def _report(club, state, **more):
     club.link.publish(club.t_ack[:-3] + b"fw/state", json.dumps(more), retain=True)
 
 
+# The panel's words (the bottom line, after "club "), short for its 21 characters; English
+# only, as the codes the App shows as they are: the language files stay as they were.
+_WORDS = {"signature": "bad signature", "hash": "bad hash", "older": "older version",
+          "space": "no room", "format": "bad bundle", "busy": "on trial", "key": "no key"}
+
+
 def _say(club, text):
-    club.on_event("update " + text, None)
+    club.on_event("fw " + _WORDS.get(text, text), None)
 
 
 class Job:
