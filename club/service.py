@@ -62,6 +62,9 @@ class Service:
         self.log = log or (lambda line: None)  # one line per refusal and director action
         self.director_password = director_password  # the director's web page's, or None
         self.lock = threading.RLock()  # the event and the database: one user at a time
+        # {table: its last firmware state} (retained club/<t>/fw/state: club/fleet.py), for
+        # the director's page
+        self.firmware = {}
         self.replies = {}  # request id -> the reply sent (a request that comes again)
         self.db = Db(db_path)
         self.event = self.db.load()
@@ -103,7 +106,7 @@ class Service:
         self.unreachable = False
         self.log("connected to the broker")
         client.subscribe([("club/+/result", 1), ("club/+/seat", 1), ("club/director/do/+", 1),
-                          (WANT, 0), (PROBE, 0)])
+                          (WANT, 0), (PROBE, 0), ("club/+/fw/state", 0)])
         self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
@@ -220,11 +223,25 @@ class Service:
             if ack:
                 self.client.publish("club/%s/ack" % table, "%s %d" % ack, qos=1, retain=True)
 
+    def _firmware(self, table, payload):
+        """A table's firmware state (update/job.py): kept for the director's page."""
+        try:
+            st = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(st, dict) and isinstance(st.get("version"), int):
+            with self.lock:
+                self.firmware[table] = {k: st[k] for k in ("version", "state", "offered",
+                                                           "why", "failed") if k in st}
+
     def _handle(self, topic, payload):
         """(table, counted) for a topic that touches a table, else None."""
         parts = topic.split("/")
         if len(parts) == 4 and topic.startswith("club/director/do/"):
             self._director_message(parts[3], payload)
+            return None
+        if len(parts) == 4 and parts[2:] == ["fw", "state"]:
+            self._firmware(parts[1], payload)
             return None
         if len(payload) > MAX_PAYLOAD:
             self._refuse(topic, payload, "too large: %d bytes (at most %d)"

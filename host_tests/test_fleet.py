@@ -10,7 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
+import time
 
 import fleet
 import pytest
@@ -227,7 +227,7 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
     pw.write_text("fleet-pw\n")
     said = []
     with mosquitto.Broker(str(tmp_path / "broker"), users=users) as b, \
-            ServiceThread(str(tmp_path / "night.sqlite"), b.port):
+            ServiceThread(str(tmp_path / "night.sqlite"), b.port) as svc:
         args = type("A", (), {"broker": "127.0.0.1:%d" % b.port, "user": "fleet",
                               "password_file": str(pw)})
         client = club_broker.connect(args, "fleet")
@@ -271,6 +271,18 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
                                         "offered": VERSION}
             assert any("t03: runs version 0, refused version %d: signature" % VERSION in s
                        for s in said), said
+            # The director's page lists each table's version (the service heard the states).
+            from club import directorpage
+
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                page = directorpage.state(svc.svc)["firmware"]
+                if [f["version"] for f in page] == [VERSION, VERSION, 0]:
+                    break
+                time.sleep(0.05)
+            assert [(f["table"], f["version"], f["state"]) for f in page] == [
+                ("t01", VERSION, "running"), ("t02", VERSION, "running"),
+                ("t03", 0, "refused")], page
         finally:
             client.loop_stop()
             client.disconnect()
