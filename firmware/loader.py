@@ -33,7 +33,6 @@ _JOBS = const(
     b"\nlists ui.menus ui.points ui.info ui.settings ui.newmatch ui.pairs ui.nameentry"
     b" sixtysix.names ui.lists"  # the menus and lists, once back on the scoreboard
     b"\nupdate update update.job update.take update.sign update.slots"  # an update over WiFi
-    b"\nslots update update.slots"  # the update's trial: the first frame and key (loop.py)
     b"\n"
 )
 

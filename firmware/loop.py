@@ -62,17 +62,6 @@ def make_buzzer(cfg):
     return beep
 
 
-def _trial(key):
-    """An update on trial (update/slots.py): its first frame, then its first key."""
-    from update.slots import reached
-
-    from loader import drop
-
-    more = reached(key)
-    drop("slots")
-    return more
-
-
 def run(loops=None, board="board.json", seconds=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
     the app, with app.loops the turns made, or None when the board file is bad."""
@@ -92,7 +81,6 @@ def run(loops=None, board="board.json", seconds=None):
 
     print("scorekeeper: %s; heap free %d" % (cfg["name"], gc.mem_free()))
     power.start(time.ticks_ms())
-    trial = _trial(False)  # the first frame is up: an update on trial hears of it
     n = 0
     start = time.ticks_ms()
     while loops is None or n < loops:
@@ -103,8 +91,6 @@ def run(loops=None, board="board.json", seconds=None):
         power.watch(now, keys.any_down())
         if ev is not None and not power.key(now):
             app.press(ev[0], ev[1] == LONG)
-            if trial:
-                trial = _trial(True)
         if club is not None:
             club.poll(now)
         power.update(now)

@@ -1,11 +1,19 @@
 """The board runs this file at boot. It stays source, so it is kept tiny: the work is
-in loop.py, which deploy compiles to .mpy. First update/slots.py picks the folder the
-firmware runs from (an update over WiFi, or what `make deploy` copied)."""
+in loop.py, which deploy compiles to .mpy. A board that took an update over WiFi has its
+record fw/boot: update/slots.py then picks the folder the firmware runs from (and watches
+a new version's first frame and key); without one, nothing of it is loaded."""
 
-from update.slots import start
+import os
 
-start()  # the firmware's folder: an update's (fw/a, fw/b) or the base (update/slots.py)
-del start
+try:
+    os.stat("fw/boot")
+    from update.slots import start
+
+    start()
+    del start
+except OSError:
+    pass  # no update over WiFi: the firmware `make deploy` copied
+del os
 from loop import run  # noqa: E402
 
 if __name__ == "__main__":

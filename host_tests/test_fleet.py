@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 
 import fleet
@@ -50,7 +49,7 @@ def board(folder):
 
 
 def take(run, folder, path, free=1 << 20, key=KEY):
-    proc = run([os.path.join(HERE, "mp_fleet_take.py"), folder, path, key.hex(), str(free)],
+    proc = run([os.path.join(ROOT, "tools", "fleet_take.py"), folder, path, key.hex(), str(free)],
                paths=[FIRMWARE], heapsize="2m")
     assert proc.returncode == 0, proc.stderr.decode()
     return json.loads(proc.stdout.decode().splitlines()[-1])

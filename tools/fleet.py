@@ -16,7 +16,6 @@ only a version above the one it runs. Each table's club.json carries the key as
 
 import argparse
 import hashlib
-import json
 import os
 import subprocess
 import sys

@@ -52,8 +52,8 @@ class Taker:
         self.manifest = hashlib.sha256()
         self.out = None  # the file being written...
         self.left = 0  # ...its bytes still to come
-        self.hash = None
-        self.sha = None
+        self.hash = hashlib.sha256()  # the file's, from its first byte
+        self.sha = ""
         self.done = False
 
     # ---- the stream ----
@@ -96,10 +96,9 @@ class Taker:
         signed = line[:line.rfind(b" ")]
         if not same(_hex(hmac_sha256(self.key, signed)).encode(), w[5]):
             raise Refusal("signature")
-        try:
-            version, count, total = int(w[1]), int(w[2]), int(w[3])
-        except ValueError:
+        if not (w[1].isdigit() and w[2].isdigit() and w[3].isdigit()):
             raise Refusal("format")
+        version, count, total = int(w[1]), int(w[2]), int(w[3])
         if version <= self.running:
             raise Refusal("older")
         if total > self.free + self._slot_bytes():
@@ -129,8 +128,10 @@ class Taker:
             self._close()
 
     def _close(self):
-        self.out.close()
+        out = self.out
         self.out = None
+        if out is not None:
+            out.close()
         self.count -= 1
         if _hex(self.hash.digest()) != self.sha:
             raise Refusal("hash")

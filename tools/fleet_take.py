@@ -1,20 +1,20 @@
 """Take a firmware bundle into a board's flash folder, as update/job.py does with the
-pieces the broker brings, without the broker (test_fleet.py, the bench's update row):
+pieces the broker brings, without the broker (host_tests/test_fleet.py, and the bench's
+update row: tools/fleet_figures.py):
 
-    micropython mp_fleet_take.py FLASH_DIR BUNDLE KEY_HEX FREE_BYTES [CHUNK]
+    micropython tools/fleet_take.py FLASH_DIR BUNDLE KEY_HEX FREE_BYTES [CHUNK]
 
 Prints one JSON line: "ok" (switched) or "why" (the refusal's code), "ms" the time taken,
 "heap_peak" the most the heap held while taking (live: collected after each piece), "heap_base"
 what it held before.
 """
 
+import binascii
 import gc
 import json
 import os
 import sys
 import time
-
-import binascii
 
 
 def main():
