@@ -12,6 +12,9 @@ Topics (the broker's ACL lets table t07 write only club/t07/result, read club/t0
                        up to seq is applied
   club/<table>/seat    retained, from the director: {"round": R, "names": [..],
                        "rules": "classic66 target=7"}
+  club/<table>/fw/...  an update over WiFi (club/fleet.py): the offer is only kept (fw)
+                       until the table is free, no match under way and every result acked;
+                       then update/job.py, loaded for it, takes the bundle (its docstring)
 
 poll(now) is one short step, never a wait: the keys stay instant with no WiFi at all.
 Results are resent from the last acknowledged one whenever the link comes up, and again
