@@ -49,7 +49,8 @@ def _report(club, state, **more):
 # The panel's words (the bottom line, after "club "), short for its 21 characters; English
 # only, as the codes the App shows as they are: the language files stay as they were.
 _WORDS = {"signature": "bad signature", "hash": "bad hash", "older": "older version",
-          "space": "no room", "format": "bad bundle", "busy": "on trial", "key": "no key"}
+          "space": "no room", "format": "bad bundle", "busy": "on trial", "key": "no key",
+          "failed": "did not start"}
 
 
 def _say(club, text):

@@ -13,7 +13,8 @@ the slot the one the next boot runs: until that rename the board boots what it r
 whatever the power does. The match's folder (data/) is never written. Nothing but a line
 and a piece at a time is held in the heap.
 
-A refusal raises Refusal(code): "format", "signature", "older", "space", "hash", "busy".
+A refusal raises Refusal(code): "format", "signature", "older", "space", "hash", "busy",
+"failed" (the version this board went back from: update/slots.py).
 """
 
 import hashlib
@@ -101,6 +102,8 @@ class Taker:
         version, count, total = int(w[1]), int(w[2]), int(w[3])
         if version <= self.running:
             raise Refusal("older")
+        if version == self.record.get("back"):
+            raise Refusal("failed")  # it did not start here: not again, only a newer one
         if total > self.free + self._slot_bytes():
             raise Refusal("space")
         self.version = version
