@@ -126,7 +126,8 @@ def main():
         elif w[0] == "update":
             step(int(float(w[1]) * 1000))
     print(json.dumps({"end": 1, "stage": session.stage(), "said": table.said,
-                      "status": club.status}))
+                      "status": club.status, "loaded": sorted(
+                          m for m in sys.modules if m.split(".")[0] == "update")}))
 
 
 main()

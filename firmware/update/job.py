@@ -1,7 +1,7 @@
 """The update job: a table takes a bundle the club offers over its broker (club/fleet.py),
 between matches only. net/clublink.py hands over every message under club/<table>/fw/ and
 steps the job from its poll() while no match is under way and every result is sent; the
-job's code is in the heap only then (the loader's "update" job).
+job's code is in the heap only then (it drops itself: UNLOAD below).
 
 Topics (the broker's ACL: the table reads its offer and parts, writes its wants and state):
   club/<t>/fw/offer  retained, from the club: {"version": V, "size": N, "chunk": C}
@@ -25,6 +25,9 @@ from compat import ticks_diff
 from update import slots
 from update.take import Refusal, Taker
 
+# The update's modules, dropped when the job ends (its own list, not a line in loader.py's
+# table: that table is heap every board holds during play).
+UNLOAD = ("update.job", "update.take", "update.sign", "update.slots", "update")
 _AGAIN_MS = 3000  # a piece not come by then is asked again...
 _TRIES = 5  # ...this many times, then the job gives up until the next offer
 
@@ -165,9 +168,15 @@ class Job:
         self.taker.abandon()
         self._buffer(self.small)
         self.club.fw = offer
-        from loader import drop
+        drop()
 
-        drop("update")
+
+def drop():
+    """Give the update's code back to the heap."""
+    from loader import unload
+
+    for name in UNLOAD:
+        unload(name)
 
 
 def step(club, now):
@@ -182,9 +191,7 @@ def step(club, now):
         except (ValueError, KeyError, TypeError):
             _say(club, "format")
         if club.fw is None:
-            from loader import drop
-
-            drop("update")
+            drop()
         return
     job.step(now)
 
