@@ -11,10 +11,8 @@ the record goes back to prev, with "back" naming the version that failed (the up
 reports it). No record (or one that cannot be read): the base. `make deploy` removes the
 record, so the base it copies runs again.
 
-main.py calls start() before anything else loads, and only when the record is there: a
-board that never took an update loads none of this. On a trial boot start() hooks the app
-as wiring.build makes it: its first render() and its first press() call reached(), then the
-hooks go (the play code knows nothing of updates, and holds nothing of them).
+update/boot.py uses it at boot (choose, then reached at the first frame and key), the
+update job to know the version running and to switch (write).
 """
 
 import json
@@ -82,51 +80,6 @@ def choose(fs=None):
             pass  # a full or failing flash: boot what the record said
     slot = r["slot"]
     return "fw/" + slot if slot else ""
-
-
-def start():
-    """The boot's first step (main.py): run from the chosen folder. Its modules come first
-    on the path; this module is dropped so that the folder's own comes in later."""
-    import sys
-
-    folder = choose()
-    if folder:
-        sys.path.insert(0, folder)
-    r = read()
-    if r is not None and not r.get("ok"):
-        _watch()
-    for name in ("update.slots", "update"):
-        sys.modules.pop(name, None)
-
-
-def _watch():
-    """Hook the first frame and the first key of the app the boot builds (the folder's own
-    wiring, loaded now rather than a moment later by the boot)."""
-    import wiring
-
-    build = wiring.build
-
-    def first_build(*args, **kw):
-        wiring.build = build
-        app = build(*args, **kw)
-
-        def first_render():
-            del app.render
-            drew = app.render()
-            reached(False)
-            return drew
-
-        def first_press(name, long=False):
-            del app.press
-            done = app.press(name, long)
-            reached(True)
-            return done
-
-        app.render = first_render
-        app.press = first_press
-        return app
-
-    wiring.build = first_build
 
 
 def version(fs=None):
