@@ -10,8 +10,9 @@ Topics (the broker's ACL: the table reads its offer and parts, writes its wants 
   club/<t>/fw/state  retained, from the table: {"version": running, "state": S, ...}
                      S: "running" (offered what it runs), "taking" (with "offered"),
                      "switching" (all in and checked: resetting into it), "refused" (with
-                     "offered" and "why": a take.py code or "key"), "back" (the version in
-                     "failed" never reached its first frame: the board runs the previous)
+                     "offered" and "why": a take.py code, "key" or "flash"), "back"
+                     (the version in "failed" never reached its first frame: the board
+                     runs the previous one)
 One piece is asked at a time, and asked again when it does not come; a match started at the
 table, or a link gone for good, ends the job and leaves the slot unused: the retained offer
 starts it again from the beginning once the table is free.
@@ -53,7 +54,7 @@ def _report(club, state, **more):
 # only, as the codes the App shows as they are: the language files stay as they were.
 _WORDS = {"signature": "bad signature", "hash": "bad hash", "older": "older version",
           "space": "no room", "format": "bad bundle", "busy": "on trial", "key": "no key",
-          "failed": "did not start"}
+          "failed": "did not start", "flash": "flash error"}
 
 
 def _say(club, text):
@@ -68,6 +69,8 @@ class Job:
         self.version = o["version"]
         self.size = o["size"]
         chunk = o["chunk"]
+        if type(chunk) is not int or not 0 < chunk <= 4096 or type(self.size) is not int:
+            raise ValueError  # no piece the heap could not take
         running = slots.version()
         if self.version <= running:
             _report(club, "back" if (slots.read() or {}).get("back") else "running")
@@ -127,9 +130,8 @@ class Job:
 
     def part(self, payload, now):
         nl = payload.find(b"\n")
-        head = payload[:nl].split()
-        if nl < 0 or len(head) != 2 or int(head[0]) != self.version or int(head[1]) != self.at:
-            return  # an old answer to a want asked again
+        if payload[:nl] != b"%d %d" % (self.version, self.at):
+            return  # an old answer to a want asked again, or not one
         data = memoryview(payload)[nl + 1:]
         t = self.taker
         try:
@@ -139,11 +141,11 @@ class Job:
                 raise Refusal("format")
             if self.at == self.size:
                 t.finish()
-        except Refusal as e:
+        except (Refusal, OSError) as e:  # OSError: the flash's write failed
             t.abandon()
             self.end()
             try:
-                self.refuse(e.args[0])
+                self.refuse(e.args[0] if isinstance(e, Refusal) else "flash")
             except StopIteration:
                 pass
             return
