@@ -296,3 +296,44 @@ def run_micropython_on(runtime):
         return run_micropython(args, runtime=runtime, **kw)
 
     return run
+
+
+def test_the_fleet_command_says_what_is_wrong(tmp_path, capsys):
+    from club import fleet as club_fleet
+
+    notone = tmp_path / "x.s66fw"
+    notone.write_bytes(b"S66FW1\n12\n{}")  # not this format
+    assert club_fleet.main([str(notone), "--tables", "t01"]) == 2
+    assert "not a firmware bundle" in capsys.readouterr().err
+    assert club_fleet.main([str(tmp_path / "none"), "--tables", "t01"]) == 2
+    good = tmp_path / "good.s66fw"
+    good.write_bytes(fleet.pack({}, 7, KEY))
+    assert club_fleet.bundle_version(good.read_bytes()) == 7
+    port = __import__("mosquitto").free_port()  # nobody listens there
+    assert club_fleet.main([str(good), "--tables", "t01", "--broker",
+                            "127.0.0.1:%d" % port]) == 3
+    assert "cannot reach the broker" in capsys.readouterr().err
+
+
+def test_make_fleet_signs_what_deploy_builds(tmp_path):
+    key = tmp_path / "club.key"
+    assert fleet.main(["--new-key", str(key)]) == 0
+    assert fleet.main(["--new-key", str(key)]) == 2  # an existing key stays
+    out = tmp_path / "b.s66fw"
+    assert fleet.main(["--key", str(key), "--version", "12", "--host", "--out", str(out)]) == 0
+    data = out.read_bytes()
+    head = data[:data.index(b"\n")].split()
+    assert head[:2] == [b"S66FW2", b"12"] and int(head[2]) > 50  # every compiled file
+    from update.sign import hmac_sha256
+
+    signed = data[:data.index(b"\n")].rpartition(b" ")[0]
+    assert hmac_sha256(fleet.read_key(str(key)), signed).hex().encode() == head[5]
+    paths = []
+    at = data.index(b"\n") + 1
+    while at < len(data):  # each file's line, then its bytes
+        nl = data.index(b"\n", at)
+        path, size, _sha = data[at:nl].split()
+        paths.append(path.decode())
+        at = nl + 1 + int(size)
+    assert len(paths) == int(head[2]) and "loop.mpy" in paths and "update/take.mpy" in paths
+    assert "main.py" not in paths  # main.py stays the one USB put there
