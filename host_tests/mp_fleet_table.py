@@ -8,7 +8,10 @@ PLAN, one command a ';':
   new RULES               start a match           deals N SEED   N quick deals
   play SEED               quick deals until the match is over
   poll MS                 keep the link going for MS milliseconds
-  look                    print {"look": ...}: the stage, whether an offer waits, fw/ there
+  look                    print {"look": ...}: the stage, whether an offer waits, fw/ there,
+                          the boot record there
+  taking P S              poll until the update has taken P% of the bundle (S seconds at most)
+  begin RULES             start a match and enter its first result, with no poll between
   update S                poll until the update resets the board (S seconds at most)
 The reset prints {"reset": ...} and exits with status 4 (a reboot, for the test); at the
 end of a plan without one, {"end": ...} with what the panel said.
@@ -122,7 +125,21 @@ def main():
         elif w[0] == "look":
             print(json.dumps({"look": {"stage": session.stage(),
                                        "offer": club.fw.__class__ is bytes,
-                                       "fw": exists("fw"), "said": table.said}}))
+                                       "fw": exists("fw"), "record": exists("fw/boot"),
+                                       "said": table.said}}))
+        elif w[0] == "begin":
+            table.attempt(session.new_match, "new " + cmd.strip()[6:])
+            st = session.match.state
+            table.attempt(session.enter, bytes((5, 0, st.rules.choices()[0])))
+            step(5)
+        elif w[0] == "taking":
+            end = time.ticks_add(time.ticks_ms(), int(float(w[2]) * 1000))
+            while time.ticks_diff(end, time.ticks_ms()) > 0:
+                job = club.fw
+                if job is not None and job.__class__ is not bytes and \
+                        job.at * 100 >= int(w[1]) * job.size:
+                    break
+                step(1)
         elif w[0] == "update":
             step(int(float(w[1]) * 1000))
     print(json.dumps({"end": 1, "stage": session.stage(), "said": table.said,

@@ -221,7 +221,8 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
     from club import broker as club_broker
     from club.fleet import Fleet
 
-    users = dict(PASSWORDS, fleet="fleet-pw", t01="pw-t01", t02="pw-t02", t03="pw-t03")
+    users = dict(PASSWORDS, fleet="fleet-pw", t01="pw-t01", t02="pw-t02", t03="pw-t03",
+                 t04="pw-t04")
     path = bundle(built, "night")
     with open(path, "rb") as f:
         data = f.read()
@@ -234,19 +235,29 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
                               "password_file": str(pw)})
         client = club_broker.connect(args, "fleet")
         try:
-            fl = Fleet(client, data, ["t01", "t02", "t03"], log=said.append)
+            fl = Fleet(client, data, ["t01", "t02", "t03", "t04"], log=said.append)
             fl.offer()
-            boards = {t: board(str(tmp_path / t)) for t in ("t01", "t02", "t03")}
+            boards = {t: board(str(tmp_path / t)) for t in ("t01", "t02", "t03", "t04")}
             # t02 is mid-match when the offer comes: it looks, then finishes its match.
             busy = fleet_table(boards["t02"], "t02", b.port, KEY,
                                "new classic66 names=Ann,Bob;deals 2 3;poll 1500;look;"
                                "poll 1500;look;play 3;update 90", runtime)
             free = fleet_table(boards["t01"], "t01", b.port, KEY, "update 90", runtime)
+            # t04 is free when the offer comes, and a match starts there mid-update.
+            late = fleet_table(boards["t04"], "t04", b.port, KEY,
+                               "taking 30 60;begin classic66 names=Cy,Di;look;"
+                               "play 5;update 90", runtime)
             wrong = fleet_table(boards["t03"], "t03", b.port, bytes(32), "poll 3000",
                                 runtime)
             code1, out1, err1 = lines(free)
             code2, out2, err2 = lines(busy)
             code3, out3, err3 = lines(wrong)
+            code4, out4, err4 = lines(late)
+            assert code4 == 4, (out4, err4)
+            look = [o["look"] for o in out4 if "look" in o]
+            # The match stopped the update, unswitched; the offer waited for the match's end.
+            assert look == [dict(look[0], stage=1, offer=True, fw=True, record=False)], look
+            assert "club fw 20%" in look[0]["said"] and out4[-1]["stage"] == 2
             assert code1 == 4 and out1[-1]["reset"] == 1, err1
             assert "club fw restart" in out1[-1]["said"]
             assert code2 == 4, (out2, err2)
@@ -257,14 +268,14 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
             assert out2[-1]["reset"] == 1 and out2[-1]["stage"] == 2  # taken after its end
             assert code3 == 0 and "club fw bad signature" in out3[-1]["said"], (out3, err3)
             assert out3[-1]["loaded"] == []  # the update's code left the heap with the job
-            for t in ("t01", "t02"):
+            for t in ("t01", "t02", "t04"):
                 assert record(boards[t])["slot"] == "a" and record(boards[t])["ver"] == VERSION
             assert record(boards["t03"]) is None
             # The tables restart into the new version: it runs, from its slot, and its match
             # is the one it had; the next time they hear the offer they report the version.
             code, out = boot(run_micropython_on(runtime), boards["t02"])
             assert code == 0 and out["path"] == "fw/a", out
-            for t in ("t01", "t02"):
+            for t in ("t01", "t02", "t04"):
                 code, out, err = lines(fleet_table(boards[t], t, b.port, KEY, "poll 1500",
                                                    runtime))
                 assert code == 0 and out[-1]["loaded"] == [], (out, err)
@@ -280,12 +291,12 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 page = directorpage.state(svc.svc)["firmware"]
-                if [f["version"] for f in page] == [VERSION, VERSION, 0]:
+                if [f["version"] for f in page] == [VERSION, VERSION, 0, VERSION]:
                     break
                 time.sleep(0.05)
             assert [(f["table"], f["version"], f["state"]) for f in page] == [
                 ("t01", VERSION, "running"), ("t02", VERSION, "running"),
-                ("t03", 0, "refused")], page
+                ("t03", 0, "refused"), ("t04", VERSION, "running")], page
         finally:
             client.loop_stop()
             client.disconnect()
