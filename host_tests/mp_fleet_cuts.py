@@ -9,8 +9,9 @@ of that: before each open, close, rename, remove, mkdir, and at the first, middl
 byte of each write (STRIDE: every STRIDE-th cut point only). After each cut the board boots
 over what survived: it must run the old firmware or the complete new one (every file as the
 manifest says), the match must be as it was, and, on the old firmware, the update taken
-again from the start must succeed. Prints one JSON line: cuts, old (boots that ran the old
-firmware), new, failures (the first ten).
+again from the start must succeed. Then the going back from a version that twice missed its
+first frame, cut at every step: the boot after runs the old firmware. Prints one JSON line:
+cuts, old (boots that ran the old firmware), new, back_cuts, failures (the first ten).
 """
 
 import binascii
@@ -144,6 +145,32 @@ def main():
                 fail(cut, "taking the update again failed: %r" % (e,))
         else:
             fail(cut, "boots %r" % folder)
+    # The going back: a version that twice missed its first frame, cut at every step of the
+    # boot that leaves it; the boot after runs the old firmware and knows what failed.
+    fs = FaultFS(files0, dirs0)
+    take(fs, bundle, key)
+    r = slots.read(fs)
+    r["tries"] = 2
+    slots.write(r, fs)
+    files2, dirs2 = fs.survivors()
+    version = int(bundle.split(b" ", 2)[1])
+    ref = Recorder(files2, dirs2)
+    slots.choose(ref)
+    stats["back_cuts"] = 0
+    for cut in sorted(set(ref.points)):
+        fs = FaultFS(files2, dirs2, cut_at=cut)
+        try:
+            slots.choose(fs)
+        except OSError:
+            pass
+        stats["back_cuts"] += 1
+        fs = fs.reboot()
+        folder = slots.choose(fs)
+        r = slots.read(fs)
+        if folder != "" or r is None or r.get("back") != version or r.get("ok") != 1:
+            fail(cut, "going back: boots %r with the record %r" % (folder, r))
+        if score(fs) != match0:
+            fail(cut, "going back: the match is not the one before")
     print(json.dumps(stats))
 
 

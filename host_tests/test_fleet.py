@@ -187,6 +187,7 @@ def test_a_power_cut_at_every_write_of_an_update(unix_port, built):
     got = json.loads(proc.stdout.decode().splitlines()[-1])
     assert got["failures"] == [] and got["cuts"] == got["points"] > 500, got
     assert got["old"] and got["new"], got  # cuts before the switch, and after it
+    assert got["back_cuts"] >= 3, got  # the going back's write, close and rename
 
 
 # ---- over a real Mosquitto ----
