@@ -223,7 +223,7 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
     from club.fleet import Fleet
 
     users = dict(PASSWORDS, fleet="fleet-pw", t01="pw-t01", t02="pw-t02", t03="pw-t03",
-                 t04="pw-t04")
+                 t04="pw-t04", t05="pw-t05")
     path = bundle(built, "night")
     with open(path, "rb") as f:
         data = f.read()
@@ -236,9 +236,13 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
                               "password_file": str(pw)})
         client = club_broker.connect(args, "fleet")
         try:
-            fl = Fleet(client, data, ["t01", "t02", "t03", "t04"], log=said.append)
+            fl = Fleet(client, data, ["t01", "t02", "t03", "t04", "t05"], log=said.append)
             fl.offer()
-            boards = {t: board(str(tmp_path / t)) for t in ("t01", "t02", "t03", "t04")}
+            boards = {t: board(str(tmp_path / t)) for t in ("t01", "t02", "t03", "t04", "t05")}
+            # t05 runs a newer version already (taken over WiFi before).
+            os.makedirs(os.path.join(boards["t05"], "fw"))
+            with open(os.path.join(boards["t05"], "fw", "boot"), "w") as f:
+                json.dump({"slot": "", "ver": VERSION + 1, "ok": 1}, f)
             # t02 is mid-match when the offer comes: it looks, then finishes its match.
             busy = fleet_table(boards["t02"], "t02", b.port, KEY,
                                "new classic66 names=Ann,Bob;deals 2 3;poll 1500;look;"
@@ -250,10 +254,14 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
                                "play 5;update 90", runtime)
             wrong = fleet_table(boards["t03"], "t03", b.port, bytes(32), "poll 3000",
                                 runtime)
+            newer = fleet_table(boards["t05"], "t05", b.port, KEY, "poll 3000", runtime)
             code1, out1, err1 = lines(free)
             code2, out2, err2 = lines(busy)
             code3, out3, err3 = lines(wrong)
             code4, out4, err4 = lines(late)
+            code5, out5, err5 = lines(newer)
+            assert code5 == 0 and "club fw older version" in out5[-1]["said"], (out5, err5)
+            assert out5[-1]["loaded"] == []
             assert code4 == 4, (out4, err4)
             look = [o["look"] for o in out4 if "look" in o]
             # The match stopped the update, unswitched; the offer waited for the match's end.
@@ -292,12 +300,15 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 page = directorpage.state(svc.svc)["firmware"]
-                if [f["version"] for f in page] == [VERSION, VERSION, 0, VERSION]:
+                if [f["version"] for f in page] == [VERSION, VERSION, 0, VERSION,
+                                                    VERSION + 1]:
                     break
                 time.sleep(0.05)
             assert [(f["table"], f["version"], f["state"]) for f in page] == [
                 ("t01", VERSION, "running"), ("t02", VERSION, "running"),
-                ("t03", 0, "refused"), ("t04", VERSION, "running")], page
+                ("t03", 0, "refused"), ("t04", VERSION, "running"),
+                ("t05", VERSION + 1, "refused")], page
+            assert page[4]["why"] == "older" and page[2]["why"] == "signature"
         finally:
             client.loop_stop()
             client.disconnect()
@@ -349,3 +360,18 @@ def test_make_fleet_signs_what_deploy_builds(tmp_path):
         at = nl + 1 + int(size)
     assert len(paths) == int(head[2]) and "loop.mpy" in paths and "update/take.mpy" in paths
     assert "main.py" not in paths  # main.py stays the one USB put there
+
+
+def test_every_update_message_is_under_the_venue_brokers_limit():
+    import re
+
+    from club import fleet as club_fleet
+
+    with open(os.path.join(ROOT, "club", "mosquitto", "venue.conf")) as f:
+        limit = int(re.search(r"(?m)^message_size_limit (\d+)", f.read()).group(1))
+    # The largest piece a table accepts (update/job.py) with its head, and the manifest's
+    # longest line as a table reads it, both well under the limit.
+    head = b"%d %d\n" % (1 << 30, 1 << 30)
+    assert club_fleet.CHUNK + len(head) < 4096 + len(head) < limit
+    data = fleet.pack({}, 1, KEY)
+    assert len(data) < limit  # an empty bundle is one head line

@@ -8,7 +8,8 @@ Topics (the broker's ACL: the table reads its offer and parts, writes its wants 
   club/<t>/fw/want   from the table: "V OFFSET", the next piece it needs
   club/<t>/fw/part   from the club: "V OFFSET\n" and up to C bytes of the bundle from there
   club/<t>/fw/state  retained, from the table: {"version": running, "state": S, ...}
-                     S: "running" (offered what it runs), "taking" (with "offered"),
+                     S: "running" (offered what it runs, or nothing yet), "taking"
+                     (with "offered"),
                      "switching" (all in and checked: resetting into it), "refused" (with
                      "offered" and "why": a take.py code, "key" or "flash"), "back"
                      (the version in "failed" never reached its first frame: the board
@@ -72,9 +73,11 @@ class Job:
         if type(chunk) is not int or not 0 < chunk <= 4096 or type(self.size) is not int:
             raise ValueError  # no piece the heap could not take
         running = slots.version()
-        if self.version <= running:
+        if self.version == running:  # what it runs: said to the club, nothing more
             _report(club, "back" if (slots.read() or {}).get("back") else "running")
             raise StopIteration
+        if self.version < running:
+            self.refuse("older")
         key = club.cfg.get("fleet_key")
         if not key:
             self.refuse("key")
