@@ -4,7 +4,8 @@ that has a club.json beside it; nothing here runs otherwise.
 
 club.json (deployed beside board.json, never committed):
   {"table": "t07", "password": "...", "broker": "192.168.4.1", "port": 1883,
-   "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20}
+   "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20,
+   "fleet_key": "<hex>"}   (the club's key for updates over WiFi: update/job.py)
 
 Topics (the broker's ACL lets table t07 write only club/t07/result, read club/t07/#):
   club/<table>/result  the table's results, QoS 1 (net/outbox.py has the schema)
