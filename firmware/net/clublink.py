@@ -7,7 +7,8 @@ club.json (deployed beside board.json, never committed):
    "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20,
    "fleet_key": "<hex>"}   (the club's key for updates over WiFi: update/job.py)
 
-Topics (the broker's ACL lets table t07 write only club/t07/result, read club/t07/#):
+Topics (the broker's ACL lets table t07 write only club/t07/result and its update's
+wants and state, read only its ack, its seating and its update's offer and pieces):
   club/<table>/result  the table's results, QoS 1 (net/outbox.py has the schema)
   club/<table>/ack     retained, from the standings service: "<inc> <seq>", every result
                        up to seq is applied
