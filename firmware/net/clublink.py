@@ -209,7 +209,8 @@ class Club:
         self._heard = self._now
         self.link.subscribe(self.t_ack)
         self.link.subscribe(self.t_seat)
-        self.link.subscribe(self.t_ack[:-3] + b"fw/offer")
+        if "fleet_key" in self.cfg:  # a table that takes updates over WiFi (update/job.py)
+            self.link.subscribe(self.t_ack[:-3] + b"fw/offer")
 
     def suback(self, pid, granted):
         if granted == 0x80:
