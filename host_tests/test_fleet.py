@@ -197,7 +197,9 @@ def fleet_table(folder, table, port, key, plan, runtime):
 
     os.makedirs(folder, exist_ok=True)
     cfg = {"table": table, "broker": "127.0.0.1", "port": port, "resend_s": 1,
-           "keepalive": 5, "password": "pw-" + table, "fleet_key": key.hex()}
+           "keepalive": 5, "password": "pw-" + table}
+    if key is not None:
+        cfg["fleet_key"] = key.hex()
     club = os.path.join(os.path.dirname(folder), table + ".club.json")
     with open(club, "w") as f:
         json.dump(cfg, f)
@@ -223,7 +225,7 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
     from club.fleet import Fleet
 
     users = dict(PASSWORDS, fleet="fleet-pw", t01="pw-t01", t02="pw-t02", t03="pw-t03",
-                 t04="pw-t04", t05="pw-t05")
+                 t04="pw-t04", t05="pw-t05", t06="pw-t06")
     path = bundle(built, "night")
     with open(path, "rb") as f:
         data = f.read()
@@ -238,7 +240,8 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
         try:
             fl = Fleet(client, data, ["t01", "t02", "t03", "t04", "t05"], log=said.append)
             fl.offer()
-            boards = {t: board(str(tmp_path / t)) for t in ("t01", "t02", "t03", "t04", "t05")}
+            boards = {t: board(str(tmp_path / t))
+                      for t in ("t01", "t02", "t03", "t04", "t05", "t06")}
             # t05 runs a newer version already (taken over WiFi before).
             os.makedirs(os.path.join(boards["t05"], "fw"))
             with open(os.path.join(boards["t05"], "fw", "boot"), "w") as f:
@@ -255,10 +258,18 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
             wrong = fleet_table(boards["t03"], "t03", b.port, bytes(32), "poll 3000",
                                 runtime)
             newer = fleet_table(boards["t05"], "t05", b.port, KEY, "poll 3000", runtime)
+            # t06's club.json has no key: it takes no part, though an offer waits for it.
+            client.publish("club/t06/fw/offer", json.dumps(
+                {"version": VERSION, "size": len(data), "chunk": 2048}), qos=1, retain=True)
+            nokey = fleet_table(boards["t06"], "t06", b.port, None, "poll 3000;look", runtime)
             code1, out1, err1 = lines(free)
             code2, out2, err2 = lines(busy)
             code3, out3, err3 = lines(wrong)
             code4, out4, err4 = lines(late)
+            code6, out6, err6 = lines(nokey)
+            assert code6 == 0 and out6[0]["look"]["offer"] is False, (out6, err6)
+            assert out6[-1]["loaded"] == [] and record(boards["t06"]) is None
+            assert [x for x in out6[-1]["said"] if x.startswith("club fw")] == []  # unheard
             code5, out5, err5 = lines(newer)
             assert code5 == 0 and "club fw older version" in out5[-1]["said"], (out5, err5)
             assert out5[-1]["loaded"] == []
