@@ -123,6 +123,13 @@ romfs: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python tools/deploy.py --image build/firmware.romfs
 
+# The firmware as a signed bundle for updates over WiFi (tools/fleet.py; docs/boards.md,
+# "Updates over WiFi"): make fleet [KEY=fleet.key] [VERSION=N]; club/fleet.py offers it.
+KEY ?= fleet.key
+.PHONY: fleet
+fleet: $(STAMP)
+	$(BIN)/python tools/fleet.py --key $(KEY)$(if $(VERSION), --version $(VERSION))
+
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(ARGS)
 

@@ -3,7 +3,7 @@
     /director             the page (club/director.html)
     /director/state.json  what it shows: a page of the results that do not count (newest
                           first; ?before=ROW the page below that row) with exact counts,
-                          corrections, the log
+                          corrections, the log, each table's firmware version
     /director/act         POST: one director request (JSON), answered with the verdict
 
 All of it needs the director's password (HTTP Basic, user "director"; the service reads
@@ -93,6 +93,8 @@ def state(svc, before=None):
                 "not_counted": rows, "counts": counts, "total": sum(counts.values()),
                 "newer": newer, "next": rows[-1]["id"] if len(found) > PAGE_ROWS else None,
                 "audit": list(svc.event.audit),
-                "log": svc.db.director_log(), "matches": sorted(
+                "log": svc.db.director_log(),
+                "firmware": [dict(svc.firmware[t], table=t) for t in sorted(svc.firmware)],
+                "matches": sorted(
                     matches, key=lambda m: (m["table"], m["inc"], m["match"]))}
 

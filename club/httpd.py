@@ -52,6 +52,8 @@ class Desk:
         self.changed = threading.Condition()
         self.version = 0
         self.snapshot = "{}"
+        # {table: its last firmware state} (retained club/<t>/fw/state: club/fleet.py)
+        self.firmware = {}
 
     def publish(self, text):
         """New standings (JSON text) for the page and every open event stream."""

@@ -62,6 +62,7 @@ class Service:
         # the standings, the director's path, the table page.
         self.desk = httpd.Desk(self.db, self.db.load(), self.director, director_password)
         self.lock = self.desk.lock
+        self.firmware = self.desk.firmware  # each table's, for the director's page
         self.stop = self.desk.stop
         self.every = every
         self.inbox = queue.Queue()
@@ -105,7 +106,8 @@ class Service:
         self.unreachable = False
         self.log("connected to the broker")
         client.subscribe([(wire.topic("+", wire.RESULT), 1), (wire.topic("+", wire.SEAT), 1),
-                          (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 1)])
+                          (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 1),
+                          (wire.topic("+", "fw/state"), 0)])
         mark = "mark " + os.urandom(4).hex()
         # Queued before the live mark goes, so the work thread knows it when it comes.
         self.inbox.put(("mark", mark.encode()))
@@ -229,10 +231,25 @@ class Service:
             if ack:
                 self.client.publish(wire.topic(table, wire.ACK), "%s %d" % ack, qos=1, retain=True)
 
+    def _firmware(self, table, payload):
+        """A table's firmware state (update/job.py): kept for the director's page."""
+        try:
+            st = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(st, dict) and isinstance(st.get("version"), int):
+            with self.lock:
+                self.firmware[table] = {k: st[k] for k in ("version", "state", "offered",
+                                                           "why", "failed") if k in st}
+
     def _handle(self, topic, payload):
         """(table, counted) for a topic that touches a table, else None."""
         if topic.startswith(wire.DIRECTOR_DO) and "/" not in topic[len(wire.DIRECTOR_DO):]:
             self._director_message(topic[len(wire.DIRECTOR_DO):], payload)
+            return None
+        parts = topic.split("/")
+        if len(parts) == 4 and parts[2:] == ["fw", "state"]:
+            self._firmware(parts[1], payload)
             return None
         if len(payload) > MAX_PAYLOAD:
             self._refuse(topic, payload, "too large: %d bytes (at most %d)"

@@ -9,7 +9,9 @@ by a plain import, and dropped by its job's name once the job is done:
     ...
     drop("restore")                  # and gives the heap back
 
-Every module not named in the table is resident: loaded at boot (or on first use) and kept.
+Every module not named in the table is resident: loaded at boot (or on first use) and kept,
+but the update package (update/), which drops itself (update/job.py's UNLOAD): a line of
+its own here would be heap that every board holds during play, where none is to spare.
 host_tests/test_resident.py checks what a booted board holds.
 """
 

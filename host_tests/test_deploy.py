@@ -483,6 +483,25 @@ def test_deploy_boot_restore_and_redeploy(vboard):
         "p[32].mode == machine.Pin.OPEN_DRAIN, p[27]", "p[32].pull == machine.Pin.PULL_UP, p[26]")))
     assert got["screen"] == "Scoreboard" and got["match"] == rid and got["pins"] == "True True"
 
+    # A board running an update over WiFi (its record names fw/a, whose loop never starts):
+    # make deploy is the way back: the record goes, the copied firmware runs, the match stays.
+    (flash / "fw" / "a").mkdir(parents=True)
+    (flash / "fw" / "a" / "loop.py").write_text("raise ImportError('the update')\n")
+    (flash / "fw" / "boot").write_text('{"slot": "a", "ver": 9, "prev": "", "pver": 0, "ok": 1}')
+    assert "ImportError" in on_board_fails(port, BOOT)
+    back = make_deploy("devkitc-ssd1306-buttons", port)
+    assert "an update over WiFi ran: fw/boot removed" in back
+    assert not (flash / "fw" / "boot").exists()
+    got = answers(on_board(port, BOOT.replace(
+        "p[32].mode == machine.Pin.OPEN_DRAIN, p[27]", "p[32].pull == machine.Pin.PULL_UP, p[26]")))
+    assert got["screen"] == "Scoreboard" and got["match"] == rid
+
+
+def on_board_fails(port, code):
+    proc = subprocess.run([MPREMOTE, "connect", port, "exec", code], capture_output=True,
+                          text=True, timeout=60)
+    return proc.stdout + proc.stderr
+
 
 SPI_BOOT = BOOT + """
 bus = machine.buses[0]

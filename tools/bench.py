@@ -7,6 +7,8 @@
     .venv/bin/python tools/bench.py --battery   only the idle wake-ups and the battery
                                                 evenings, their rows in bench.json
                                                 replaced, then --docs
+    .venv/bin/python tools/bench.py --fleet     only the update's row, into bench.json and
+                                                the docs
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -54,6 +56,9 @@ WebAssembly port; the other figures on the 64-bit unix port.
                service sustains, every deal scored again in the sixtysix core (none held),
                publish-to-standings latency, bytes on the air per deal, the device's heap with
                the club link up.
+  update       tools/fleet_figures.py: a bundle of the whole firmware (make fleet) taken as
+               the update job takes it (tools/fleet_take.py) on the 32-bit unix port in a
+               56 KiB heap, code as .mpy: the heap the update adds and its time (median).
   deploy       what `make deploy` puts on a board: tools/deploy.py's build for xtensawin,
                its .mpy bytes per folder, main.py, texts and font, and `make romfs`'s image.
   font         tools/font_figures.py: the font's and ui/text's bytes as source, .mpy and
@@ -643,10 +648,12 @@ def build(quick=False):
         import club_figures
 
         club = club_figures.figures()
+    import fleet_figures
     import font_figures
 
     return figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
-                   club, measure_deploy(), evenings, font_figures.figures())
+                   club, measure_deploy(), evenings, font_figures.figures(),
+                   fleet_figures.figures())
 
 
 def measure_deploy():
@@ -884,9 +891,19 @@ def battery_only():
     _say_docs(result)
 
 
-def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
-            club=None, deploy=None, evenings=None, font=None):
+def fleet_row(fl):
+    """The update's row (tools/fleet_figures.py), or None when its runtime is missing."""
+    if not fl or "skipped" in fl:
+        return None
+    return {"figure": "update over WiFi: heap it adds, 32-bit / time to take the whole "
+                      "firmware (%d files, host disk)" % fl["files"],
+            "value": "%d B / %d ms (%d B bundle)" % (fl["heap_added"], fl["ms_median"],
+                                                      fl["bundle_bytes"]),
+            "target": "-", "status": "-", "key": "fleet", "raw": fl}
 
+
+def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
+            club=None, deploy=None, evenings=None, font=None, fleet=None):
     rows = []
 
     def row(name, value, target, ok, key, raw):
@@ -1027,6 +1044,8 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
         row("make deploy: .mpy bytes (xtensawin) / texts and font / ROMFS image",
             "%d B / %d B / %d B" % (deploy["mpy"], deploy["data"], deploy["romfs_image"]), "-",
             None, "deploy", deploy)
+    if fleet_row(fleet):
+        rows.append(fleet_row(fleet))
     if font and font["heap"]:
         rt = "mp32" if "mp32" in font["heap"] else "mp64"
         h = font["heap"][rt]
@@ -1182,7 +1201,7 @@ def main(argv):
     # Anything else would run the whole bench and overwrite bench.json.
     opts = [a for a in argv[1:] if a.startswith("-")]
     if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--docs",
-                                                         "--heap", "--battery"}:
+                                                         "--heap", "--battery", "--fleet"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1197,6 +1216,28 @@ def main(argv):
         return 0
     if "--battery" in argv:
         battery_only()
+        return 0
+    if "--fleet" in argv:  # the update's row alone, into bench.json as make bench puts it
+        import fleet_figures
+
+        path = os.path.join(_root(), "bench.json")
+        with open(path) as f:
+            result = json.load(f)
+        new = fleet_row(fleet_figures.figures())
+        if new is None:
+            print("bench: the update's row needs the 32-bit runtime", file=sys.stderr)
+            return 2
+        rows = result["rows"]
+        at = [i for i, r in enumerate(rows) if r["key"] in ("fleet", "font")]
+        if at and rows[at[0]]["key"] == "fleet":
+            rows[at[0]] = new
+        else:
+            rows.insert(at[0] if at else len(rows), new)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(table({"rows": [new]}))
+        _say_docs(result)
         return 0
     if "--heap" in argv:
         rest = argv[argv.index("--heap") + 1:]

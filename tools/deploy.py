@@ -20,7 +20,8 @@
    there; only the files whose hash differs are copied, in one more mpremote call. The
    board file is installed as board.json. Stale copies are removed: a .py that would shadow
    its new .mpy (MicroPython imports X.py before X.mpy) and files in the firmware's folders
-   that are no longer part of it. The match data (data/) is never touched.
+   that are no longer part of it. The record of an update over WiFi (fw/boot) goes too, so
+   the board runs what was copied. The match data (data/) is never touched.
 4. The board is reset (machine.reset()), so main.py starts with the new firmware.
 
 A board whose MicroPython has a ROMFS partition big enough (README "Memory") gets the code
@@ -43,6 +44,10 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 BOARDS = os.path.join(ROOT, "boards")
 BUILD = os.path.join(ROOT, "build", "firmware")
 KEEP_SOURCE = ("main.py",)
+# An update over WiFi's boot record (firmware/update/slots.py): while it is there the board
+# runs the update's folder, so a deploy removes it and the firmware it copies runs (the way
+# back from any update).
+UPDATE_RECORD = "fw/boot"
 
 sys.path.insert(0, FIRMWARE)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -175,6 +180,11 @@ for d in %(pkgs)r:
 for e in os.ilistdir():
     if not e[1] & 0x4000:
         print('F', e[0])
+try:
+    os.stat('fw/boot')
+    print('F', 'fw/boot')
+except OSError:
+    pass
 for p in %(files)r:
     print('H', p, _h(p))
 try:
@@ -323,6 +333,8 @@ def _deploy(path, cfg, out, port, mpremote, reset, log, files_only):
         args += ["fs", "cp", "--force", files[rel], ":" + rel, "+"]
     for rel in stale:
         args += ["fs", "rm", ":" + rel, "+"]
+    if UPDATE_RECORD in present:
+        args += ["fs", "rm", ":" + UPDATE_RECORD, "+"]
     if reset:
         args += ["reset"]
     elif args:
@@ -331,6 +343,8 @@ def _deploy(path, cfg, out, port, mpremote, reset, log, files_only):
         dev.run(*args)
     log("copied %d of %d files%s" % (len(changed), len(files),
                                      ": " + " ".join(changed) if changed else ""))
+    if UPDATE_RECORD in present:
+        log("an update over WiFi ran: %s removed, this firmware runs" % UPDATE_RECORD)
     if stale:
         log("removed %d stale file%s: %s" % (len(stale), "" if len(stale) == 1 else "s",
                                            " ".join(stale)))

@@ -4,11 +4,20 @@ that has a club.json beside it; nothing here runs otherwise.
 
 club.json (deployed beside board.json, never committed):
   {"table": "t07", "password": "...", "broker": "192.168.4.1", "port": 1883,
-   "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20}
+   "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20,
+   "fleet_key": "<hex>"}   (the club's key for updates over WiFi: update/job.py)
 
-Topics: the table's results out on club/<table>/result, the service's retained ack and the
-director's retained seating in on club/<table>/ack and club/<table>/seat (net/wire.py has
-them and the messages).
+Topics (net/wire.py has them and the messages; the broker's ACL lets table t07 write only
+club/t07/result and its update's wants and state, read only its ack, its seating and its
+update's offer and pieces):
+  club/<table>/result  the table's results, QoS 1
+  club/<table>/ack     retained, from the standings service: "<inc> <seq>", every result
+                       up to seq is applied
+  club/<table>/seat    retained, from the director: {"round": R, "names": [..],
+                       "rules": "classic66 target=7"}
+  club/<table>/fw/...  an update over WiFi (club/fleet.py): the offer is only kept (fw)
+                       until the table is free, no match under way and every result acked;
+                       then update/job.py, loaded for it, takes the bundle (its docstring)
 
 poll(now) is one short step, never a wait: the keys stay instant with no WiFi at all.
 Results are resent from the last acknowledged one whenever the link comes up, and again
@@ -88,6 +97,7 @@ class Club:
         self._seen = -1  # the session's change count at the last sync
         self._seating = None  # a seating waiting for the match in progress to end
         self._cut = 0  # the outbox's last result without its entries, as last reported
+        self.fw = None  # an update's offer (bytes) or its job (update/job.py)
         self.mark = 0  # as last reported ("mark")
         self.status = "offline"
         self.refused = ""  # why the broker refused us (shown once)
@@ -116,6 +126,12 @@ class Club:
             self.connect(now)
         if m.state == wire.UP:
             self._send(now)
+            fw = self.fw  # an update: started only between matches, all results sent
+            if fw is not None and (fw.__class__ is not bytes
+                                   or s.stage() != 1 and not self.outbox.pending):
+                from update.job import step
+
+                step(self, now)
         m.poll(now)
         self._mark()
 
@@ -204,6 +220,8 @@ class Club:
         self._heard = self._now
         self.link.subscribe(self.t_ack)
         self.link.subscribe(self.t_seat)
+        if "fleet_key" in self.cfg:  # a table that takes updates over WiFi (update/job.py)
+            self.link.subscribe(self.t_ack[:-3] + b"fw/offer")
 
     def suback(self, pid, granted):
         if granted == 0x80:
@@ -234,6 +252,11 @@ class Club:
                     self._take_seating()
             except (ValueError, KeyError, TypeError):
                 self.on_event("seating", None)
+        elif topic[-6:] == b"/offer":  # an update, kept until the table is free
+            if self.fw is None or self.fw.__class__ is bytes:
+                self.fw = payload or None
+        elif self.fw is not None and self.fw.__class__ is not bytes:
+            self.fw.part(payload, self._now)  # a piece of it (update/job.py)
 
     def down(self, why):
         self.link.close()

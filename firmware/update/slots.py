@@ -1,0 +1,107 @@
+"""Which firmware the board runs: the one `make deploy` copied to the top of the flash (the
+base), or an update in fw/a or fw/b. The record fw/boot says which; it is only ever
+replaced whole, by one rename, so a power cut leaves the old record or the new one.
+
+    {"slot": "b", "ver": 7, "prev": "a", "pver": 6, "tries": 0, "ok": 0}
+
+slot "" is the base. A new version starts with ok 0. Each boot of it adds one to tries
+before its code loads; its first frame sets tries back to 0, and its first key sets ok.
+A version that fails to reach its first frame twice (tries already 2 at a boot) is left:
+the record goes back to prev, with "back" naming the version that failed (the update job
+reports it). No record (or one that cannot be read): the base. `make deploy` removes the
+record, so the base it copies runs again.
+
+update/boot.py uses it at boot (choose, then reached at the first frame and key), the
+update job to know the version running and to switch (write).
+"""
+
+import json
+import os
+
+BOOT = "fw/boot"
+
+
+class Flash:
+    """The board's flash as the update's code uses it: open and os's calls in one object
+    (the tests hand in a fault-injecting one instead)."""
+
+    def open(self, path, mode="r"):
+        return open(path, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def stat(self, path):
+        return os.stat(path)
+
+    def mkdir(self, path):
+        os.mkdir(path)
+
+    def listdir(self, path):
+        return os.listdir(path)
+
+
+def read(fs=None):
+    fs = fs or Flash()
+    try:
+        with fs.open(BOOT, "rb") as f:
+            r = json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+    return r if type(r) is dict and "slot" in r else None
+
+
+def write(r, fs=None):
+    fs = fs or Flash()
+    new = BOOT + ".new"
+    with fs.open(new, "wb") as f:
+        f.write(json.dumps(r).encode())
+    fs.rename(new, BOOT)
+
+
+def choose(fs=None):
+    """The folder this boot runs from ("" for the base); counts a trial boot, and goes back
+    to the previous version after two that did not reach their first frame."""
+    r = read(fs)
+    if r is None:
+        return ""
+    if not r.get("ok"):
+        if r.get("tries", 0) >= 2:
+            r = {"slot": r.get("prev", ""), "ver": r.get("pver", 0), "ok": 1,
+                 "back": r.get("ver", 0)}
+        else:
+            r["tries"] = r.get("tries", 0) + 1
+        try:
+            write(r, fs)
+        except OSError:
+            pass  # a full or failing flash: boot what the record said
+    slot = r["slot"]
+    return "fw/" + slot if slot else ""
+
+
+def version(fs=None):
+    """The version running now (0: the base, as `make deploy` copied it)."""
+    r = read(fs)
+    return r.get("ver", 0) if r else 0
+
+
+def reached(key, fs=None):
+    """The first frame (key False) or the first key (key True) of this boot: the trial
+    version moves on. True while it still waits for its first key."""
+    r = read(fs)
+    if r is None or r.get("ok"):
+        return False
+    if key:
+        r["ok"] = 1
+    elif r.get("tries"):
+        r["tries"] = 0
+    else:
+        return True
+    try:
+        write(r, fs)
+    except OSError:
+        return True  # tried again at the next key
+    return not key
