@@ -372,13 +372,24 @@ def drive(runtime, flash, keys, heap=None, alloc=False, keep=None):
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(flash, folder)
     shutil.copy(keys, os.path.join(folder, "keys.txt"))  # inside what wasm gets to see
-    args = [os.path.join(_root(), "tools", "heap_drive.py"), "keys.txt"]
+    # The driver and the fake machine module run from copies in the run's folder: a module's
+    # path is an interned name in the heap, so paths into the checkout would make the figures
+    # depend on where it was cloned.
+    # (In a folder of their own: the script's folder is first on the path, and the
+    # firmware must be found at the root, "", as on a board.)
+    host = os.path.join(folder, "_host")
+    os.makedirs(host)
+    for name in ("heap_drive.py", "rom_mount.py"):  # (the second: beside the first)
+        shutil.copy(os.path.join(_root(), "tools", name), host)
+    fake = os.path.join(host, "fake_machine")
+    shutil.copytree(os.path.join(_root(), "host_tests", "fake_machine"), fake,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    args = [os.path.join(host, "heap_drive.py"), "keys.txt"]
     args += ["alloc"] if alloc else []
     if os.path.exists(os.path.join(folder, ROM_IMAGE)):
         args.append("rom:" + ROM_IMAGE)
     wasm = runtime == "wasm"
-    proc = runtimes.run(runtime, args, paths=[os.path.join(_root(), "host_tests", "fake_machine"),
-                                              ""],
+    proc = runtimes.run(runtime, args, paths=[fake, ""],
                         heapsize=heap or "1m", mounts=[folder], cwd=folder,
                         steps="step" if wasm else None, after="report" if wasm else None)
     out = {"ok": proc.returncode == 0 and "\ndone" in proc.stdout.decode(), "marks": []}
