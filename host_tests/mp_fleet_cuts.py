@@ -2,7 +2,7 @@
 
     micropython mp_fleet_cuts.py BUNDLE KEY_HEX [STRIDE]
 
-The flash (host_tests/faultfs.py) holds a match under way in data/. The update is taken
+The flash (tools/faultfs.py) holds a match under way in data/. The update is taken
 (update/take.py, in 2 KB pieces as the broker brings them), then booted on trial and
 confirmed (update/slots.py: choose, first frame, first key). The power is cut at every step
 of that: before each open, close, rename, remove, mkdir, and at the first, middle and last

@@ -1,5 +1,5 @@
 """A club table under a MicroPython unix port taking a firmware update (test_fleet.py): the
-firmware's Session, Store and net.Club against a real broker, as mp_club_table.py runs
+firmware's Session, Store and net.Club against a real broker, as tools/club_table.py runs
 them, but in the table's own flash folder (the update writes fw/ beside data/).
 
     micropython mp_fleet_table.py FLASH_DIR CLUB_JSON PLAN
@@ -30,7 +30,7 @@ from ui.app import App
 
 class Table(App):
     """The App's part of the club (club_event: the mark and the words), with no panel:
-    what it says is kept in a list (as mp_club_table.py's)."""
+    what it says is kept in a list (as tools/club_table.py's)."""
 
     def __init__(self, session):
         self.session = session

@@ -14,7 +14,7 @@ import time
 import fleet
 import pytest
 from clubkit import need_broker
-from conftest import FIRMWARE, ROOT, run_micropython
+from conftest import FIRMWARE, ROOT, TOOLS, run_micropython
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_MACHINE = os.path.join(HERE, "fake_machine")
@@ -182,7 +182,7 @@ def test_a_bad_bundle_is_refused(unix_port, built, tmp_path, kind):
 def test_a_power_cut_at_every_write_of_an_update(unix_port, built):
     path = bundle(built, "cuts")
     proc = unix_port([os.path.join(HERE, "mp_fleet_cuts.py"), path, KEY.hex()],
-                     paths=[FIRMWARE, HERE], heapsize="16m", timeout=600)
+                     paths=[FIRMWARE, HERE, TOOLS], heapsize="16m", timeout=600)
     assert proc.returncode == 0, proc.stderr.decode()
     got = json.loads(proc.stdout.decode().splitlines()[-1])
     assert got["failures"] == [] and got["cuts"] == got["points"] > 500, got
