@@ -15,4 +15,11 @@ TARGETS = {
     "flash_event": 64,  # bytes of flash per journal line
     "web_first_load": 1500000,  # bytes a first visit of the browser build transfers
     "web_key_p95_ms": 16.0,  # one frame of a 60 Hz screen
+    # camera mode (issue 27, tools/camera_figures.py), on the held-out card design
+    "camera_card_accuracy": 0.995,  # cards read right and sure
+    "camera_trick_accuracy": 0.99,  # tricks read right, every card sure
+    "camera_wrong_tricks": 0,  # tricks that would be proposed with a wrong card
+    "camera_proposal_p95_ms": 300.0,  # frame to proposal, CPU throttled x4
+    "camera_on_bytes": 3000000,  # bytes loaded when camera mode turns on
+    "camera_deal_presses": 12,  # presses per two-player deal with trump and a marriage
 }

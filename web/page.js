@@ -65,6 +65,7 @@ window.s66 = {
   drawn: () => lastDrawn,
   // Where the match stands, the trick being typed included (the durable kill test).
   position: () => web.state() + " " + web.typed(),
+  camera: () => (cam ? cam.info() : null), // camera mode's state (web/camera.js)
 };
 
 function tr(key) {
@@ -207,7 +208,9 @@ function follow() {
   }
 }
 
-function press(name, long, since) {
+// camera: a key the camera types for a trick it read (web/camera.js), not the player's.
+function press(name, long, since, camera) {
+  if (!camera && cameraTakes(name)) return;
   let changed;
   try {
     changed = web.key(name, long);
@@ -306,6 +309,10 @@ document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement) return; // typing into the club form
   const ch = KEYBOARD[e.key] || (e.key.length === 1 ? e.key : null);
   if (ch === null) return;
+  if (cam && cameraTakes(JSON.parse(web.key_for(ch))[0] || "")) {
+    e.preventDefault();
+    return;
+  }
   let r;
   try {
     r = web.char(ch);
@@ -354,6 +361,61 @@ function otherTab(refused) {
     fail(err);
   }
 }
+
+// Camera mode (web/camera.js, issue 27): off until the player turns it on; its code, the
+// model and onnxruntime-web load only then. It types the trick it reads onto the panel
+// through press(); OK (or a tap on the panel) enters it, any other key drops it first.
+let cam = null;
+let camOn = false;
+const cameraButton = document.getElementById("camera-open");
+
+function cameraTakes(name) {
+  return !!(name && cam && camOn && cam.key(name, JSON.parse(web.key_for("#"))[0]));
+}
+
+async function toggleCamera() {
+  if (!web) return;
+  if (camOn) {
+    camOn = false;
+    cam.stop();
+    cameraButton.classList.remove("on");
+    return;
+  }
+  camOn = true;
+  cameraButton.classList.add("on");
+  try {
+    if (!cam) {
+      const { createCamera } = await import("./camera.js");
+      mp.runPython("import webcamera");
+      const glue = mp.pyimport("webcamera");
+      cam = createCamera({
+        typeChar: (ch) => {
+          const [name, long] = JSON.parse(web.key_for(ch));
+          press(name, long, performance.now(), true);
+        },
+        trickKeys: (codes) => glue.keys(codes),
+        drop: () => glue.drop(),
+        players: () => glue.players(),
+        redraw: () => draw(null),
+        tr,
+      }, document.getElementById("keypad"));
+    }
+    if (!await cam.start()) {
+      camOn = false;
+      cameraButton.classList.remove("on");
+    }
+  } catch (err) {
+    camOn = false;
+    cameraButton.classList.remove("on");
+    console.warn("camera: " + err);
+    say("camera error");
+  }
+}
+
+cameraButton.addEventListener("click", toggleCamera);
+canvas.addEventListener("click", () => {
+  if (cam && camOn) cam.tapPanel();
+});
 
 function download(kind, e) {
   if (e) e.preventDefault();

@@ -28,9 +28,10 @@ function younestouati() {
     : num[rank] + suit.toLowerCase() + ".svg"), "utf8");
 }
 
-function heruka() {
+// style: "2color" (the classic faces) or "2color-bf" (big index letters, small faces)
+function heruka(style = "2color") {
   const dir = path.join(path.dirname(
-    ownRequire.resolve("@heruka_urgyen/react-playing-cards/package.json")), "src", "images", "2color");
+    ownRequire.resolve("@heruka_urgyen/react-playing-cards/package.json")), "src", "images", style);
   return (rank, suit) => fs.readFileSync(rank === "back" ? path.join(dir, "..", "back.svg")
     : path.join(dir, rank + suit + ".svg"), "utf8");
 }
@@ -49,7 +50,7 @@ async function letele() {
     rank === "back" ? cards.B1 : cards[suit + name[rank]]));
 }
 
-const DESIGNS = { younestouati, letele, heruka };
+const DESIGNS = { younestouati, letele, heruka, herukabf: () => heruka("2color-bf") };
 
 async function main() {
   const [out, ...names] = process.argv.slice(2);

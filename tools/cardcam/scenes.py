@@ -194,6 +194,31 @@ def camera(rng, img):
 
 # ---- one box, as the model sees it -------------------------------------------------------
 
+FACES = "JQK"
+
+
+def restyle(rng, card):
+    """A face card with other art: the picture between its corners recoloured (its colour
+    channels swapped) or painted over with random blobs, so that the model reads a face
+    card by its corner index, as it must on a deck whose pictures it has never seen."""
+    a = np.array(card)
+    h, w = a.shape[:2]
+    y0, y1, x0, x1 = int(0.14 * h), int(0.86 * h), int(0.18 * w), int(0.82 * w)
+    mid = a[y0:y1, x0:x1]
+    if rng.random() < 0.5:
+        mid[..., :3] = mid[..., rng.permutation(3)]
+    else:
+        img = Image.fromarray(a, "RGBA")
+        d = ImageDraw.Draw(img)
+        for _ in range(int(rng.integers(6, 20))):
+            cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
+            r = rng.uniform(0.03, 0.15) * w
+            colour = tuple(int(v) for v in rng.integers(0, 256, 3)) + (255,)
+            d.ellipse((max(x0, cx - r), max(y0, cy - r), min(x1, cx + r), min(y1, cy + r)),
+                      fill=colour)
+        return img
+    return Image.fromarray(a, "RGBA")
+
 SCALE = 2  # a box is drawn at twice the model's input, then shrunk as a browser does
 
 
@@ -214,7 +239,10 @@ def box_sample(rng, decks, label):
                    cy + rng.uniform(-0.1, 0.1) * bh, bh * rng.uniform(0.75, 0.95),
                    rng.uniform(-0.2, 0.2))
     if label != NONE:
-        paste_card(rng, canvas, deck[CARDS[label]], cx + rng.uniform(-0.1, 0.1) * bw,
+        card = deck[CARDS[label]]
+        if CARDS[label][0] in FACES and rng.random() < 0.6:
+            card = restyle(rng, card)
+        paste_card(rng, canvas, card, cx + rng.uniform(-0.1, 0.1) * bw,
                    cy + rng.uniform(-0.07, 0.07) * bh, bh * rng.uniform(0.7, 0.97),
                    rng.uniform(-0.3, 0.3))
     else:
