@@ -111,6 +111,14 @@ def deal_lines(seed=DEAL_SEED):
     raise AssertionError("no whole deal")
 
 
+def rank_keys(line):
+    """A trick typed with the fewest presses: the winner's key and one rank key a card."""
+    from sixtysix.events import parse
+
+    rec = parse(line)
+    return "abcd"[rec[1]] + "".join("123456"[c & 7] for c in rec[2:])
+
+
 def typed_keys(line, state):
     """The keypad keys that type an entry as camera mode types it: a trick with every
     card's suit (the last one's after its rank), a trump or marriage as its suit key."""
@@ -124,7 +132,7 @@ def typed_keys(line, state):
 
 
 def plan(lines):
-    """(setup keys, [("trick", codes, keys) or ("keys", keys)]) for a deal."""
+    """(setup keys, [("trick", codes, keys, ranks-only keys) or ("keys", keys)])."""
     from keyseq import KEYPAD, setup_keys
     from sixtysix.match import Match
 
@@ -135,7 +143,7 @@ def plan(lines):
     for line in lines[1:]:
         keys = typed_keys(line, m.state)
         if line.startswith("trick"):
-            out.append(("trick", line.split()[2:], keys))
+            out.append(("trick", line.split()[2:], keys, rank_keys(line)))
         else:
             out.append(("keys", keys))
         m.enter_line(line)
@@ -144,8 +152,9 @@ def plan(lines):
 
 # One trick of the deal, in the page: wait for the camera to propose it, then confirm it
 # with one tap (on the panel, or the # key from the keyboard on every other trick); if no
-# right proposal comes within WAIT_MS (a card not sure, or read wrong), the player types
-# the trick on the keys, which drops any proposal first. Answers "camera" or "typed".
+# right proposal comes while the video plays once through (a card not sure, or read
+# wrong), the player types the trick on the keys with ranks only (the fewest presses),
+# which drops any proposal first. Answers "camera" or "typed".
 TRICK = """(async () => {
   const [want, keys, waitMs, viaKey, tap] = %s;
   const s66 = window.s66;
@@ -174,7 +183,6 @@ TRICK = """(async () => {
   await s66.idle();
   return "typed";
 })()"""
-WAIT_MS = 15000
 
 CAMERA_ON = """(async () => {
   document.getElementById("camera-open").click();
@@ -208,6 +216,9 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
     with tempfile.TemporaryDirectory() as tmp, web.serving(site_dir) as (server, url):
         video = os.path.join(tmp, "deal.y4m")
         write_video(video, deck, tricks)
+        import fakecam
+
+        wait_ms = int(1000 * (fakecam.loop_seconds(len(tricks)) + 5))
         sync = [os.path.join(tmp, n) for n in ("before", "before.ok", "after", "after.ok")]
 
         def mark():  # the server's byte count at the page's two marks
@@ -238,7 +249,7 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
                     steps += [{"do": "eval", "js": TRICK % json.dumps([want, "", 90000, 0, 0])},
                               {"do": "screenshot", "path": shot}]
                 steps.append({"do": "eval", "js": TRICK % json.dumps(
-                    [want, entry[2], WAIT_MS, i % 2, 1])})
+                    [want, entry[3], wait_ms, i % 2, 1])})
             else:
                 steps.append({"do": "click", "keys": entry[1]})
                 others += len(entry[1])
@@ -247,19 +258,23 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
             got = browser.drive(url, steps, camera=video, timeout=900)
         finally:
             stop.set()
+        if got["failed"]:
+            raise RuntimeError(got["failed"])
+        ways = iter([r for r in got["results"][first_trick:] if r in ("camera", "typed")])
+        # the same deal typed: each trick with the keys the camera typed, or the player
+        keys = [e[1] if e[0] == "keys" else e[2] if next(ways) == "camera" else e[3]
+                for e in entries]
         typed = browser.drive(url, [{"do": "open"},
                                     {"do": "type", "keys": setup, "settle": True}]
-                              + [{"do": "type", "keys": e[-1], "settle": True} for e in entries]
+                              + [{"do": "type", "keys": k, "settle": True} for k in keys]
                               + [{"do": "state"}])
-    if got["failed"]:
-        raise RuntimeError(got["failed"])
     info = got["results"][-2]
     ways = [r for r in got["results"][first_trick:] if r in ("camera", "typed")]
     typed_tricks = [e for e, way in zip([e for e in entries if e[0] == "trick"], ways)
                     if way == "typed"]
-    presses = others + ways.count("camera") + sum(len(e[2]) for e in typed_tricks)
+    presses = others + ways.count("camera") + sum(len(e[3]) for e in typed_tricks)
     # typed with the fewest presses (ranks only: the winner's key and one rank a card)
-    typed_presses = sum(1 + len(e[1]) if e[0] == "trick" else len(e[-1]) for e in entries)
+    typed_presses = sum(len(e[3]) if e[0] == "trick" else len(e[1]) for e in entries)
     return {
         "camera_first_visit_bytes": marks["before"],
         "camera_on_bytes": marks["after"] - marks["before"],

@@ -18,7 +18,12 @@ import scenes  # noqa: E402
 
 FPS = 10
 SIZE = (320, 240)
-EMPTY, MOVE, HELD, AWAY = 6, 3, 40, 3  # frames of each part of a trick
+EMPTY, MOVE, HELD, AWAY = 6, 3, 25, 3  # frames of each part of a trick
+
+
+def loop_seconds(tricks):
+    """How long the video of that many tricks plays before Chromium starts it again."""
+    return tricks * (EMPTY + MOVE + HELD + AWAY) / FPS
 
 
 def yuv420(img):
@@ -42,8 +47,7 @@ def write_y4m(path, frames, fps=FPS):
     w, h = first.size
     with open(path, "wb") as f:
         f.write(b"YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C420jpeg\n" % (w, h, fps))
-        for img in [first]:
-            f.write(b"FRAME\n" + yuv420(img))
+        f.write(b"FRAME\n" + yuv420(first))
         for img in frames:
             f.write(b"FRAME\n" + yuv420(img))
 

@@ -166,7 +166,8 @@ def report(path, meta, figures, matrix, seconds):
              % (meta["file"], meta["parameters"], meta["bytes"], meta["sha256"]),
              "- threshold: a box is sure when its best class has probability >= %.3f (the"
              % meta["threshold"],
-             "  level %.1f%% of the validation cards reach)" % (100 * SURE_SHARE),
+             "  level %.1f%% of the validation cards reach, kept within %.2f to %.2f)"
+             % ((100 * SURE_SHARE,) + THRESHOLD_BOUNDS),
              "",
              "## Figures",
              "",
