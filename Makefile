@@ -115,7 +115,7 @@ repl: $(STAMP)
 SEED ?= 1
 PRESSES ?= 1000000
 
-.PHONY: bench fuzz
+.PHONY: bench fuzz camera-model
 
 # The compiled firmware as one ROMFS image, for a board whose MicroPython has a ROMFS
 # partition (README "Memory"): mpremote romfs deploy build/firmware.romfs
@@ -135,3 +135,23 @@ bench: $(STAMP)
 
 fuzz: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
+
+# ---- Camera mode's card model (tools/cardcam/; docs/web.md "Camera") ----------------------
+# make camera-model   renders the card decks (npm, tools/cardcam/package.json: only this
+#                     target installs them), trains the model on the CPU with a fixed seed
+#                     in its own venv (.venv-train: torch's CPU build, about 1.2 GB) and
+#                     writes web/camera/cards.onnx, model.json and TRAINING.md (10 to 20
+#                     minutes on two cores; TRAINING.md says how long it took).
+TRAIN_VENV := .venv-train
+TRAIN_STAMP := $(TRAIN_VENV)/.installed
+
+$(TRAIN_STAMP): tools/cardcam/requirements.txt
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q --disable-pip-version-check -r tools/cardcam/requirements.txt
+	touch $(TRAIN_STAMP)
+
+camera-model: $(TRAIN_STAMP) $(NODE_STAMP)
+	cd tools/cardcam && npm ci --no-audit --no-fund --loglevel=error
+	rm -rf build/cards
+	node tools/cardcam/render.mjs build/cards
+	$(TRAIN_VENV)/bin/python tools/cardcam/train.py --cards build/cards

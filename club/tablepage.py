@@ -31,6 +31,7 @@ TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css",
     ".pack": "application/octet-stream",
+    ".onnx": "application/octet-stream",  # camera mode's card model
     ".mjs": "text/javascript",
     ".js": "text/javascript",
     ".wasm": "application/wasm",

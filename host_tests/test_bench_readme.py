@@ -109,6 +109,8 @@ NOT_FROM_THE_BENCH = [
     ("docs/web.md", "less than 200 ms before", "the kill test's bound (tools/web_kills.py)"),
     ("docs/web.md", "≤ 1.5 MB", "a target (tools/targets.py)"),
     ("docs/web.md", "≤ 16 ms", "a target (tools/targets.py)"),
+    ("docs/web.md", "≤ 3 MB", "a target (tools/targets.py)"),
+    ("docs/web.md", "≤ 300 ms", "a target (tools/targets.py)"),
     ("docs/fonts.md", "0 bytes for 1,000 characters", "the test's count of characters"),
     ("docs/club.md", "refuses messages over 8 KB", "venue.conf's message_size_limit"),
     ("docs/club.md", "A message over 8 KB", "the service's MAX_PAYLOAD, a constant"),

@@ -39,19 +39,30 @@ def missing():
     return None
 
 
+def fake_camera(video):
+    """Chromium's switches for a fake camera playing a .y4m file (looped) without asking."""
+    return ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            "--use-file-for-fake-video-capture=" + video]
+
+
 def drive(url, steps, profile=None, viewport=PHONE, scale=1, touch=False, timeout=180,
-          credentials=None, spki=None, init=None, args=()):
+          credentials=None, spki=None, init=None, args=(), camera=None, permissions=()):
     """credentials: (user, password) the browser answers HTTP Basic challenges with.
     spki: the base64 SHA-256 of an HTTPS server's public key that Chromium then trusts
     (as a phone trusts a certificate whose authority it installed). init: a script run in
     the page before its own (a test's instruments). args: more Chromium switches (e.g.
-    --host-resolver-rules)."""
+    --host-resolver-rules). camera: a .y4m file Chromium plays as the camera (fake_camera),
+    with the camera permission granted; permissions: more permissions granted to the page."""
     own = profile is None
     if own:
         profile = tempfile.mkdtemp(prefix="s66-chromium-")
+    permissions = list(permissions)
+    if camera:
+        args = list(args) + fake_camera(camera)
+        permissions.append("camera")
     job = {"url": url, "profile": profile, "chromium": chromium(), "viewport": list(viewport),
            "scale": scale, "touch": touch, "steps": steps, "spki": spki, "init": init,
-           "args": list(args)}
+           "args": list(args), "permissions": permissions}
     if credentials:
         job["credentials"] = {"username": credentials[0], "password": credentials[1]}
     try:

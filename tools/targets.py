@@ -18,4 +18,11 @@ TARGETS = {
     "evenings": 40,  # 3-hour evenings on the reference cell (2,000 mAh), no club link
     "evenings_club": 30,  # the same with the club link up
     "wake_frame_ms": 50,  # key to frame after a light sleep
+    # camera mode (issue 27, tools/camera_figures.py), on the held-out card design
+    "camera_card_accuracy": 0.995,  # cards read right and sure
+    "camera_trick_accuracy": 0.99,  # tricks read right, every card sure
+    "camera_wrong_tricks": 0,  # tricks that would be proposed with a wrong card
+    "camera_proposal_p95_ms": 300.0,  # frame to proposal, CPU throttled x4
+    "camera_on_bytes": 3000000,  # bytes loaded when camera mode turns on
+    "camera_deal_presses": 12,  # presses per two-player deal with trump and a marriage
 }

@@ -17,6 +17,9 @@ package-lock.json). The build writes:
   icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by clubmqtt.js only on a page with club settings
+  camera.js camera/    camera mode: the card model (web/camera/cards.onnx, model.json) and
+                       npm onnxruntime-web's WebAssembly build, loaded only when camera
+                       mode is turned on, then cached by the service worker
   sw.js                web/sw.js with the list of files and a version (their hash);
                        clubmqtt.js and mqtt.esm.js are cached when first used, not at install
   micropython.mjs micropython.wasm                   the runtime, from node_modules
@@ -53,19 +56,25 @@ OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 STATIC = ("page.js", "durable.js", "style.css", "manifest.webmanifest", "icon.svg",
-          "clubcfg.js", "clubmqtt.js")
+          "clubcfg.js", "clubmqtt.js", "camera.js")
 # The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
 # from icon.svg by tools/web_icons.py and committed.
 ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
-LAZY = ("clubmqtt.js", "mqtt.esm.js")  # cached by the service worker once a page loads them
+# Camera mode (web/camera.js): the model (web/camera/, made by make camera-model) and
+# npm onnxruntime-web's WebAssembly build, under camera/; loaded only when camera mode is on.
+ORT = os.path.join(ROOT, "node_modules", "onnxruntime-web", "dist")
+ORT_FILES = ("ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
+MODEL_FILES = ("cards.onnx", "model.json")
+CAMERA = ("camera.js",) + tuple("camera/" + n for n in ORT_FILES + MODEL_FILES)
+LAZY = ("clubmqtt.js", "mqtt.esm.js") + CAMERA  # cached by the service worker once loaded
 # Firmware files the browser never imports: the board's boot, its board-file check and the
 # drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake,
 # the battery's gauge).
 NOT_IMPORTED = ("main.py", "loop.py", "startup.py", "boardcheck.py", "hw/display.py",
                 "hw/display_build.py", "hw/power.py", "hw/wake.py", "hw/gauge.py",
                 "hw/cellwatch.py")
-GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py")
+GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py", "webcamera.py")
 PORT = 8066
 
 for _p in (TOOLS, os.path.join(ROOT, "firmware")):
@@ -224,7 +233,8 @@ def service_worker(files, version, lazy=LAZY):
 
 def build(out=OUT):
     """Write the site into out (emptied first); returns {file name: bytes}."""
-    for path in [os.path.join(RUNTIME, name) for name in RUNTIME_FILES] + [MQTT_BUNDLE]:
+    for path in ([os.path.join(RUNTIME, name) for name in RUNTIME_FILES] + [MQTT_BUNDLE]
+                 + [os.path.join(ORT, name) for name in ORT_FILES]):
         if not os.path.exists(path):
             raise SystemExit("%s is missing: run npm ci (make test does)" % os.path.basename(path))
     if os.path.isdir(out):
@@ -241,12 +251,17 @@ def build(out=OUT):
             contents[name] = f.read()
     with open(MQTT_BUNDLE, "rb") as f:
         contents["mqtt.esm.js"] = f.read()
+    for folder, names in ((ORT, ORT_FILES), (os.path.join(WEB, "camera"), MODEL_FILES)):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as f:
+                contents["camera/" + name] = f.read()
     digest = hashlib.sha256()
     for name in sorted(contents):
         digest.update(name.encode() + b"\0" + contents[name])
     # "./" is the page as the start URL asks for it; the worker itself is not cached.
     cached = ["./"] + sorted(n for n in contents if n not in LAZY)
     contents["sw.js"] = service_worker(cached, digest.hexdigest()[:16]).encode()
+    os.makedirs(os.path.join(out, "camera"))
     for name, body in contents.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(body)

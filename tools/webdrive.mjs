@@ -6,7 +6,8 @@
 //            the HTTPS server certificate whose public key has that hash, as a phone that
 //            installed its authority does), "steps": [{"do": "open"}, ...],
 //            "credentials": {"username": "...", "password": "..."} (optional, HTTP Basic),
-//            "args": [more Chromium flags]}
+//            "args": [more Chromium flags], "permissions": ["camera"] (granted to the page's
+//            origin)}
 //   answer: {"results": [one per step], "errors": [console errors and page errors],
 //            "foreign": [requests to another origin], "log": [every console line]}
 //
@@ -19,7 +20,8 @@
 // match, sixtysix/snapshot.py), switch (the layout button), offline ON, worker (wait
 // until the service worker controls the page), export KIND (the downloaded file),
 // download KEYS (types the keys, answers the file they download), text SELECTOR (the
-// text of each element that matches), screenshot PATH, eval JS, wait MS, tab (a second
+// text of each element that matches), screenshot PATH, eval JS, wait MS, throttle RATE
+// (the CPU slowed down RATE times, DevTools' CPU throttling), tab (a second
 // tab of the page, which the steps after act on; tab N: back to tab N); touch PATH (writes
 // the file) and await PATH (waits up to 60 s for it): a test in another process (a broker killed and started again)
 // keeps step with the page through them. The job's "init", if any, is a script run in
@@ -56,6 +58,7 @@ const context = await chromium.launchPersistentContext(job.profile, {
   httpCredentials: job.credentials || undefined, // {username, password}: HTTP Basic
 });
 if (job.init) await context.addInitScript(job.init);
+if (job.permissions) await context.grantPermissions(job.permissions, { origin });
 context.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
@@ -181,6 +184,11 @@ try {
         }
         break;
       case "wait": await page.waitForTimeout(step.ms); break;
+      case "throttle": { // the CPU slowed down RATE times (DevTools' CPU throttling)
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Emulation.setCPUThrottlingRate", { rate: step.rate });
+        break;
+      }
       case "touch": writeFileSync(step.path, ""); break;
       case "await": {
         const until = Date.now() + 60000;

@@ -55,6 +55,8 @@ const page = {
   lost: false,
   audio: null, // the Web Audio context, made on the first key or tap
   ready: null, // [resolve, reject] of window.s66.ready
+  cam: null, // camera mode (web/camera.js), once turned on the first time
+  camOn: false,
 };
 
 // Hooks for the tests and the figures (host_tests/web, tools/web_figures.py).
@@ -78,6 +80,7 @@ window.s66 = {
   drawn: () => page.lastDrawn,
   // Where the match stands, the trick being typed included (the durable kill test).
   position: () => page.web.state() + " " + page.web.typed(),
+  camera: () => (page.cam ? page.cam.info() : null), // camera mode's state (web/camera.js)
 };
 
 function tr(key) {
@@ -230,7 +233,9 @@ function follow() {
   }
 }
 
-function press(name, long, since) {
+// camera: a key the camera types for a trick it read (web/camera.js), not the player's.
+function press(name, long, since, camera) {
+  if (!camera && cameraTakes(name)) return;
   let changed;
   try {
     changed = page.web.key(name, long);
@@ -328,6 +333,10 @@ document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement) return; // typing into the club form
   const ch = KEYBOARD[e.key] || (e.key.length === 1 ? e.key : null);
   if (ch === null) return;
+  if (page.cam && cameraTakes(JSON.parse(page.web.key_for(ch))[0] || "")) {
+    e.preventDefault();
+    return;
+  }
   let r;
   try {
     r = page.web.char(ch);
@@ -378,6 +387,60 @@ function otherTab(refused) {
     fail(err);
   }
 }
+
+// Camera mode (web/camera.js, issue 27): off until the player turns it on; its code, the
+// model and onnxruntime-web load only then. It types the trick it reads onto the panel
+// through press(); OK (or a tap on the panel) enters it, any other key drops it first.
+const cameraButton = document.getElementById("camera-open");
+
+function cameraTakes(name) {
+  return !!(name && page.cam && page.camOn
+    && page.cam.key(name, JSON.parse(page.web.key_for("#"))[0]));
+}
+
+async function toggleCamera() {
+  if (!page.web) return;
+  if (page.camOn) {
+    page.camOn = false;
+    page.cam.stop();
+    cameraButton.classList.remove("on");
+    return;
+  }
+  page.camOn = true;
+  cameraButton.classList.add("on");
+  try {
+    if (!page.cam) {
+      const { createCamera } = await import("./camera.js");
+      page.mp.runPython("import webcamera");
+      const glue = page.mp.pyimport("webcamera");
+      page.cam = createCamera({
+        typeChar: (ch) => {
+          const [name, long] = JSON.parse(page.web.key_for(ch));
+          press(name, long, performance.now(), true);
+        },
+        trickKeys: (codes) => glue.keys(codes),
+        drop: () => glue.drop(),
+        players: () => glue.players(),
+        redraw: () => draw(null),
+        tr,
+      }, document.getElementById("keypad"));
+    }
+    if (!await page.cam.start()) {
+      page.camOn = false;
+      cameraButton.classList.remove("on");
+    }
+  } catch (err) {
+    page.camOn = false;
+    cameraButton.classList.remove("on");
+    console.warn("camera: " + err);
+    say("camera error");
+  }
+}
+
+cameraButton.addEventListener("click", toggleCamera);
+canvas.addEventListener("click", () => {
+  if (page.cam && page.camOn) page.cam.tapPanel();
+});
 
 function download(kind, e) {
   if (e) e.preventDefault();

@@ -1,0 +1,170 @@
+"""Camera mode (issue 27): the committed model reads tricks of the card design it never saw
+in training, and the page plays a whole deal by camera in a real Chromium with a fake camera
+(a .y4m of rendered scenes), one tap a trick, to the same match as the deal typed. A denied
+camera says so and typing works; a phone held sideways keeps the view and the keys; the
+camera's files load only when camera mode is turned on, and then work offline.
+"""
+
+import json
+import os
+
+import browser
+import camera_figures
+import pytest
+import scenes
+from conftest import ROOT
+from test_web import LAYOUT_CHECK, run
+
+needs_browser = pytest.mark.skipif(browser.missing() is not None,
+                                   reason=browser.missing() or "")
+
+CAMERA_FILES = ("camera.js", "camera/cards.onnx", "camera/model.json", "camera/ort.wasm.min.mjs",
+                "camera/ort-wasm-simd-threaded.mjs", "camera/ort-wasm-simd-threaded.wasm")
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory):
+    """The held-out design's cards, rendered by tools/cardcam/render.mjs."""
+    return camera_figures.render_held_out(str(tmp_path_factory.mktemp("cards")))
+
+
+@pytest.fixture(scope="module")
+def site_dir(tmp_path_factory):
+    """The browser build's folder (camera_deal serves it itself, counting the bytes)."""
+    import web
+
+    out = str(tmp_path_factory.mktemp("site"))
+    web.build(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def video(deck, tmp_path_factory):
+    """The fake camera: the test deal's tricks of the held-out design, as a .y4m."""
+    _setup, entries = camera_figures.plan(camera_figures.deal_lines())
+    path = str(tmp_path_factory.mktemp("video") / "deal.y4m")
+    camera_figures.write_video(path, deck, [e[1] for e in entries if e[0] == "trick"])
+    return path
+
+
+def test_the_model_is_small_and_says_what_it_was_trained_on():
+    meta = scenes.meta()
+    body = open(os.path.join(ROOT, "web", "camera", "cards.onnx"), "rb").read()
+    assert len(body) == meta["bytes"] < 1024 * 1024
+    assert meta["classes"] == scenes.CLASSES and len(meta["classes"]) == 25
+    assert meta["held_out_design"] not in meta["train_designs"]
+    report = open(os.path.join(ROOT, "web", "camera", "TRAINING.md"), encoding="utf-8").read()
+    assert meta["sha256"] in report and "Confusion matrix" in report
+
+
+def test_held_out_tricks_are_read_and_no_wrong_trick_is_sure(deck):
+    # 300 rendered tricks of the design the training never saw, with the training's own
+    # augmentations (the bench measures 2,000): a trick with a wrong card read sure would
+    # be proposed, so there must be none.
+    # Face cards of this deck are mostly "not sure" (docs/web.md, "Camera"): the floors
+    # below are today's model's, a little under its figures, to catch a worse one.
+    got = camera_figures.held_out(deck, tricks=300, seed=7)
+    assert got["camera_wrong_tricks"] == 0, got
+    assert got["camera_card_accuracy"] >= 0.35, got
+    assert got["camera_trick_accuracy"] >= 0.05, got
+
+
+def test_box_layout_is_the_pages():
+    # tools/cardcam/scenes.py boxes() and web/camera.js boxes() are the same rule.
+    src = open(os.path.join(ROOT, "web", "camera.js"), encoding="utf-8").read()
+    assert "const gap = 0.03 * width;" in src
+    assert "Math.min(0.86 * height * inW / inH, (width - (n + 1) * gap) / n)" in src
+    for n in (2, 3, 4):
+        bs = scenes.boxes(n, 640, 480)
+        assert len(bs) == n
+        assert all(0 <= x and x + w <= 640 and 0 <= y and y + h <= 480 for x, y, w, h in bs)
+        assert all(bs[i][0] + bs[i][2] < bs[i + 1][0] for i in range(n - 1))  # apart, in order
+
+
+@needs_browser
+def test_a_deal_by_camera_is_the_deal_typed(site_dir, deck):
+    figures, by_camera, typed = camera_figures.camera_deal(site_dir, deck, throttle=0)
+    assert figures["errors"] == []
+    assert by_camera == typed
+    assert by_camera["deals"] == 1 and by_camera["history"]  # the whole deal, to its result
+    # trump and a marriage are one key each, each trick read is one tap on OK; a trick the
+    # camera is not sure of is typed (its keys drop any proposal first)
+    by_camera_tricks = figures["camera_deal_tricks_by_camera"]
+    assert by_camera_tricks >= 3, figures  # the tricks without a face card, at least
+    if by_camera_tricks == figures["camera_deal_tricks"]:
+        assert figures["camera_deal_presses"] == figures["camera_deal_tricks"] + 2
+    assert figures["camera_on_bytes"] > 1024 * 1024  # the runtime and the model came then
+
+
+CAMERA_STATE = "window.s66.camera()"
+NOTE = "document.getElementById('camera-note').textContent"
+
+
+@needs_browser
+def test_a_denied_camera_says_so_and_typing_works(site):
+    setup, entries = camera_figures.plan(camera_figures.deal_lines())
+    texts = json.load(open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8"))
+    # A fake camera is there, but the permission is not given (a player who said no).
+    got = run(site, [{"do": "open"}, {"do": "type", "keys": setup, "settle": True},
+                     {"do": "eval", "js": "document.getElementById('camera-open').click()"},
+                     {"do": "eval", "js": WAIT_NOTE % json.dumps(texts["en"]["camera denied"])},
+                     {"do": "type", "keys": entries[0][-1] + entries[1][-1], "settle": True},
+                     {"do": "state"}],
+              args=["--use-fake-device-for-media-stream"])
+    assert got[3] == texts["en"]["camera denied"]
+    assert got[-1]["deal"]["trump"] and got[-1]["deal"]["played"] == 1  # typed as ever
+
+
+WAIT_NOTE = """(async () => {
+  const want = %s;
+  const t0 = Date.now();
+  for (;;) {
+    const el = document.getElementById("camera-note");
+    if (el && el.textContent === want) return el.textContent;
+    if (Date.now() - t0 > 60000) throw new Error("note: " + (el && el.textContent));
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+})()"""
+
+VIEW = """(() => {
+  const v = document.querySelector("#camera-view video").getBoundingClientRect();
+  const keys = [...document.querySelectorAll(".keys:not([hidden]) button")]
+    .map((b) => b.getBoundingClientRect());
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                          a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  return {w: v.width, h: v.height, inside: v.left >= 0 && v.top >= 0 && v.right <= innerWidth + 0.5
+          && v.bottom <= innerHeight + 0.5, under: keys.filter((k) => meets(k, v)).length};
+})()"""
+
+
+@needs_browser
+@pytest.mark.parametrize("size", [(844, 390), (390, 844)])
+def test_the_camera_view_and_the_keys_fit_a_phone_either_way(site, video, size):
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": LAYOUT_CHECK}, {"do": "eval", "js": VIEW}],
+              viewport=size, touch=True, camera=video)
+    layout, view = got[2], got[3]
+    assert layout["scroll"] == [False, False], layout
+    assert layout["outside"] == 0 and layout["under"] == 0, layout
+    assert view["inside"] and view["under"] == 0, view
+    assert view["h"] >= 100, view  # the view is there to aim with
+
+
+@needs_browser
+def test_the_camera_loads_only_when_turned_on_and_then_works_offline(site, video, tmp_path):
+    loaded = ("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname"
+              ".slice(1)).filter((p) => p.startsWith('camera'))")
+    profile = str(tmp_path / "profile")
+    first = run(site, [{"do": "open"}, {"do": "worker"}, {"do": "eval", "js": loaded},
+                       {"do": "eval", "js": "caches.keys().then((k) => caches.open(k[0]))"
+                        ".then((c) => c.keys()).then((r) => r.map((q) => new URL(q.url)"
+                        ".pathname.slice(1)))"},
+                       {"do": "eval", "js": camera_figures.CAMERA_ON}],
+                profile=profile, camera=video)
+    assert first[2] == []  # a first visit fetches none of the camera's files
+    assert not set(first[3]) & set(CAMERA_FILES)  # nor does the worker's install
+    again = run(site, [{"do": "offline", "on": True}, {"do": "open"},
+                       {"do": "eval", "js": camera_figures.CAMERA_ON},
+                       {"do": "eval", "js": CAMERA_STATE}],
+                profile=profile, camera=video)
+    assert again[3]["frames"] > 0  # the runtime and model came from the worker's cache

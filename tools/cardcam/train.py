@@ -1,0 +1,263 @@
+"""Train the camera mode's card model on the CPU and export it (make camera-model).
+
+    .venv-train/bin/python tools/cardcam/train.py --cards DIR [--seed 66] [--train 24000]
+
+DIR holds the decks rendered by render.mjs (DIR/<design>/<card>.png). The model learns from
+the TRAIN designs only and is measured on HELD_OUT, which it never sees. It writes
+web/camera/cards.onnx (input "boxes": N x 3 x 96 x 64, RGB in [0, 1]; output "probs": N x 25,
+the 24 cards then "none"), web/camera/model.json (classes, input size, threshold) and
+web/camera/TRAINING.md (data, seed, figures, confusion matrix).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from multiprocessing import Pool
+
+import numpy as np
+import torch
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import scenes  # noqa: E402
+
+OUT = os.path.join(scenes.ROOT, "web", "camera")
+TRAIN = ("letele", "heruka", "herukabf")
+HELD_OUT = "younestouati"
+LICENCES = {"letele": "@letele/playing-cards 0.1.0, CC0-1.0",
+            "heruka": "@heruka_urgyen/react-playing-cards 0.5.0 (2color), MIT",
+            "herukabf": "@heruka_urgyen/react-playing-cards 0.5.0 (2color-bf), MIT",
+            "younestouati": "@younestouati/playing-cards-standard-deck 3.0.0, LGPL-3.0"}
+# A box is "not sure" below the threshold: the probability of the read class that all but
+# SURE_SHARE of the validation cards (training designs) reach, within these bounds.
+SURE_SHARE = 0.98
+THRESHOLD_BOUNDS = (0.8, 0.95)
+NONE_SHARE = 0.2  # the share of "no card" boxes in the data
+CHUNK = 500
+
+
+def _chunk(job):
+    folder, designs, seed, index, n = job
+    decks = [scenes.load_deck(os.path.join(folder, d)) for d in designs]
+    rng = np.random.default_rng([seed, index])
+    labels = np.where(rng.random(n) < NONE_SHARE, scenes.NONE,
+                      rng.integers(0, len(scenes.CARDS), n))
+    xs = np.stack([scenes.box_sample(rng, decks, int(y)) for y in labels])
+    return xs, labels
+
+
+def make_set(folder, designs, seed, n, procs=2):
+    """n boxes of the designs, made once per seed and kept beside the rendered cards."""
+    cache = os.path.join(folder, "boxes-%s-%d-%d.npz" % ("-".join(designs), seed, n))
+    if os.path.exists(cache):
+        with np.load(cache) as z:
+            return z["x"], z["y"]
+    jobs = [(folder, designs, seed, i, min(CHUNK, n - i * CHUNK))
+            for i in range((n + CHUNK - 1) // CHUNK)]
+    with Pool(procs) as pool:
+        parts = pool.map(_chunk, jobs)
+    xs, ys = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    np.savez(cache, x=xs, y=ys)
+    return xs, ys
+
+
+class CardNet(nn.Module):
+    """A 3x3 convolution of stride 2, three more with pooling, then one linear layer on the
+    4 x 6 map (the corner's index stays where it is), then softmax. Small enough to train
+    in minutes on two CPU cores and to run in a few ms a frame in the page."""
+
+    def __init__(self, classes=None):
+        super().__init__()
+        classes = classes or len(scenes.CLASSES)
+        layers = [nn.Conv2d(3, 12, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(12),
+                  nn.ReLU(inplace=True)]
+        c_in = 12
+        for c_out in (24, 48, 96):
+            layers += [nn.Conv2d(c_in, c_out, 3, padding=1, bias=False), nn.BatchNorm2d(c_out),
+                       nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+            c_in = c_out
+        self.features = nn.Sequential(*layers)
+        cells = (scenes.IN_H // 16) * (scenes.IN_W // 16)
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(96 * cells, classes))
+
+    def forward(self, x):
+        return self.head(self.features((x - 0.5) * 4))
+
+
+class Probs(nn.Module):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return torch.softmax(self.net(x), dim=1)
+
+
+def tensor(xs):
+    return torch.from_numpy(scenes.to_input(xs))
+
+
+def predict(net, xs, batch=512):
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(xs), batch):
+            out.append(torch.softmax(net(tensor(xs[i:i + batch])), 1).numpy())
+    return np.concatenate(out)
+
+
+def threshold_from(probs, labels):
+    """The threshold that leaves SURE_SHARE of the validation cards sure."""
+    cards = labels != scenes.NONE
+    top = np.sort(probs.max(1)[cards])
+    t = float(top[int((1 - SURE_SHARE) * len(top))])
+    return round(min(max(t, THRESHOLD_BOUNDS[0]), THRESHOLD_BOUNDS[1]), 3)
+
+
+def scores(probs, labels, threshold):
+    best = probs.argmax(1)
+    sure = probs.max(1) >= threshold
+    cards = labels != scenes.NONE
+    return {
+        "boxes": int(len(labels)),
+        "top1": float((best == labels).mean()),
+        "card_correct_sure": float(((best == labels) & sure)[cards].mean()),
+        "card_unsure": float((~sure)[cards].mean()),
+        "card_wrong_sure": int(((best != labels) & sure & cards).sum()),
+        "none_taken_for_card_sure": int(((best != scenes.NONE) & sure & ~cards).sum()),
+    }
+
+
+def confusion(probs, labels):
+    n = len(scenes.CLASSES)
+    m = np.zeros((n, n), int)
+    for t, p in zip(labels, probs.argmax(1)):
+        m[t, p] += 1
+    return m
+
+
+def report(path, meta, figures, matrix, seconds):
+    lines = ["# The camera model's training report",
+             "",
+             "Written by tools/cardcam/train.py (make camera-model); the figures are this run's.",
+             "",
+             "## Data",
+             "",
+             "Cards rendered from SVG decks on npm with resvg (tools/cardcam/render.mjs), 24 per",
+             "design (9 to A, four French suits; Schnapsen's 20 are among them), laid on rendered",
+             "table cloths with perspective, rotation, scale, offset, blur, sensor noise, JPEG,",
+             "uneven light and colour casts, fingers and neighbouring cards partly covering",
+             "(tools/cardcam/scenes.py). Face cards get other art now and then (the picture",
+             "between the corners recoloured or painted over), so that they are read by their",
+             "corner index. A fifth of the boxes hold no card face up (the cloth, a",
+             "card face down, a card moving in or taken away, a hand): the class \"none\".",
+             "",
+             "- trained on: " + "; ".join(LICENCES[d] for d in TRAIN),
+             "- held out (never seen in training): " + LICENCES[HELD_OUT],
+             "- training boxes: %d, validation boxes (training designs): %d, held-out boxes: %d"
+             % (meta["train_boxes"], figures["validation"]["boxes"], figures["held_out"]["boxes"]),
+             "- seed: %d; %d epochs; %.0f s on the CPU (%d threads); torch %s"
+             % (meta["seed"], meta["epochs"], seconds, torch.get_num_threads(), torch.__version__),
+             "- model: %s, %d parameters, %d bytes; sha256 %s"
+             % (meta["file"], meta["parameters"], meta["bytes"], meta["sha256"]),
+             "- threshold: a box is sure when its best class has probability >= %.3f (the"
+             % meta["threshold"],
+             "  level %.1f%% of the validation cards reach, kept within %.2f to %.2f)"
+             % ((100 * SURE_SHARE,) + THRESHOLD_BOUNDS),
+             "",
+             "## Figures",
+             "",
+             "| set | boxes | top-1 | cards read and sure | cards unsure | cards wrong and sure"
+             " | no card taken for a card, sure |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name in ("validation", "held_out"):
+        f = figures[name]
+        lines.append("| %s | %d | %.2f%% | %.2f%% | %.2f%% | %d | %d |" % (
+            name.replace("_", "-"), f["boxes"], 100 * f["top1"], 100 * f["card_correct_sure"],
+            100 * f["card_unsure"], f["card_wrong_sure"], f["none_taken_for_card_sure"]))
+    lines += ["",
+              "The per-trick figures over whole camera frames of the held-out design are the",
+              "bench's (tools/bench.py --camera, docs/web.md).",
+              "",
+              "## Confusion matrix, held-out design (rows: true, columns: read)",
+              "",
+              "| | " + " | ".join(scenes.CLASSES) + " |",
+              "| --- " * (len(scenes.CLASSES) + 1) + "|"]
+    for name, row in zip(scenes.CLASSES, matrix):
+        lines.append("| **%s** | " % name + " | ".join(str(v) if v else "." for v in row) + " |")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cards", required=True)
+    ap.add_argument("--seed", type=int, default=66)
+    ap.add_argument("--train", type=int, default=16000)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--out", default=OUT)
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    started = time.time()
+    xs, ys = make_set(args.cards, TRAIN, args.seed, args.train)
+    vx, vy = make_set(args.cards, TRAIN, args.seed + 1, 2500)
+    hx, hy = make_set(args.cards, (HELD_OUT,), args.seed + 2, 3000)
+    print("data: %d train boxes in %.0f s" % (len(xs), time.time() - started), flush=True)
+    net = CardNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = 64
+    steps = args.epochs * (len(xs) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    g = torch.Generator().manual_seed(args.seed)
+    x_all = tensor(xs)
+    y_all = torch.from_numpy(ys.astype(np.int64))
+    for epoch in range(args.epochs):
+        net.train()
+        order = torch.randperm(len(xs), generator=g)
+        total = 0.0
+        for i in range(0, len(order) - batch + 1, batch):
+            idx = order[i:i + batch]
+            opt.zero_grad()
+            loss = loss_fn(net(x_all[idx]), y_all[idx])
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * batch
+        val = scores(predict(net, vx), vy, 0.5)
+        print("epoch %d loss %.3f val top1 %.4f (%.0f s)" % (
+            epoch + 1, total / len(xs), val["top1"], time.time() - started), flush=True)
+    seconds = time.time() - started
+    vp = predict(net, vx)
+    threshold = threshold_from(vp, vy)
+    figures = {"validation": scores(vp, vy, threshold)}
+    hp = predict(net, hx)
+    figures["held_out"] = scores(hp, hy, threshold)
+    print(json.dumps(figures, indent=1))
+    os.makedirs(args.out, exist_ok=True)
+    onnx_path = os.path.join(args.out, "cards.onnx")
+    net.eval()
+    torch.onnx.export(Probs(net), torch.zeros(1, 3, scenes.IN_H, scenes.IN_W), onnx_path,
+                      input_names=["boxes"], output_names=["probs"], opset_version=17,
+                      dynamic_axes={"boxes": {0: "n"}, "probs": {0: "n"}}, dynamo=False)
+    with open(onnx_path, "rb") as f:
+        body = f.read()
+    meta = {"file": "cards.onnx", "classes": scenes.CLASSES, "input": [3, scenes.IN_H, scenes.IN_W],
+            "threshold": threshold, "seed": args.seed, "epochs": args.epochs,
+            "train_designs": list(TRAIN), "held_out_design": HELD_OUT,
+            "train_boxes": len(xs), "parameters": sum(p.numel() for p in net.parameters()),
+            "bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+    with open(os.path.join(args.out, "model.json"), "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=1)
+        f.write("\n")
+    report(os.path.join(args.out, "TRAINING.md"), meta, figures, confusion(hp, hy), seconds)
+    print("wrote %s (%d bytes)" % (onnx_path, len(body)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,310 @@
+// Camera mode: the phone's camera reads the cards of a trick laid face up in their boxes,
+// the trick is typed onto the panel as a player would type it, and one tap on OK (#, or on
+// the panel) enters it through the page's own key path. Loaded by page.js only when the
+// player turns camera mode on, with onnxruntime-web and the model (camera/): a first visit
+// never fetches them. Frames stay in this page: nothing is sent or stored.
+//
+// The boxes: one per card of a trick, in play order from the left, laid out by the rule
+// of tools/cardcam/scenes.py boxes(). Each box is shrunk to the model's input (64 x 96 RGB)
+// and read as one of the 24 cards or "none"; a box is sure when its best class reaches the
+// model's threshold in READS frames in a row. A trick is proposed only when every box is
+// sure of a card and the core takes the trick (web/webcamera.py); then the keys that type
+// it go to the panel but its last card, which OK adds. After a trick is entered, the boxes
+// must be seen empty before the next one is proposed.
+
+const READS = 3; // the same sure reading in this many frames in a row
+const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
+const PERIOD_MS = 100; // one frame analysed at most every 100 ms
+const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+let ort = null;
+let session = null;
+let meta = null;
+
+function boxes(n, width, height, inW, inH) {
+  const gap = 0.03 * width;
+  const w = Math.min(0.86 * height * inW / inH, (width - (n + 1) * gap) / n);
+  const h = w * inH / inW;
+  const x0 = (width - n * w - (n - 1) * gap) / 2;
+  const y = (height - h) / 2;
+  return Array.from({ length: n }, (_, i) => [x0 + i * (w + gap), y, w, h]);
+}
+
+function cardText(code) {
+  return (code[0] === "T" ? "10" : code[0]) + SUIT_TEXT[code[1]];
+}
+
+async function loadModel() {
+  if (session) return;
+  const base = new URL("camera/", document.baseURI).href;
+  const [mod, model, info] = await Promise.all([
+    import("./camera/ort.wasm.min.mjs"),
+    fetch(base + "cards.onnx").then((r) => {
+      if (!r.ok) throw new Error("cards.onnx: HTTP " + r.status);
+      return r.arrayBuffer();
+    }),
+    fetch(base + "model.json").then((r) => r.json()),
+  ]);
+  ort = mod;
+  ort.env.wasm.wasmPaths = base;
+  ort.env.wasm.numThreads = 1; // no SharedArrayBuffer needed: the page is not cross-origin isolated
+  ort.env.wasm.proxy = false;
+  meta = info;
+  session = await ort.InferenceSession.create(new Uint8Array(model), {
+    executionProviders: ["wasm"],
+    graphOptimizationLevel: "all",
+  });
+}
+
+// api (page.js): typeChar(ch) types a keypad character through the page's key path as the
+// camera's own; trickKeys(codes), drop(), players() call web/webcamera.py; tr(key) is the
+// page's texts; redraw() paints the panel. before: the element the view goes above.
+export function createCamera(api, before) {
+  const view = document.createElement("div");
+  view.id = "camera-view";
+  const video = document.createElement("video");
+  video.muted = true;
+  video.playsInline = true;
+  video.setAttribute("playsinline", "");
+  const overlay = document.createElement("canvas");
+  const note = document.createElement("p");
+  note.id = "camera-note";
+  note.setAttribute("role", "status");
+  const frame = document.createElement("div");
+  frame.className = "cam-frame";
+  frame.append(video, overlay);
+  view.append(frame, note);
+  before.before(view); // above the keys: the view, then the keys to type on
+  const crop = document.createElement("canvas");
+  const cropCtx = crop.getContext("2d", { willReadFrequently: true });
+
+  let stream = null;
+  let timer = 0;
+  let running = false;
+  let busy = false;
+  let history = []; // per frame: per box, a class name or "?" (not sure)
+  let pending = null; // {keys, rest, codes}: a trick on the panel waiting for OK
+  let needEmpty = false; // a trick was entered: its cards must go first
+  let emptySeen = 0;
+  let shown = []; // what each box says, for the overlay
+  const timings = []; // ms from a frame's capture to its reading (and proposal)
+  let proposedAt = [];
+  let frames = 0; // frames analysed since the camera started
+  let since = 0;
+
+  function say(key, extra) {
+    note.textContent = api.tr(key) + (extra ? " " + extra : "");
+  }
+
+  function drawOverlay(n) {
+    const w = video.videoWidth;
+    const h = video.videoHeight;
+    if (!w || !h) return;
+    overlay.width = w;
+    overlay.height = h;
+    const g = overlay.getContext("2d");
+    g.clearRect(0, 0, w, h);
+    g.lineWidth = Math.max(2, w / 160);
+    g.font = Math.round(h / 12) + "px system-ui, sans-serif";
+    g.textAlign = "center";
+    boxes(n, w, h, meta.input[2], meta.input[1]).forEach(([x, y, bw, bh], i) => {
+      const s = shown[i] || "";
+      g.strokeStyle = s === "?" ? "#ff6b5f" : s && s !== "none" ? "#7f7" : "#fff";
+      g.strokeRect(x, y, bw, bh);
+      const label = s === "?" ? api.tr("not sure") : s && s !== "none" ? cardText(s) : String(i + 1);
+      g.fillStyle = "rgba(0,0,0,0.6)";
+      g.fillRect(x, y + bh - h / 9, bw, h / 9);
+      g.fillStyle = s === "?" ? "#ff6b5f" : "#fff";
+      g.fillText(label, x + bw / 2, y + bh - h / 40);
+    });
+  }
+
+  async function read(n) {
+    const w = video.videoWidth;
+    const h = video.videoHeight;
+    const [, inH, inW] = meta.input;
+    crop.width = inW;
+    crop.height = inH * n;
+    cropCtx.imageSmoothingEnabled = true;
+    cropCtx.imageSmoothingQuality = "high";
+    const bs = boxes(n, w, h, inW, inH);
+    bs.forEach(([x, y, bw, bh], i) => {
+      cropCtx.drawImage(video, Math.round(x), Math.round(y), Math.round(bw), Math.round(bh),
+        0, i * inH, inW, inH);
+    });
+    const px = cropCtx.getImageData(0, 0, inW, inH * n).data;
+    const plane = inW * inH;
+    const data = new Float32Array(n * 3 * plane);
+    for (let i = 0; i < n; i++) {
+      for (let p = 0; p < plane; p++) {
+        const s = (i * plane + p) * 4;
+        const d = i * 3 * plane + p;
+        data[d] = px[s] / 255;
+        data[d + plane] = px[s + 1] / 255;
+        data[d + 2 * plane] = px[s + 2] / 255;
+      }
+    }
+    const out = await session.run({ boxes: new ort.Tensor("float32", data, [n, 3, inH, inW]) });
+    const probs = out.probs.data;
+    const k = meta.classes.length;
+    const names = [];
+    for (let i = 0; i < n; i++) {
+      let best = 0;
+      for (let c = 1; c < k; c++) if (probs[i * k + c] > probs[i * k + best]) best = c;
+      names.push(probs[i * k + best] >= meta.threshold ? meta.classes[best] : "?");
+    }
+    return names;
+  }
+
+  function steady(reads) {
+    if (history.length < reads) return null;
+    const last = history.slice(-reads);
+    const first = last[0].join(" ");
+    return last.every((r) => r.join(" ") === first) ? last[0] : null;
+  }
+
+  function withdraw() {
+    if (!pending) return;
+    pending = null;
+    if (api.drop()) api.redraw();
+  }
+
+  function propose(codes, started) {
+    const answer = JSON.parse(api.trickKeys(codes.join(" ")));
+    if (!answer.keys) {
+      say(answer.why === "trump" ? "trump first" : answer.why === "typing" ? "typing"
+        : answer.why === "board" ? "camera board" : "not this trick", answer.why);
+      return;
+    }
+    // The last card's rank key would enter the trick: it waits for OK, with its suit.
+    const keys = answer.keys;
+    pending = { keys, rest: keys.slice(-2), codes };
+    for (const ch of keys.slice(0, -2)) api.typeChar(ch);
+    proposedAt.push(performance.now() - started);
+    if (proposedAt.length > 200) proposedAt.shift();
+    say("tap OK", codes.map(cardText).join(" "));
+  }
+
+  async function step() {
+    timer = 0;
+    if (!running) return;
+    const started = performance.now();
+    const n = api.players() || 2; // no match yet: two boxes to aim with
+    if (!busy && n && video.readyState >= 2 && video.videoWidth) {
+      busy = true;
+      try {
+        const names = await read(n);
+        timings.push(performance.now() - started);
+        frames++;
+        if (timings.length > 500) timings.shift();
+        history.push(names);
+        if (history.length > 10) history.shift();
+        shown = names;
+        const empty = names.every((s) => s === "none");
+        emptySeen = empty ? emptySeen + 1 : 0;
+        if (needEmpty) {
+          if (emptySeen >= EMPTY_READS) {
+            needEmpty = false;
+            say("lay the cards");
+          }
+        } else if (pending) {
+          const now = steady(READS);
+          if (emptySeen >= EMPTY_READS || (now && !now.includes("?") && !now.includes("none")
+              && now.join(" ") !== pending.codes.join(" "))) {
+            withdraw(); // taken away before OK, or other cards now: no longer proposed
+            say("lay the cards");
+          }
+        } else if (names.includes("?")) {
+          say("not sure");
+        } else {
+          const now = steady(READS);
+          if (now && !now.includes("none")) propose(now, started);
+          else if (empty) say("lay the cards");
+        }
+        drawOverlay(n);
+      } catch (err) {
+        say("camera error", String(err && err.message ? err.message : err));
+      } finally {
+        busy = false;
+      }
+    }
+    if (running) timer = setTimeout(step, Math.max(0, PERIOD_MS - (performance.now() - started)));
+  }
+
+  // OK while a trick is proposed: its last card, then the camera waits for empty boxes.
+  function confirm() {
+    const p = pending;
+    pending = null;
+    for (const ch of p.rest) api.typeChar(ch);
+    needEmpty = true;
+    history = [];
+    say("take the cards");
+  }
+
+  return {
+    async start() {
+      view.hidden = false;
+      say("camera loading");
+      if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+        say("no camera here");
+        return false;
+      }
+      try {
+        const [media] = await Promise.all([
+          navigator.mediaDevices.getUserMedia({
+            audio: false,
+            video: { facingMode: { ideal: "environment" }, width: { ideal: 640 },
+              height: { ideal: 480 } },
+          }),
+          loadModel(),
+        ]);
+        stream = media;
+      } catch (err) {
+        const denied = err && (err.name === "NotAllowedError" || err.name === "SecurityError");
+        say(denied ? "camera denied" : "no camera here", denied ? "" : String(err && err.name));
+        return false;
+      }
+      video.srcObject = stream;
+      await video.play().catch(() => {});
+      running = true;
+      history = [];
+      frames = 0;
+      since = performance.now();
+      say("lay the cards");
+      step();
+      return true;
+    },
+    stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = 0;
+      withdraw();
+      if (stream) for (const t of stream.getTracks()) t.stop();
+      stream = null;
+      video.srcObject = null;
+      view.hidden = true;
+    },
+    // A key from the player (page.js): true if the camera took it (OK on a proposal).
+    // Any other key drops the proposal first, and then types as ever.
+    key(name, okName) {
+      if (!pending) return false;
+      if (name === okName) {
+        confirm();
+        return true;
+      }
+      withdraw();
+      needEmpty = true; // the player types this trick: the camera waits for the next one
+      return false;
+    },
+    tapPanel() {
+      const had = !!pending;
+      if (had) confirm();
+      return had;
+    },
+    info() {
+      return { pending: pending && pending.codes, needEmpty, shown, timings: timings.slice(),
+        proposals: proposedAt.slice(), note: note.textContent, frames,
+        fps: frames / Math.max(1e-3, (performance.now() - since) / 1000) };
+    },
+  };
+}

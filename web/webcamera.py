@@ -1,0 +1,68 @@
+"""Camera mode's glue (web/camera.js): the keys that enter a trick the camera read.
+
+The camera reads cards; the core says who takes the trick (the leader, the trump, the
+cards) and whether the deal takes it, without entering it (the deal's own check, do=False).
+The keys are the keypad's characters (ui/keyboard.py), typed through the page's own key path,
+so a trick read by the camera is entered exactly as a typed one. Loaded by the page only
+when camera mode is on.
+"""
+
+import json
+
+import webmain
+from sixtysix.cards import card
+from sixtysix.deal import trick_winner
+from sixtysix.errors import Refused
+from sixtysix.events import RANKS, SUITS
+
+_PLAYER_KEYS = "abcd"
+_RANK_KEYS = "123456"  # A 10 K Q J 9
+_SUIT_KEYS = "7890"  # S H D C
+
+
+def players():
+    """How many cards a trick has now (0: no match on the board)."""
+    state = webmain._app.match.state
+    return state.rules.players if state is not None else 0
+
+
+def keys(codes):
+    """codes: the cards in play order, e.g. "QH KS" (rank letter of ATKQJ9, suit of SHDC).
+    Answer (JSON): {"keys": the keypad characters that enter the trick, "winner": its seat}
+    or {"why": a reason the trick is not proposed now}."""
+    app = webmain._app
+    state = app.match.state
+    if app.lists or app.board is None or state is None or app.layout != "keypad":
+        return json.dumps({"why": "board"})
+    board = app.board
+    if board.win >= 0 or board.cards:
+        return json.dumps({"why": "typing"})
+    deal = state.deal
+    if deal.trump < 0:
+        return json.dumps({"why": "trump"})
+    cards = []
+    for code in codes.split():
+        cards.append(card(RANKS.index(code[0]), SUITS.index(code[1])))
+    seat = (deal.leader + trick_winner(cards, deal.trump)) % state.rules.players
+    try:
+        deal.on_trick(bytes([1, seat] + cards), False)
+    except Refused as e:
+        return json.dumps({"why": e.code})
+    out = _PLAYER_KEYS[seat]
+    for c in cards:
+        out += _RANK_KEYS[c & 7] + _SUIT_KEYS[(c >> 3) - 1]
+    return json.dumps({"keys": out, "winner": seat})
+
+
+def drop():
+    """Take a proposed trick's typed keys off the board (a key typed over a proposal, or
+    the cards taken away before OK): the trick being typed is cleared, nothing is entered.
+    True if the panel changed."""
+    app = webmain._app
+    board = app.board
+    if app.lists or board is None or board.win < 0:
+        return False
+    board.clear()
+    app.dirty = True
+    webmain._keep_typed()
+    return app.render()
