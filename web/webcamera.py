@@ -22,7 +22,7 @@ _SUIT_KEYS = "7890"  # S H D C
 
 def players():
     """How many cards a trick has now (0: no match on the board)."""
-    state = webmain._app.match.state
+    state = webmain._app().match.state
     return state.rules.players if state is not None else 0
 
 
@@ -30,13 +30,11 @@ def keys(codes):
     """codes: the cards in play order, e.g. "QH KS" (rank letter of ATKQJ9, suit of SHDC).
     Answer (JSON): {"keys": the keypad characters that enter the trick, "winner": its seat}
     or {"why": a reason the trick is not proposed now}."""
-    app = webmain._app
+    app = webmain._app()
+    why = app.proposable()
+    if why is not None:
+        return json.dumps({"why": why})
     state = app.match.state
-    if app.lists or app.board is None or state is None or app.layout != "keypad":
-        return json.dumps({"why": "board"})
-    board = app.board
-    if board.win >= 0 or board.cards:
-        return json.dumps({"why": "typing"})
     deal = state.deal
     if deal.trump < 0:
         return json.dumps({"why": "trump"})
@@ -58,11 +56,8 @@ def drop():
     """Take a proposed trick's typed keys off the board (a key typed over a proposal, or
     the cards taken away before OK): the trick being typed is cleared, nothing is entered.
     True if the panel changed."""
-    app = webmain._app
-    board = app.board
-    if app.lists or board is None or board.win < 0:
+    app = webmain._app()
+    if not app.drop_typed():
         return False
-    board.clear()
-    app.dirty = True
     webmain._keep_typed()
     return app.render()

@@ -55,6 +55,27 @@ class WebApp(App):
             board.retype(self.match.state, line)
             self.dirty = True
 
+    def proposable(self):
+        """Why camera mode (webcamera.py) cannot propose a trick now: "board" (a list
+        covers the scoreboard, no match, or not the keypad's layout), "typing" (a trick is
+        being typed), or None."""
+        board = self.board
+        if self.lists or board is None or self.match.state is None or self.layout != "keypad":
+            return "board"
+        if board.win >= 0 or board.cards:
+            return "typing"
+        return None
+
+    def drop_typed(self):
+        """Clear the trick being typed (a camera's proposal the player typed over or took
+        away); nothing is entered. True if the scoreboard changed."""
+        board = self.board
+        if self.lists or board is None or board.win < 0:
+            return False
+        board.clear()
+        self.dirty = True
+        return True
+
     def close(self):
         """Close the store's open journal file."""
         self.session.store.close()
