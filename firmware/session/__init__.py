@@ -90,17 +90,6 @@ class Session:
             drop("restore")
             _drop_saved()
 
-    def stage(self):
-        """0: no match, or nothing entered in it yet; 1: a match under way; 2: a match over.
-        (The club link starts a seating's match only at 0, or at 2 once all is sent.)"""
-        m = self.match
-        st = m.state
-        if st is None:
-            return 0
-        if st.over:
-            return 2
-        return 1 if st.deals() or m.log else 0
-
     # ---- actions ----
 
     def new_match(self, setup_line):
