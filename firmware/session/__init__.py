@@ -72,7 +72,9 @@ class Session:
         # a reader (the club link) compares it with the count it last saw.
         self.changes = 0
         self._settings = None
-        self._stats = None
+        # The stats blob's "last" (the match counted last) once read, None before: the blob
+        # itself is read when wanted, not kept (a dict per player would stay in the heap).
+        self._last = None
 
     # ---- boot ----
 
@@ -99,7 +101,10 @@ class Session:
             raise Refused("syntax")
         try:
             m.enter_line(setup_line)
-            mid = max(self.match_id, self._stats_blob().get("last", 0)) + 1
+            last = self._last
+            if last is None:
+                last = self._stats_blob().get("last", 0)
+            mid = max(self.match_id, last) + 1
             self.store.checkpoint(self._summary(m, mid))
         finally:
             _drop_saved()
@@ -222,10 +227,10 @@ class Session:
         return True
 
     def _stats_blob(self):
-        """The stats blob as a dict, read once per session."""
-        if self._stats is None:
-            self._stats = self._blob("stats")
-        return self._stats
+        """The stats blob as a dict, read from the flash at each call (its "last" is kept)."""
+        stats = self._blob("stats")
+        self._last = stats.get("last", 0)
+        return stats
 
     def load_stats(self):
         """Lifetime statistics per player name: {name: {"played", "won" (matches), "deals"
@@ -246,5 +251,5 @@ class Session:
             drop("stats")
         if new is None:
             return False
-        self._stats = new
+        self._last = new["last"]
         return True
