@@ -81,7 +81,7 @@ def main():
     peak = [0]
 
     def reset():
-        print(json.dumps({"reset": 1, "stage": session.stage(), "said": table.said,
+        print(json.dumps({"reset": 1, "stage": club.stage(), "said": table.said,
                           "heap_peak": peak[0]}))
         sys.exit(4)
 
@@ -123,7 +123,7 @@ def main():
         elif w[0] == "poll":
             step(int(w[1]))
         elif w[0] == "look":
-            print(json.dumps({"look": {"stage": session.stage(),
+            print(json.dumps({"look": {"stage": club.stage(),
                                        "offer": club.fw.__class__ is bytes,
                                        "fw": exists("fw"), "record": exists("fw/boot"),
                                        "said": table.said}}))
@@ -142,7 +142,7 @@ def main():
                 step(1)
         elif w[0] == "update":
             step(int(float(w[1]) * 1000))
-    print(json.dumps({"end": 1, "stage": session.stage(), "said": table.said,
+    print(json.dumps({"end": 1, "stage": club.stage(), "said": table.said,
                       "status": club.status, "loaded": sorted(
                           m for m in sys.modules if m.split(".")[0] == "update")}))
 

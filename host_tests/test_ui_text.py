@@ -27,6 +27,7 @@ import re
 import pytest
 from conftest import FIRMWARE
 from sixtysix.rules import RULE_SETS
+from ui.settings import NAMES as SETTINGS_NAMES  # each language's own name
 
 UI = os.path.join(FIRMWARE, "ui")
 TOOLS_DIR = os.path.join(os.path.dirname(FIRMWARE), "tools")
@@ -504,7 +505,7 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         "1 " + s["gets"] + " 3", "1 " + s["wins match"],
         "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],
         "4 " + s["new match"],  # the menu with no match: history, statistics, settings, new match
-        s["settings"], s["language"], "1 " + I18N.NAMES[0], "4 " + I18N.NAMES[3],
+        s["settings"], s["language"], "1 " + SETTINGS_NAMES[0], "4 " + SETTINGS_NAMES[3],
         s["no winner"], s["why_draw"], s["winner, points"], "1: +1/2/3?",
         # three players
         "2 : A\u2660 10\u2665 _", "\u2660 20\u2666",

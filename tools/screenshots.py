@@ -261,9 +261,11 @@ LABEL_W = 28 * 6 * LABEL_SCALE  # the label column: 28 characters
 
 
 def _lit(text, s):
-    """`s` in Text's font as rows of 0 and 1, read glyph by glyph (Text.glyphs())."""
+    """`s` in Text's font as rows of 0 and 1, read glyph by glyph (ui/textpixel.py's glyphs())."""
+    from ui.textpixel import glyphs
+
     rows = [[] for _ in range(text.height)]
-    for w in text.glyphs(s):
+    for w in glyphs(text, s):
         for r, row in enumerate(rows):
             bits = text.glyph[r * text.row_bytes:(r + 1) * text.row_bytes]
             row.extend(1 if bits[c >> 3] & (0x80 >> (c & 7)) else 0 for c in range(w))

@@ -128,12 +128,24 @@ class Club:
             self._send(now)
             fw = self.fw  # an update: started only between matches, all results sent
             if fw is not None and (fw.__class__ is not bytes
-                                   or s.stage() != 1 and not self.outbox.pending):
+                                   or self.stage() != 1 and not self.outbox.pending):
                 from update.job import step
 
                 step(self, now)
         m.poll(now)
         self._mark()
+
+    def stage(self):
+        """The session's match: 0 none, or nothing entered in it yet; 1 under way; 2 over.
+        (A seating's match starts only at 0, or at 2 once all is sent; an update only
+        between matches.) Here, not in the Session: a board without the club never asks."""
+        m = self.session.match
+        st = m.state
+        if st is None:
+            return 0
+        if st.over:
+            return 2
+        return 1 if st.deals() or m.log else 0
 
     def wait_ms(self):
         """How long the loop may sleep without keeping the link waiting."""
@@ -283,7 +295,7 @@ class Club:
         """Start the round's match when the table is free: no match, a match with nothing
         entered yet, or a finished one whose results the service has all."""
         s = self.session
-        stage = s.stage()
+        stage = self.stage()
         seat = self._seating
         if stage == 1 or (stage == 2 and self.outbox.pending) or seat is None:
             return

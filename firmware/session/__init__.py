@@ -72,7 +72,9 @@ class Session:
         # a reader (the club link) compares it with the count it last saw.
         self.changes = 0
         self._settings = None
-        self._stats = None
+        # The stats blob's "last" (the match counted last) once read, None before: the blob
+        # itself is read when wanted, not kept (a dict per player would stay in the heap).
+        self._last = None
 
     # ---- boot ----
 
@@ -90,17 +92,6 @@ class Session:
             drop("restore")
             _drop_saved()
 
-    def stage(self):
-        """0: no match, or nothing entered in it yet; 1: a match under way; 2: a match over.
-        (The club link starts a seating's match only at 0, or at 2 once all is sent.)"""
-        m = self.match
-        st = m.state
-        if st is None:
-            return 0
-        if st.over:
-            return 2
-        return 1 if st.deals() or m.log else 0
-
     # ---- actions ----
 
     def new_match(self, setup_line):
@@ -110,7 +101,10 @@ class Session:
             raise Refused("syntax")
         try:
             m.enter_line(setup_line)
-            mid = max(self.match_id, self._stats_blob().get("last", 0)) + 1
+            last = self._last
+            if last is None:
+                last = self._stats_blob().get("last", 0)
+            mid = max(self.match_id, last) + 1
             self.store.checkpoint(self._summary(m, mid))
         finally:
             _drop_saved()
@@ -233,10 +227,10 @@ class Session:
         return True
 
     def _stats_blob(self):
-        """The stats blob as a dict, read once per session."""
-        if self._stats is None:
-            self._stats = self._blob("stats")
-        return self._stats
+        """The stats blob as a dict, read from the flash at each call (its "last" is kept)."""
+        stats = self._blob("stats")
+        self._last = stats.get("last", 0)
+        return stats
 
     def load_stats(self):
         """Lifetime statistics per player name: {name: {"played", "won" (matches), "deals"
@@ -257,5 +251,5 @@ class Session:
             drop("stats")
         if new is None:
             return False
-        self._stats = new
+        self._last = new["last"]
         return True

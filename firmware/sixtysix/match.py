@@ -205,7 +205,8 @@ class MatchState:
 
 def log_records(log):
     """The records in a log buffer, oldest first (each is framed by its length): the one
-    reading of that framing, for the match and for the club's messages (net/wire.py)."""
+    reading of that framing, for the match, the club's messages (net/wire.py) and the
+    snapshot's undo count (snapshot.py)."""
     i = 0
     while i < len(log):
         n = log[i]
@@ -256,13 +257,6 @@ class Match:
         self.base = state.freeze()
         self.log = bytearray()
         return True
-
-    def undo_count(self):
-        """How many entries undo can still take back."""
-        n = 0
-        for log in (self.log, self.prev[1] if self.prev else b""):
-            n += len(list(log_records(log)))
-        return n
 
     def undo(self):
         """Drop the last event; returns its record. Refused when nothing is left to undo."""

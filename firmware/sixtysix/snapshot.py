@@ -4,7 +4,18 @@ Players, sides and dealers are 1-based here, as people count them.
 """
 
 from .events import SUITS
+from .match import log_records
 from .rules import CONTRACTS
+
+
+def undo_count(match):
+    """How many entries undo can still take back in Match `match` (the current deal's and
+    the deal before's records). Here, not a Match method: a board never asks, and each
+    method of a class it keeps is heap."""
+    n = 0
+    for log in (match.log, match.prev[1] if match.prev else b""):
+        n += len(list(log_records(log)))
+    return n
 
 
 def _one(i):
@@ -57,7 +68,7 @@ def snapshot(match):
         "history": history,
         "stats": {"won": s.won[:], "won2": s.won2[:], "won3": s.won3[:]},
         "deal": None if s.over else _deal(s.deal),
-        "undo": match.undo_count(),
+        "undo": undo_count(match),
         "redo": len(match.redo_stack),
     }
     if r.pairs:

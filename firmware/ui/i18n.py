@@ -13,7 +13,6 @@ a change of language only: it is loaded for that and dropped again.
 from loader import drop
 
 LANGS = ("uk", "ru", "en", "de")
-NAMES = ("Українська", "Русский", "English", "Deutsch")
 
 _code = ""
 _main = None  # (open file, hashes, offsets) of the chosen language

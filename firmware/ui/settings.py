@@ -1,7 +1,11 @@
 """The settings list: language, contrast, power timeouts, sound, the entry mode."""
 
-from ui.i18n import LANGS, NAMES, t
+from ui.i18n import LANGS, t
 from ui.lists import List, bind
+
+# Each language's own name, in ui/i18n.py's LANGS order: here, not there, so the board
+# holds them only while this list is open.
+NAMES = ("Українська", "Русский", "English", "Deutsch")
 
 
 def settings_menu(app):

@@ -10,8 +10,8 @@ A target is anything with `blit(fbuf, x, y, key)` (a framebuf.FrameBuffer or a d
 on one) or else `pixel(x, y, c)`; `draw_big` uses `fill_rect(x, y, w, h, c)` or else `pixel`.
 Colours are 0 and 1 (a monochrome panel). Drawing through pixel(), and ink_width(text, s),
 are in ui/textpixel.py, loaded only when asked: CPython has no framebuf, so its tests and the
-host's tools draw through pixel(); the board never loads it. glyphs() hands out the glyphs
-one by one, for that module and for the tools that draw text elsewhere.
+host's tools draw through pixel(); the board never loads it. Its glyphs(text, s) hands out
+the glyphs one by one, for the tools that draw text elsewhere (code a board never holds).
 
 Drawing allocates nothing per character: every glyph is copied into one preallocated
 bytearray, wrapped once in a MONO_HLSB FrameBuffer, and blitted with the background as the
@@ -205,15 +205,6 @@ class Text:
         return s[:n] + ellipsis
 
     # -- drawing ---------------------------------------------------------------------------
-
-    def glyphs(self, s, inv=0):
-        """The glyphs of `s` in turn (the font lacks one: the placeholder): yields each one's
-        advance width, its bitmap XOR inv in self.glyph until the next one: self.height rows
-        of self.row_bytes bytes, the leftmost pixel the top bit (MONO_HLSB). No other call
-        of this Text while the loop runs (they share the string's buffer)."""
-        b = self._utf8(s)
-        while self._i < len(b):
-            yield self._load(self._next(b), inv)
 
     def draw(self, fb, s, x, y, color=1):
         """Draw `s` with its top-left at (x, y); lit pixels get `color`, others stay.

@@ -2,7 +2,7 @@
 asked. A board's panel (a framebuf) has blit and fill_rect and no screen asks for an ink
 width, so the board never loads this module; CPython (no framebuf: the host's tests and
 tools) draws through it. It steps through the glyphs as Text itself does, allocating
-nothing per character (Text.glyphs(), the tools' way, makes a generator per call).
+nothing per character (glyphs() below, the tools' way, makes a generator per call).
 """
 
 
@@ -60,3 +60,14 @@ def ink_width(text, s):
             right = x + ink
         x += w
     return right
+
+
+def glyphs(text, s, inv=0):
+    """The glyphs of `s` in Text text's font in turn (the font lacks one: the placeholder):
+    yields each one's advance width, its bitmap XOR inv in text.glyph until the next one:
+    text.height rows of text.row_bytes bytes, the leftmost pixel the top bit (MONO_HLSB).
+    No other call of that Text while the loop runs (they share the string's buffer)."""
+    b = text._utf8(s)
+    while text._i < len(b):
+        yield text._load(text._next(b), inv)
+

@@ -122,7 +122,7 @@ class Job:
 
     def step(self, now):
         club = self.club
-        if club.session.stage() == 1:
+        if club.stage() == 1:
             return self.end(self.offer)  # a match began: it comes first, the update after
         if ticks_diff(now, self.asked) >= _AGAIN_MS:
             self.tries += 1
