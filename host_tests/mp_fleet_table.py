@@ -23,43 +23,8 @@ import socket
 import sys
 import time
 
+from club_table import Table, rng  # tools/: the same table without a panel
 from net.clublink import Club
-from sixtysix.errors import Refused
-from ui.app import App
-
-
-class Table(App):
-    """The App's part of the club (club_event: the mark and the words), with no panel:
-    what it says is kept in a list (as tools/club_table.py's)."""
-
-    def __init__(self, session):
-        self.session = session
-        self.club_mark = 0
-        self.dirty = False
-        self.said = []
-        self.buzzer = None
-
-    def say(self, text):
-        self.said.append(text)
-
-    def attempt(self, fn, *args):
-        try:
-            fn(*args)
-        except Refused as e:
-            self.say("x " + e.code)
-
-    def home(self):
-        pass
-
-
-def rng(seed):
-    state = [seed * 2654435761 % 4294967291 or 1]
-
-    def next_int(n):
-        state[0] = state[0] * 1103515245 + 12345 & 0x7FFFFFFF
-        return (state[0] >> 8) % n
-
-    return next_int
 
 
 def main():

@@ -204,7 +204,7 @@ def fleet_table(folder, table, port, key, plan, runtime):
     with open(club, "w") as f:
         json.dump(cfg, f)
     argv, env = runtimes.command(runtime, [os.path.join(HERE, "mp_fleet_table.py"), folder,
-                                           club, plan], paths=[FIRMWARE, HERE])
+                                           club, plan], paths=[FIRMWARE, HERE, TOOLS])
     return subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
 

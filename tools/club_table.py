@@ -179,4 +179,5 @@ def main():
                       "slowest_poll_us": slowest[0], "connects": club.connects}))
 
 
-main()
+if __name__ == "__main__":  # (host_tests/mp_fleet_table.py imports its Table)
+    main()
