@@ -76,6 +76,7 @@ class Service:
         self.client.reconnect_delay_set(0.1, 2)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_disconnect = lambda *a: self.log("disconnected from the broker")
         self.client.on_connect_fail = self._on_connect_fail
         self.unreachable = False  # said once an outage: the broker cannot be reached
@@ -84,7 +85,8 @@ class Service:
         self._probe_heard = None
         self.probed = threading.Event()  # the probe judged and left again
         self.warnings = []  # what the console said as a warning
-        self.connected = threading.Event()
+        self.connected = threading.Event()  # subscribed: a result sent now reaches us
+        self._sub_mid = None
         self._publish_snapshot()
 
     # The event (the director's reopen replaces it), the standings as last published and
@@ -105,16 +107,22 @@ class Service:
             return
         self.unreachable = False
         self.log("connected to the broker")
-        client.subscribe([(wire.topic("+", wire.RESULT), 1), (wire.topic("+", wire.SEAT), 1),
-                          (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 1),
-                          (wire.topic("+", "fw/state"), 0)])
+        _rc, self._sub_mid = client.subscribe(
+            [(wire.topic("+", wire.RESULT), 1), (wire.topic("+", wire.SEAT), 1),
+             (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 1),
+             (wire.topic("+", "fw/state"), 0)])
         mark = "mark " + os.urandom(4).hex()
         # Queued before the live mark goes, so the work thread knows it when it comes.
         self.inbox.put(("mark", mark.encode()))
         client.publish(PROBE, mark, qos=1, retain=False)
-        self.connected.set()
         # Every table hears its ack again (a table that came up while we were away).
         self.inbox.put(("", b""))
+
+    def _on_subscribe(self, client, userdata, mid, reasons, properties):
+        # Connected is not enough on a first start: a result published before the broker
+        # took the subscription would miss a new session (a table sends it again, a test not).
+        if mid == self._sub_mid:
+            self.connected.set()
 
     def _on_connect_fail(self, client, userdata):
         if not self.unreachable:

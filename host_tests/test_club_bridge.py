@@ -4,6 +4,7 @@ shipped configs (club/mosquitto/venue-bridge.conf, league.acl), two brokers on 1
 import json
 import os
 import threading
+import time
 
 import mosquitto
 import paho.mqtt.client as paho
@@ -35,6 +36,7 @@ def test_a_venue_bridges_its_results_to_the_league(tmp_path):
                               users={"venue1": "v1-pw", "league": "lg-pw"},
                               acl=os.path.join(CONF, "league.acl")).start()
     venue = None
+    clients = []  # closed whatever happens: a live one would reconnect to a later test's port
     try:
         venue = mosquitto.Broker(str(tmp_path / "venue"),
                                  users=dict(PASSWORDS, **table_passwords(2)),
@@ -44,17 +46,23 @@ def test_a_venue_bridges_its_results_to_the_league(tmp_path):
 
         def on_message(c, userdata, msg):
             got.append((msg.topic, msg.payload))
-            if len(got) >= 2:
+            # Both topics, not two messages: the retained standings may come twice first.
+            if {"league/venue1/club/t01/result", "league/venue1/club/standings"} <= {
+                    t for t, _p in got}:
                 arrived.set()
 
         watch = client(league.port, "league", "lg-pw", "league-service")
+        clients.append(watch)
         watch.on_message = on_message
         watch.subscribe("league/#", 1)
         table = client(venue.port, "t01", "pw-t01", "table-t01")
+        clients.append(table)
         svc = client(venue.port, "standings", PASSWORDS["standings"], "standings")
+        clients.append(svc)
         result = json.dumps({"v": 1, "inc": "ab", "seq": 1, "kind": "match", "match": 1,
                              "round": 1, "names": ["Ann", "Bob"], "rules": "classic66"})
-        for _ in range(50):  # the bridge connects in its own time
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the bridge connects in its own time
             table.publish("club/t01/result", result, qos=1).wait_for_publish(5)
             svc.publish("club/standings", '{"players":[]}', qos=1,
                         retain=True).wait_for_publish(5)
@@ -70,13 +78,14 @@ def test_a_venue_bridges_its_results_to_the_league(tmp_path):
         table.subscribe("club/t01/seat", 0)
         # (the venue's own league user may write there: only the bridge's direction stops it)
         other = client(league.port, "venue1", "v1-pw", "venue1-other")
+        clients.append(other)
         other.publish("league/venue1/club/t01/seat", '{"round": 9}', qos=1).wait_for_publish(5)
         threading.Event().wait(0.5)
         assert back == []
-        for c in (watch, table, svc, other):
+    finally:
+        for c in clients:
             c.loop_stop()
             c.disconnect()
-    finally:
         if venue is not None:
             venue.stop()
         league.stop()
