@@ -101,7 +101,7 @@ class ServiceThread:
 
     def __enter__(self):
         self.thread.start()
-        assert self.svc.connected.wait(10), "the service did not connect"
+        assert self.svc.connected.wait(60), "the service did not subscribe"
         return self
 
     def __exit__(self, *exc):

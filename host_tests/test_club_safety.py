@@ -107,7 +107,7 @@ class Venue:
             c.on_message = on_message
         c.connect("127.0.0.1", self.port, keepalive=15)
         c.loop_start()
-        if not up.wait(5):
+        if not up.wait(30):
             c.loop_stop()
             raise OSError("no connack")
         return c
@@ -178,7 +178,7 @@ def test_the_venue_broker_keeps_seatings_acks_and_the_service_queue_through_kill
         heard.set()
 
     svc = venue.client("standings", "standings-service", clean=False, on_message=on_message)
-    assert heard.wait(5), "the service's queued result is gone"
+    assert heard.wait(30), "the service's queued result is gone"
     svc.disconnect()
     svc.loop_stop()
     assert got[0][0] == "club/t01/result"
@@ -187,7 +187,7 @@ def test_the_venue_broker_keeps_seatings_acks_and_the_service_queue_through_kill
     t = venue.client("t01", "t01", on_message=lambda c, u, m: (seat.append(m.payload),
                                                                seen.set()))
     t.subscribe("club/t01/seat", 1)
-    assert seen.wait(5), "the retained seating is gone"
+    assert seen.wait(30), "the retained seating is gone"
     assert seat == [b'{"round":1}']
     t.disconnect()
     t.loop_stop()
@@ -227,7 +227,7 @@ def test_the_venue_broker_drops_an_oversized_message(venue):
     table.publish("club/t01/result", b"x" * 60000, qos=1)
     small = wire.result("abcd0001", 1, wire.void(1, 1))
     _publish(table, "club/t01/result", small)
-    assert heard.wait(5)  # the large one, sent first, would have come before it
+    assert heard.wait(30)  # the large one, sent first, would have come before it
     assert got == [len(small)]
     svc.disconnect()
     svc.loop_stop()
