@@ -298,6 +298,6 @@ def test_a_second_tab_follows_the_first(site):
     r = got["results"]
     # Each tab saw the other's keys, however slow the machine (every entry but the `new`
     # line can be undone: tab 1 holds all of tab 0's).
-    assert r[6] is True and r[11] is True
+    assert r[6] is True and r[11] is True, (r[9], r[12])
     assert r[4]["deals"] == 0 and r[4]["history"] == [] and r[7] == r[4]
     assert r[9]["deals"] == 1 and r[12] == r[9]

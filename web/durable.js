@@ -121,7 +121,7 @@ export async function openDurable(onFail, onOther) {
       b.ok();
       if (noted && pending === 0 && !batch) { // another tab wrote while this one did
         noted = false;
-        reread().then(() => onOther(false));
+        readAgain().then(() => onOther(false));
         return;
       }
       flush();
@@ -132,7 +132,7 @@ export async function openDurable(onFail, onOther) {
     };
     tx.onabort = async () => {
       if (stale) {
-        await reread();
+        await readAgain();
         pending--;
         b.ok();
         if (onOther) onOther(true);
@@ -141,6 +141,27 @@ export async function openDurable(onFail, onOther) {
       onFail(tx.error || failure || new Error("a write was aborted"));
       end();
     };
+  }
+
+  // The store read again, one read at a time: two notes close together started two reads
+  // that could end in either order, and the older one, ending last, left this tab on a
+  // store the other tab had already changed, until its next note. A note that comes
+  // during a read asks for one more, and every caller waits for the last.
+  let rereading = null;
+  let again = false;
+  function readAgain() {
+    if (rereading) {
+      again = true;
+      return rereading;
+    }
+    rereading = (async () => {
+      do {
+        again = false;
+        await reread();
+      } while (again);
+      rereading = null;
+    })();
+    return rereading;
   }
 
   // The store as another tab left it; changes made here since are dropped (they were made
@@ -191,7 +212,7 @@ export async function openDurable(onFail, onOther) {
         noted = true;
         return;
       }
-      await reread();
+      await readAgain();
       onOther(false);
     };
   }
