@@ -140,8 +140,9 @@ fuzz: $(STAMP)
 # make camera-model   renders the card decks (npm, tools/cardcam/package.json: only this
 #                     target installs them), trains the model on the CPU with a fixed seed
 #                     in its own venv (.venv-train: torch's CPU build, about 1.2 GB) and
-#                     writes web/camera/cards.onnx, model.json and TRAINING.md (10 to 20
-#                     minutes on two cores; TRAINING.md says how long it took).
+#                     writes web/camera/cards.onnx, cards.bin (the page's copy),
+#                     model.json and TRAINING.md (about 10 minutes on two cores;
+#                     TRAINING.md says how long it took).
 TRAIN_VENV := .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 

@@ -18,8 +18,17 @@ from test_web import LAYOUT_CHECK, run
 needs_browser = pytest.mark.skipif(browser.missing() is not None,
                                    reason=browser.missing() or "")
 
-CAMERA_FILES = ("camera.js", "camera/cards.onnx", "camera/model.json", "camera/ort.wasm.min.mjs",
-                "camera/ort-wasm-simd-threaded.mjs", "camera/ort-wasm-simd-threaded.wasm")
+CAMERA_FILES = ("camera.js", "camera/cards.bin", "camera/model.json",
+                "camera/tf-core.es2017.min.js", "camera/tf-layers.es2017.min.js",
+                "camera/tf-backend-wasm.es2017.min.js", "camera/tfjs-backend-wasm-simd.wasm",
+                "camera/tfjs-backend-wasm.wasm")
+
+
+def _count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +57,45 @@ def video(deck, tmp_path_factory):
 
 
 def test_the_model_is_small_and_says_what_it_was_trained_on():
+    import hashlib
+
     meta = scenes.meta()
     body = open(os.path.join(ROOT, "web", "camera", "cards.onnx"), "rb").read()
     assert len(body) == meta["bytes"] < 1024 * 1024
+    page = open(os.path.join(ROOT, "web", "camera", "cards.bin"), "rb").read()
+    assert len(page) == meta["page"]["bytes"] < 1024 * 1024
+    assert hashlib.sha256(page).hexdigest() == meta["page"]["sha256"]
+    assert len(page) == 4 * sum(_count(w["shape"]) for w in meta["page"]["weights"])
     assert meta["classes"] == scenes.CLASSES and len(meta["classes"]) == 25
     assert meta["held_out_design"] not in meta["train_designs"]
     report = open(os.path.join(ROOT, "web", "camera", "TRAINING.md"), encoding="utf-8").read()
     assert meta["sha256"] in report and "Confusion matrix" in report
+
+
+PAGE_READS = """(async () => {
+  const cam = await import("./camera.js");
+  const px = Uint8ClampedArray.from(atob("%s"), (c) => c.charCodeAt(0));
+  return Array.from(await cam.classify(px, %d));
+})()"""
+
+
+@needs_browser
+def test_the_page_reads_boxes_as_the_trained_model_does(site, deck):
+    # The figures come from cards.onnx in Python; the page runs the copy for TensorFlow.js
+    # (cards.bin, tools/cardcam/layers.py). Boxes of the held-out deck, every class.
+    import base64
+
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    labels = list(range(len(scenes.CLASSES)))
+    xs = np.stack([scenes.box_sample(rng, [deck], y) for y in labels])
+    want = camera_figures.session().run(None, {"boxes": scenes.to_input(xs)})[0]
+    rgba = np.concatenate([xs, np.full(xs.shape[:3] + (1,), 255, np.uint8)], axis=3)
+    js = PAGE_READS % (base64.b64encode(rgba.tobytes()).decode(), len(labels))
+    got = np.array(run(site, [{"do": "open"}, {"do": "eval", "js": js}])[1]).reshape(want.shape)
+    assert np.abs(got - want).max() < 1e-4
+    assert (got.argmax(1) == want.argmax(1)).all()
 
 
 def test_held_out_tricks_are_read_and_no_wrong_trick_is_sure(deck):

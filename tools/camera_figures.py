@@ -291,8 +291,9 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
 
 
 def camera_file_bytes(site_dir):
-    """The camera's files in the build: raw bytes of onnxruntime-web's .wasm, and all of
-    them gzipped (what a host that compresses would send)."""
+    """The camera's files in the build: the runtime (TensorFlow.js's scripts and its SIMD
+    WebAssembly, what a phone loads), the model (weights and description), and all of the
+    camera's files gzipped (what a host that compresses would send)."""
     import gzip
 
     import web
@@ -301,8 +302,13 @@ def camera_file_bytes(site_dir):
     for name in web.CAMERA:
         with open(os.path.join(site_dir, name), "rb") as f:
             total += len(gzip.compress(f.read(), 6))
-    wasm = os.path.getsize(os.path.join(site_dir, "camera", "ort-wasm-simd-threaded.wasm"))
-    return {"camera_ort_wasm_bytes": wasm, "camera_on_gzip_bytes": total}
+
+    def size(names):
+        return sum(os.path.getsize(os.path.join(site_dir, "camera", n)) for n in names)
+
+    runtime = [n for _p, n in web.TFJS_FILES if n != "tfjs-backend-wasm.wasm"]
+    return {"camera_runtime_bytes": size(runtime), "camera_model_bytes": size(web.MODEL_FILES),
+            "camera_on_gzip_bytes": total}
 
 
 def percentile(values, pct):

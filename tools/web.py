@@ -17,8 +17,8 @@ package-lock.json). The build writes:
   icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by clubmqtt.js only on a page with club settings
-  camera.js camera/    camera mode: the card model (web/camera/cards.onnx, model.json) and
-                       npm onnxruntime-web's WebAssembly build, loaded only when camera
+  camera.js camera/    camera mode: the card model (web/camera/cards.bin, model.json) and
+                       npm TensorFlow.js with its WebAssembly backend, loaded only when camera
                        mode is turned on, then cached by the service worker
   sw.js                web/sw.js with the list of files and a version (their hash);
                        clubmqtt.js and mqtt.esm.js are cached when first used, not at install
@@ -61,12 +61,17 @@ STATIC = ("page.js", "durable.js", "style.css", "manifest.webmanifest", "icon.sv
 # from icon.svg by tools/web_icons.py and committed.
 ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
 MQTT_BUNDLE = os.path.join(ROOT, "node_modules", "mqtt", "dist", "mqtt.esm.js")
-# Camera mode (web/camera.js): the model (web/camera/, made by make camera-model) and
-# npm onnxruntime-web's WebAssembly build, under camera/; loaded only when camera mode is on.
-ORT = os.path.join(ROOT, "node_modules", "onnxruntime-web", "dist")
-ORT_FILES = ("ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
-MODEL_FILES = ("cards.onnx", "model.json")
-CAMERA = ("camera.js",) + tuple("camera/" + n for n in ORT_FILES + MODEL_FILES)
+# Camera mode (web/camera.js): the model (web/camera/, made by make camera-model: the page's
+# copy, cards.bin and model.json) and TensorFlow.js (npm: its core, layers and WebAssembly
+# backend, with and without SIMD), under camera/; loaded only when camera mode is on.
+TFJS = os.path.join(ROOT, "node_modules", "@tensorflow")
+TFJS_FILES = (("tfjs-core", "tf-core.es2017.min.js"), ("tfjs-layers", "tf-layers.es2017.min.js"),
+              ("tfjs-backend-wasm", "tf-backend-wasm.es2017.min.js"),
+              ("tfjs-backend-wasm", "tfjs-backend-wasm-simd.wasm"),
+              ("tfjs-backend-wasm", "tfjs-backend-wasm.wasm"))
+MODEL_FILES = ("cards.bin", "model.json")
+CAMERA = ("camera.js",) + tuple("camera/" + n for _p, n in TFJS_FILES) + tuple(
+    "camera/" + n for n in MODEL_FILES)
 LAZY = ("clubmqtt.js", "mqtt.esm.js") + CAMERA  # cached by the service worker once loaded
 # Firmware files the browser never imports: the board's boot, its board-file check and the
 # drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake,
@@ -234,7 +239,7 @@ def service_worker(files, version, lazy=LAZY):
 def build(out=OUT):
     """Write the site into out (emptied first); returns {file name: bytes}."""
     for path in ([os.path.join(RUNTIME, name) for name in RUNTIME_FILES] + [MQTT_BUNDLE]
-                 + [os.path.join(ORT, name) for name in ORT_FILES]):
+                 + [os.path.join(TFJS, p, "dist", name) for p, name in TFJS_FILES]):
         if not os.path.exists(path):
             raise SystemExit("%s is missing: run npm ci (make test does)" % os.path.basename(path))
     if os.path.isdir(out):
@@ -251,10 +256,12 @@ def build(out=OUT):
             contents[name] = f.read()
     with open(MQTT_BUNDLE, "rb") as f:
         contents["mqtt.esm.js"] = f.read()
-    for folder, names in ((ORT, ORT_FILES), (os.path.join(WEB, "camera"), MODEL_FILES)):
-        for name in names:
-            with open(os.path.join(folder, name), "rb") as f:
-                contents["camera/" + name] = f.read()
+    for package, name in TFJS_FILES:
+        with open(os.path.join(TFJS, package, "dist", name), "rb") as f:
+            contents["camera/" + name] = f.read()
+    for name in MODEL_FILES:
+        with open(os.path.join(WEB, "camera", name), "rb") as f:
+            contents["camera/" + name] = f.read()
     digest = hashlib.sha256()
     for name in sorted(contents):
         digest.update(name.encode() + b"\0" + contents[name])

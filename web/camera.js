@@ -1,7 +1,7 @@
 // Camera mode: the phone's camera reads the cards of a trick laid face up in their boxes,
 // the trick is typed onto the panel as a player would type it, and one tap on OK (#, or on
 // the panel) enters it through the page's own key path. Loaded by page.js only when the
-// player turns camera mode on, with onnxruntime-web and the model (camera/): a first visit
+// player turns camera mode on, with TensorFlow.js and the model (camera/): a first visit
 // never fetches them. Frames stay in this page: nothing is sent or stored.
 //
 // The boxes: one per card of a trick, in play order from the left, laid out by the rule
@@ -17,8 +17,8 @@ const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
 const PERIOD_MS = 100; // one frame analysed at most every 100 ms
 const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
-let ort = null;
-let session = null;
+let tf = null;
+let model = null;
 let meta = null;
 
 function boxes(n, width, height, inW, inH) {
@@ -35,25 +35,50 @@ function cardText(code) {
 }
 
 async function loadModel() {
-  if (session) return;
+  if (model) return;
   const base = new URL("camera/", document.baseURI).href;
-  const [mod, model, info] = await Promise.all([
-    import("./camera/ort.wasm.min.mjs"),
-    fetch(base + "cards.onnx").then((r) => {
-      if (!r.ok) throw new Error("cards.onnx: HTTP " + r.status);
+  const [weights, info] = await Promise.all([
+    fetch(base + "cards.bin").then((r) => {
+      if (!r.ok) throw new Error("cards.bin: HTTP " + r.status);
       return r.arrayBuffer();
     }),
     fetch(base + "model.json").then((r) => r.json()),
+    // TensorFlow.js's builds set globalThis.tf; the layers and the backend extend it.
+    import("./camera/tf-core.es2017.min.js")
+      .then(() => import("./camera/tf-layers.es2017.min.js"))
+      .then(() => import("./camera/tf-backend-wasm.es2017.min.js")),
   ]);
-  ort = mod;
-  ort.env.wasm.wasmPaths = base;
-  ort.env.wasm.numThreads = 1; // no SharedArrayBuffer needed: the page is not cross-origin isolated
-  ort.env.wasm.proxy = false;
+  tf = globalThis.tf;
+  // One thread: no SharedArrayBuffer needed, the page is not cross-origin isolated.
+  tf.env().set("WASM_HAS_MULTITHREAD_SUPPORT", false);
+  tf.wasm.setWasmPaths(base);
+  if (!(await tf.setBackend("wasm"))) throw new Error("no WebAssembly backend");
   meta = info;
-  session = await ort.InferenceSession.create(new Uint8Array(model), {
-    executionProviders: ["wasm"],
-    graphOptimizationLevel: "all",
-  });
+  model = await tf.loadLayersModel(tf.io.fromMemory({
+    modelTopology: info.page.topology, weightSpecs: info.page.weights, weightData: weights,
+  }));
+}
+
+// The model's probabilities (n x classes, flat) for n boxes of RGBA pixels stacked from the
+// top, each the model's input size: N x H x W x 3, scaled as it was trained, (x - 0.5) * 4
+// (tools/cardcam/layers.py).
+export async function classify(px, n) {
+  await loadModel();
+  const [, inH, inW] = meta.input;
+  const pixels = n * inH * inW;
+  const data = new Float32Array(pixels * 3);
+  for (let p = 0, d = 0; p < pixels; p++) {
+    const s = p * 4;
+    data[d++] = (px[s] / 255 - 0.5) * 4;
+    data[d++] = (px[s + 1] / 255 - 0.5) * 4;
+    data[d++] = (px[s + 2] / 255 - 0.5) * 4;
+  }
+  const input = tf.tensor4d(data, [n, inH, inW, 3]);
+  const output = model.predict(input);
+  const probs = await output.data();
+  input.dispose();
+  output.dispose();
+  return probs;
 }
 
 // api (page.js): typeChar(ch) types a keypad character through the page's key path as the
@@ -132,20 +157,7 @@ export function createCamera(api, before) {
       cropCtx.drawImage(video, Math.round(x), Math.round(y), Math.round(bw), Math.round(bh),
         0, i * inH, inW, inH);
     });
-    const px = cropCtx.getImageData(0, 0, inW, inH * n).data;
-    const plane = inW * inH;
-    const data = new Float32Array(n * 3 * plane);
-    for (let i = 0; i < n; i++) {
-      for (let p = 0; p < plane; p++) {
-        const s = (i * plane + p) * 4;
-        const d = i * 3 * plane + p;
-        data[d] = px[s] / 255;
-        data[d + plane] = px[s + 1] / 255;
-        data[d + 2 * plane] = px[s + 2] / 255;
-      }
-    }
-    const out = await session.run({ boxes: new ort.Tensor("float32", data, [n, 3, inH, inW]) });
-    const probs = out.probs.data;
+    const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
     const k = meta.classes.length;
     const names = [];
     for (let i = 0; i < n; i++) {

@@ -389,7 +389,7 @@ function otherTab(refused) {
 }
 
 // Camera mode (web/camera.js, issue 27): off until the player turns it on; its code, the
-// model and onnxruntime-web load only then. It types the trick it reads onto the panel
+// model and TensorFlow.js load only then. It types the trick it reads onto the panel
 // through press(); OK (or a tap on the panel) enters it, any other key drops it first.
 const cameraButton = document.getElementById("camera-open");
 

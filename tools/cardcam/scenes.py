@@ -195,6 +195,21 @@ def camera(rng, img):
 # ---- one box, as the model sees it -------------------------------------------------------
 
 FACES = "JQK"
+PICTURE = (0.14, 0.86, 0.18, 0.82)  # the part of a card between its corner indices (y, x)
+
+
+def other_picture(rng, decks, card):
+    """A face card with the picture of another face card (any training deck, any rank and
+    suit) between its own corner indices: only the index says which card it is."""
+    a = np.array(card)
+    h, w = a.shape[:2]
+    y0, y1, x0, x1 = (int(PICTURE[0] * h), int(PICTURE[1] * h), int(PICTURE[2] * w),
+                      int(PICTURE[3] * w))
+    donor = decks[rng.integers(len(decks))]
+    code = FACES[rng.integers(3)] + SUITS[rng.integers(4)]
+    b = np.array(donor[code].resize((w, h), Image.BILINEAR))
+    a[y0:y1, x0:x1] = b[y0:y1, x0:x1]
+    return Image.fromarray(a, "RGBA")
 
 
 def restyle(rng, card):
@@ -203,7 +218,8 @@ def restyle(rng, card):
     card by its corner index, as it must on a deck whose pictures it has never seen."""
     a = np.array(card)
     h, w = a.shape[:2]
-    y0, y1, x0, x1 = int(0.14 * h), int(0.86 * h), int(0.18 * w), int(0.82 * w)
+    y0, y1, x0, x1 = (int(PICTURE[0] * h), int(PICTURE[1] * h), int(PICTURE[2] * w),
+                      int(PICTURE[3] * w))
     mid = a[y0:y1, x0:x1]
     if rng.random() < 0.5:
         mid[..., :3] = mid[..., rng.permutation(3)]
@@ -240,8 +256,12 @@ def box_sample(rng, decks, label):
                    rng.uniform(-0.2, 0.2))
     if label != NONE:
         card = deck[CARDS[label]]
-        if CARDS[label][0] in FACES and rng.random() < 0.6:
-            card = restyle(rng, card)
+        if CARDS[label][0] in FACES:
+            pick = rng.random()
+            if pick < 0.35:
+                card = other_picture(rng, decks, card)
+            elif pick < 0.7:
+                card = restyle(rng, card)
         paste_card(rng, canvas, card, cx + rng.uniform(-0.1, 0.1) * bw,
                    cy + rng.uniform(-0.07, 0.07) * bh, bh * rng.uniform(0.7, 0.97),
                    rng.uniform(-0.3, 0.3))
@@ -264,6 +284,11 @@ def box_sample(rng, decks, label):
         finger(rng, canvas, box)
     crop = canvas.crop((margin, margin, margin + bw, margin + bh))
     crop = camera(rng, light(rng, crop))
+    if rng.random() < 0.6:
+        # Seen at another size first: a small frame, or three or four boxes across it, give
+        # a box fewer pixels than the model's input (then enlarged), a big one more.
+        seen = int(IN_H * rng.uniform(0.6, 1.6))
+        crop = crop.resize((max(8, seen * IN_W // IN_H), seen), Image.BILINEAR)
     return np.asarray(crop.resize((IN_W, IN_H), Image.BILINEAR))
 
 

@@ -1,12 +1,14 @@
 """Train the camera mode's card model on the CPU and export it (make camera-model).
 
-    .venv-train/bin/python tools/cardcam/train.py --cards DIR [--seed 66] [--train 24000]
+    .venv-train/bin/python tools/cardcam/train.py --cards DIR [--seed 66] [--train 32000]
 
 DIR holds the decks rendered by render.mjs (DIR/<design>/<card>.png). The model learns from
 the TRAIN designs only and is measured on HELD_OUT, which it never sees. It writes
 web/camera/cards.onnx (input "boxes": N x 3 x 96 x 64, RGB in [0, 1]; output "probs": N x 25,
-the 24 cards then "none"), web/camera/model.json (classes, input size, threshold) and
-web/camera/TRAINING.md (data, seed, figures, confusion matrix).
+the 24 cards then "none": the tools' copy), the page's copy of the same model for
+TensorFlow.js (web/camera/cards.bin and the topology in model.json, tools/cardcam/layers.py),
+web/camera/model.json (classes, input size, threshold) and web/camera/TRAINING.md (data,
+seed, figures, confusion matrix).
 """
 
 import argparse
@@ -23,6 +25,7 @@ from torch import nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import layers  # noqa: E402
 import scenes  # noqa: E402
 
 OUT = os.path.join(scenes.ROOT, "web", "camera")
@@ -150,10 +153,12 @@ def report(path, meta, figures, matrix, seconds):
              "Cards rendered from SVG decks on npm with resvg (tools/cardcam/render.mjs), 24 per",
              "design (9 to A, four French suits; Schnapsen's 20 are among them), laid on rendered",
              "table cloths with perspective, rotation, scale, offset, blur, sensor noise, JPEG,",
-             "uneven light and colour casts, fingers and neighbouring cards partly covering",
-             "(tools/cardcam/scenes.py). Face cards get other art now and then (the picture",
-             "between the corners recoloured or painted over), so that they are read by their",
-             "corner index. A fifth of the boxes hold no card face up (the cloth, a",
+             "uneven light and colour casts, fingers and neighbouring cards partly covering, seen",
+             "at other sizes (a small frame gives a box fewer pixels than the model's input)",
+             "(tools/cardcam/scenes.py). Face cards mostly get other art (the picture",
+             "between the corners taken from another face card, recoloured or painted over),",
+             "so that they are read by their corner index, as on a deck whose pictures the",
+             "model has never seen. A fifth of the boxes hold no card face up (the cloth, a",
              "card face down, a card moving in or taken away, a hand): the class \"none\".",
              "",
              "- trained on: " + "; ".join(LICENCES[d] for d in TRAIN),
@@ -197,8 +202,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cards", required=True)
     ap.add_argument("--seed", type=int, default=66)
-    ap.add_argument("--train", type=int, default=16000)
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--train", type=int, default=32000)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--out", default=OUT)
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -215,7 +220,7 @@ def main():
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     g = torch.Generator().manual_seed(args.seed)
-    x_all = tensor(xs)
+    x_all = torch.from_numpy(xs)  # uint8, N x H x W x 3: made float a batch at a time
     y_all = torch.from_numpy(ys.astype(np.int64))
     for epoch in range(args.epochs):
         net.train()
@@ -224,7 +229,7 @@ def main():
         for i in range(0, len(order) - batch + 1, batch):
             idx = order[i:i + batch]
             opt.zero_grad()
-            loss = loss_fn(net(x_all[idx]), y_all[idx])
+            loss = loss_fn(net(x_all[idx].permute(0, 3, 1, 2).float() / 255), y_all[idx])
             loss.backward()
             opt.step()
             sched.step()
@@ -247,11 +252,19 @@ def main():
                       dynamic_axes={"boxes": {0: "n"}, "probs": {0: "n"}}, dynamo=False)
     with open(onnx_path, "rb") as f:
         body = f.read()
+    topology, specs, weights = layers.layers_model(net, scenes.IN_H, scenes.IN_W)
+    with open(os.path.join(args.out, "cards.bin"), "wb") as f:
+        f.write(weights)
     meta = {"file": "cards.onnx", "classes": scenes.CLASSES, "input": [3, scenes.IN_H, scenes.IN_W],
             "threshold": threshold, "seed": args.seed, "epochs": args.epochs,
             "train_designs": list(TRAIN), "held_out_design": HELD_OUT,
             "train_boxes": len(xs), "parameters": sum(p.numel() for p in net.parameters()),
-            "bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+            "bytes": len(body), "sha256": hashlib.sha256(body).hexdigest(),
+            # The page's copy (tools/cardcam/layers.py): TensorFlow.js layers, its input
+            # N x H x W x 3 scaled as (x - 0.5) * 4.
+            "page": {"weights_file": "cards.bin", "bytes": len(weights),
+                     "sha256": hashlib.sha256(weights).hexdigest(),
+                     "topology": topology, "weights": specs}}
     with open(os.path.join(args.out, "model.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")
