@@ -40,7 +40,8 @@ def check(answer, kills):
     assert answer["errors"] == [] and answer["foreign"] == []
     assert len(answer["kills"]) == len(kills)
     bad = [k for k in answer["kills"] if not k.get("ok")]
-    assert bad == [], "reopened elsewhere than the last frame drawn 200 ms before the kill"
+    assert bad == [], ("reopened elsewhere than the last frame drawn 200 ms before the kill: %s"
+                       % json.dumps(bad))
     figs = web_kills.summary(answer)
     print("\nkills: %s" % json.dumps(figs, sort_keys=True))
     assert figs["kills_lost_recent"] == 0, "a frame drawn just before a kill was lost"
