@@ -24,13 +24,6 @@ CAMERA_FILES = ("camera.js", "camera/cards.bin", "camera/model.json",
                 "camera/tfjs-backend-wasm.wasm")
 
 
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 @pytest.fixture(scope="module")
 def deck(tmp_path_factory):
     """The held-out design's cards, rendered by tools/cardcam/render.mjs."""
@@ -58,6 +51,7 @@ def video(deck, tmp_path_factory):
 
 def test_the_model_is_small_and_says_what_it_was_trained_on():
     import hashlib
+    import math
 
     meta = scenes.meta()
     body = open(os.path.join(ROOT, "web", "camera", "cards.onnx"), "rb").read()
@@ -65,7 +59,7 @@ def test_the_model_is_small_and_says_what_it_was_trained_on():
     page = open(os.path.join(ROOT, "web", "camera", "cards.bin"), "rb").read()
     assert len(page) == meta["page"]["bytes"] < 1024 * 1024
     assert hashlib.sha256(page).hexdigest() == meta["page"]["sha256"]
-    assert len(page) == 4 * sum(_count(w["shape"]) for w in meta["page"]["weights"])
+    assert len(page) == 4 * sum(math.prod(w["shape"]) for w in meta["page"]["weights"])
     assert meta["classes"] == scenes.CLASSES and len(meta["classes"]) == 25
     assert meta["held_out_design"] not in meta["train_designs"]
     report = open(os.path.join(ROOT, "web", "camera", "TRAINING.md"), encoding="utf-8").read()

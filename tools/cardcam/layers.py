@@ -32,8 +32,6 @@ def _folded(conv, bn):
 def layers_model(net, in_h, in_w, name="cards"):
     mods = list(net.features)
     out = []  # (layer config, [weights])
-    shape = [None, in_h, in_w, 3]
-    first = True
     i = 0
     h, w, c = in_h, in_w, 3
     n = 0
@@ -47,10 +45,9 @@ def layers_model(net, in_h, in_w, name="cards"):
             n += 1
             pad_cfg = {"name": "pad%d" % n, "padding": [[pad, pad], [pad, pad]],
                        "data_format": "channels_last"}
-            if first:
-                pad_cfg["batch_input_shape"] = shape
+            if not out:  # the first layer says the input's shape
+                pad_cfg["batch_input_shape"] = [None, in_h, in_w, 3]
                 pad_cfg["dtype"] = "float32"
-                first = False
             out.append(({"class_name": "ZeroPadding2D", "config": pad_cfg}, []))
             out.append(({"class_name": "Conv2D", "config": {
                 "name": "conv%d" % n, "filters": int(kernel.shape[0]),

@@ -198,13 +198,18 @@ FACES = "JQK"
 PICTURE = (0.14, 0.86, 0.18, 0.82)  # the part of a card between its corner indices (y, x)
 
 
+def _picture(h, w):
+    """(y0, y1, x0, x1): PICTURE in the pixels of an h x w card."""
+    return (int(PICTURE[0] * h), int(PICTURE[1] * h), int(PICTURE[2] * w),
+            int(PICTURE[3] * w))
+
+
 def other_picture(rng, decks, card):
     """A face card with the picture of another face card (any training deck, any rank and
     suit) between its own corner indices: only the index says which card it is."""
     a = np.array(card)
     h, w = a.shape[:2]
-    y0, y1, x0, x1 = (int(PICTURE[0] * h), int(PICTURE[1] * h), int(PICTURE[2] * w),
-                      int(PICTURE[3] * w))
+    y0, y1, x0, x1 = _picture(h, w)
     donor = decks[rng.integers(len(decks))]
     code = FACES[rng.integers(3)] + SUITS[rng.integers(4)]
     b = np.array(donor[code].resize((w, h), Image.BILINEAR))
@@ -218,8 +223,7 @@ def restyle(rng, card):
     card by its corner index, as it must on a deck whose pictures it has never seen."""
     a = np.array(card)
     h, w = a.shape[:2]
-    y0, y1, x0, x1 = (int(PICTURE[0] * h), int(PICTURE[1] * h), int(PICTURE[2] * w),
-                      int(PICTURE[3] * w))
+    y0, y1, x0, x1 = _picture(h, w)
     mid = a[y0:y1, x0:x1]
     if rng.random() < 0.5:
         mid[..., :3] = mid[..., rng.permutation(3)]
