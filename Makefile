@@ -118,7 +118,7 @@ PRESSES ?= 1000000
 .PHONY: bench fuzz camera-model
 
 # The compiled firmware as one ROMFS image, for a board whose MicroPython has a ROMFS
-# partition (README "Memory"): mpremote romfs deploy build/firmware.romfs
+# partition (docs/memory.md): mpremote romfs deploy build/firmware.romfs
 romfs: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python tools/deploy.py --image build/firmware.romfs

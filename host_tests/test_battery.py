@@ -126,8 +126,8 @@ def test_the_cell_comes_from_the_board_file():
 def test_the_bench_reports_the_four_builds():
     with open(os.path.join(ROOT, "bench.json")) as f:
         result = json.load(f)
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
+    with open(os.path.join(ROOT, bench.TABLE_DOC), encoding="utf-8") as f:
+        table = f.read()
     rows = {r["key"]: r for r in result["rows"]}
     for key in ("battery_keypad", "battery_keypad_club", "battery_buttons",
                 "battery_buttons_club"):
@@ -139,7 +139,7 @@ def test_the_bench_reports_the_four_builds():
         assert raw["deals"] == raw["evening_s"] // raw["deal_s"] == 45
         assert b["cell"] == battery.DEFAULT_CELL  # the reference boards' cell
         assert set(b["share"]) == {"bright", "dim", "off", "deep"}
-        assert ("| %s | %s |" % (r["figure"], r["value"])) in readme
+        assert ("| %s | %s |" % (r["figure"], r["value"])) in table
     for layout in ("keypad", "buttons"):
         assert (rows["battery_%s" % layout]["raw"]["battery"]["hours"] >
                 rows["battery_%s_club" % layout]["raw"]["battery"]["hours"])

@@ -1,10 +1,10 @@
 """The figures the docs quote are the ones `make bench` measured (bench.json), and the cheap
 ones still hold for the code as it is.
 
-`make bench` writes bench.json, then (as `tools/bench.py --docs` does) the README's table
-and every figure README.md and docs/*.md mark with
+`make bench` writes bench.json, then (as `tools/bench.py --docs` does) the figures table
+(docs/performance.md) and every figure README.md and docs/*.md mark with
 `<!-- bench:KEY.FIELD FORMAT -->...<!-- /bench -->`. This test fails when:
-- a marked figure (or the README's table) differs from bench.json, or names a figure
+- a marked figure (or the figures table) differs from bench.json, or names a figure
   bench.json does not have;
 - a docs line quotes a number that looks measured without the markers: a byte count of
   four digits or more, kilobytes or megabytes, a "67k heap", milliseconds, a range of
@@ -12,7 +12,7 @@ and every figure README.md and docs/*.md mark with
   numbers of that shape that are no measurement (targets, constants of the design, the
   tests' own counts) and those measured by hand, not yet by the bench, are listed below
   with the reason, phrase by phrase;
-- the README's sentence on the 56 KiB target says other than the bench;
+- docs/memory.md's sentence on the 56 KiB target says other than the bench;
 - a figure that takes seconds to measure (flash bytes per event) has moved since the
   bench ran.
 """
@@ -64,8 +64,8 @@ def test_every_marked_figure_is_bench_json(rel):
         "%s differs from bench.json: run tools/bench.py --docs (or make bench)" % rel
 
 
-def test_the_readme_has_the_table_and_the_docs_quote_the_known_figures():
-    assert bench._MARK_START in _read("README.md")
+def test_the_docs_have_the_table_and_quote_the_known_figures():
+    assert bench._MARK_START in _read(bench.TABLE_DOC)
     marked = set()
     for rel in DOCS:
         marked |= {m.group(1) for m in re.finditer(bench.FIGURE, _read(rel), re.S)}
@@ -93,10 +93,10 @@ LOOKS_MEASURED = re.compile(r"""
 # longer occurs fails the test too, so the list stays the docs' own.
 NOT_FROM_THE_BENCH = [
     # targets, constants and the tests' own counts: no measurement
-    ("README.md", "over 10,000 cut points", "what the power-cut tests try"),
-    ("README.md", "runs 20,000 presses", "what make test's fuzz run types"),
-    ("README.md", "a 4.5 KB block", "the qstr table's doubling: arithmetic"),
-    ("README.md", "a 128 KB ROMFS", "MicroPython's partition table"),
+    ("docs/memory.md", "over 10,000 cut points", "what the power-cut tests try"),
+    ("docs/performance.md", "runs 20,000 presses", "what make test's fuzz run types"),
+    ("docs/memory.md", "a 4.5 KB block", "the qstr table's doubling: arithmetic"),
+    ("docs/memory.md", "a 128 KB ROMFS", "MicroPython's partition table"),
     ("docs/boards.md", "with a 128 KB", "MicroPython's partition table"),
     ("docs/boards.md", "(0.5 ms a loop turn, assumed",
      "the battery estimate's assumed busy time a loop turn (tools/battery.py)"),
@@ -132,7 +132,7 @@ NOT_FROM_THE_BENCH = [
 
 def _plain(text):
     """The text with code blocks, inline code, HTML comments and marked figures (with the
-    README's table) blanked out, line breaks kept."""
+    figures table) blanked out, line breaks kept."""
     blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
     text = re.sub(re.escape(bench._MARK_START) + ".*?" + re.escape(bench._MARK_END), blank,
                   text, flags=re.S)
@@ -195,9 +195,9 @@ def test_every_exemption_is_still_in_its_file():
 # --- the rest ---------------------------------------------------------------------------
 
 
-def test_the_readme_says_what_the_bench_says_of_56k():
+def test_the_memory_doc_says_what_the_bench_says_of_56k():
     heap = _row(_result(), "heap_mp32")["raw"]
-    flat = " ".join(_read("README.md").split())
+    flat = " ".join(_read("docs/memory.md").split())
     stock_short = "not with the files on the filesystem" in flat
     assert stock_short == (not heap["fits_56k"])
     assert heap["romfs"]["fits_56k"]

@@ -188,7 +188,7 @@ def test_the_director_corrects_voids_and_closes(tmp_path, broker):
 def test_with_the_code_in_romfs_a_club_table_fits_56k(tmp_path):
     # The whole board, booted by loop.run() and linked through parts.make_club, on the
     # 32-bit port in a 56 KiB heap: with its code in a ROMFS image it connects and has its
-    # results acked; with the code on the filesystem it needs more (README "Memory").
+    # results acked; with the code on the filesystem it needs more (docs/memory.md).
     import club_figures
     import runtimes
 

@@ -95,7 +95,8 @@ def test_bytes_sent_are_counted_and_minimal(micropython, chip, variant):
 
 
 def test_the_i2c_figures_are_the_ones_the_bench_reports():
-    # The I2C page cost above is the one the README's panel figures were measured with.
+    # The I2C page cost above is the one the panel figures (docs/performance.md) were
+    # measured with.
     assert full_frame("plain") == full_frame("novec") == FULL_FRAME == 1064
     assert full_frame("spi") == 8 * 131
 

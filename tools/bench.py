@@ -73,7 +73,7 @@ WebAssembly port; the other figures on the 64-bit unix port.
                frames analysed per second, bytes loaded when camera mode turns on, presses.
 
 At the end it writes every figure the docs quote (README.md and docs/*.md) from bench.json,
-as `--docs` does: the README's table, and each figure the docs mark with
+as `--docs` does: the figures table (docs/performance.md), and each figure the docs mark with
 `<!-- bench:KEY.FIELD FORMAT -->...<!-- /bench -->` (docs_with() below).
 
 Runs the worker parts of itself under MicroPython (`micropython tools/bench.py WORKER ...`).
@@ -1154,13 +1154,13 @@ def table(result):
     return "\n".join(out)
 
 
-README = "README.md"
+TABLE_DOC = "docs/performance.md"  # the file that holds the figures table
 _MARK_START = "<!-- bench: start (tools/bench.py --docs writes this table from bench.json) -->"
 _MARK_END = "<!-- bench: end -->"
 
 
-def readme_table(result):
-    """The figures as the README shows them: a Markdown table, one row per figure."""
+def figures_table(result):
+    """The figures as the docs show them: a Markdown table, one row per figure."""
     out = ["| figure | measured | target | status |", "|---|---|---|---|"]
     for r in result["rows"]:
         name = r["figure"].strip()
@@ -1173,11 +1173,11 @@ def readme_table(result):
     return "\n".join(out)
 
 
-def readme_with(text, result):
-    """README text with its figures table replaced by `result`'s."""
+def table_with(text, result):
+    """A docs file's text with its figures table replaced by `result`'s."""
     a = text.index(_MARK_START) + len(_MARK_START)
     b = text.index(_MARK_END)
-    return text[:a] + "\n" + readme_table(result) + "\n" + text[b:]
+    return text[:a] + "\n" + figures_table(result) + "\n" + text[b:]
 
 
 # ---- the figures in the docs, from bench.json -------------------------------------------
@@ -1234,12 +1234,12 @@ def formatted(value, fmt=None):
 
 
 def docs_with(text, result):
-    """A docs file's text with every marked figure (and the README's table, if it has it)
+    """A docs file's text with every marked figure (and the figures table, if it has it)
     written from `result`."""
     import re
 
     if _MARK_START in text:
-        text = readme_with(text, result)
+        text = table_with(text, result)
 
     def one(m):
         value = formatted(figure(result, m.group(1)), m.group(2))
@@ -1348,7 +1348,7 @@ def main(argv):
 
 def _say_docs(result):
     marked, changed = write_docs(result)
-    print("docs: the README's table (%d rows) and %d marked figures from bench.json; %s"
+    print("docs: the figures table (%d rows) and %d marked figures from bench.json; %s"
           % (len(result["rows"]), marked,
              "rewritten: " + ", ".join(changed) if changed else "all were current"))
 

@@ -265,7 +265,7 @@ def heap_figures(folder):
             os.makedirs(flash)
             deploy.build(flash, march=None)
             args = ["club.next"]
-            if rom:  # the code in a ROMFS image, as README "Memory" describes
+            if rom:  # the code in a ROMFS image, as docs/memory.md describes
                 import romfs
 
                 image = romfs.image(flash)

@@ -24,7 +24,7 @@
    the board runs what was copied. The match data (data/) is never touched.
 4. The board is reset (machine.reset()), so main.py starts with the new firmware.
 
-A board whose MicroPython has a ROMFS partition big enough (README "Memory") gets the code
+A board whose MicroPython has a ROMFS partition big enough (docs/memory.md) gets the code
 and read-only data as one image there instead (tools/romfs.py, written by mpremote only when
 its hash differs), which the board runs in place; the filesystem keeps main.py, board.json
 and data/, and its old copies of the code are removed. --files keeps the copying of files.
@@ -315,7 +315,7 @@ def _deploy(path, cfg, out, port, mpremote, reset, log, files_only):
         log("ROMFS partition of %d bytes: too small for the %d-byte image; files instead"
             % (rom[0], len(image)))
     elif rom:
-        # The code and read-only data run from the partition (README "Memory"); the
+        # The code and read-only data run from the partition (docs/memory.md); the
         # filesystem keeps main.py, board.json and the match.
         in_rom = {rel: p for rel, p in files.items() if rel not in KEEP_SOURCE + ("board.json",)}
         files = {rel: p for rel, p in files.items() if rel not in in_rom}

@@ -1,5 +1,5 @@
 """Mount a ROMFS image at /rom, first on sys.path, as a board with a ROMFS partition does
-at boot (README "Memory"). Runs in MicroPython, for the heap drivers (heap_drive.py,
+at boot (docs/memory.md). Runs in MicroPython, for the heap drivers (heap_drive.py,
 club_heap.py): on a board the image is mapped from flash; here it is read into the heap,
 in one block of its size, so it leaves no holes behind.
 """

@@ -220,7 +220,7 @@ def main(argv=None):
     ap.add_argument("--dir", required=True, help="the board's flash: a folder")
     ap.add_argument("--link", required=True, help="device path to create (a symlink)")
     # The unix port is a 64-bit build: the firmware needs about 1.4 times an ESP32's heap
-    # there (README "Memory"; make bench's 64-bit row), more than an ESP32's 56 KiB.
+    # there (docs/memory.md; make bench's 64-bit row), more than an ESP32's 56 KiB.
     ap.add_argument("--heapsize", default=HEAPSIZE,
                     help="GC heap (%s: room for the firmware on the 64-bit unix port)"
                          % HEAPSIZE)
