@@ -83,7 +83,7 @@ def test_the_page_reads_boxes_as_the_trained_model_does(site, deck):
 
     rng = np.random.default_rng(5)
     labels = list(range(len(scenes.CLASSES)))
-    xs = np.stack([scenes.box_sample(rng, [deck], y) for y in labels])
+    xs = np.stack([scenes.box_sample(rng, [deck], y, False) for y in labels])
     want = camera_figures.session().run(None, {"boxes": scenes.to_input(xs)})[0]
     rgba = np.concatenate([xs, np.full(xs.shape[:3] + (1,), 255, np.uint8)], axis=3)
     js = PAGE_READS % (base64.b64encode(rgba.tobytes()).decode(), len(labels))
@@ -96,12 +96,12 @@ def test_held_out_tricks_are_read_and_no_wrong_trick_is_sure(deck):
     # 300 rendered tricks of the design the training never saw, with the training's own
     # augmentations (the bench measures 2,000): a trick with a wrong card read sure would
     # be proposed, so there must be none.
-    # Face cards of this deck are mostly "not sure" (docs/web.md, "Camera"): the floors
+    # Many face cards of this deck are "not sure" (docs/web.md, "Camera"): the floors
     # below are today's model's, a little under its figures, to catch a worse one.
     got = camera_figures.held_out(deck, tricks=300, seed=7)
     assert got["camera_wrong_tricks"] == 0, got
-    assert got["camera_card_accuracy"] >= 0.35, got
-    assert got["camera_trick_accuracy"] >= 0.05, got
+    assert got["camera_card_accuracy"] >= 0.6, got
+    assert got["camera_trick_accuracy"] >= 0.27, got
 
 
 def test_box_layout_is_the_pages():

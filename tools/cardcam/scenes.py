@@ -16,6 +16,7 @@ import io
 import json
 import os
 
+import drawn
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -28,7 +29,7 @@ SUITS = "CDHS"
 CARDS = [r + s for r in RANKS for s in SUITS]  # the 24 cards of Sixty-six; 10 to A: Schnapsen
 NONE = len(CARDS)  # the class "no card in this box"
 CLASSES = CARDS + ["none"]
-IN_W, IN_H = 64, 96  # the model's input: one box, RGB
+IN_W, IN_H = 80, 120  # the model's input: one box, RGB
 CARD_ASPECT = 336 / 240
 
 
@@ -195,25 +196,16 @@ def camera(rng, img):
 # ---- one box, as the model sees it -------------------------------------------------------
 
 FACES = "JQK"
-PICTURE = (0.14, 0.86, 0.18, 0.82)  # the part of a card between its corner indices (y, x)
 
 
-def _picture(h, w):
-    """(y0, y1, x0, x1): PICTURE in the pixels of an h x w card."""
-    return (int(PICTURE[0] * h), int(PICTURE[1] * h), int(PICTURE[2] * w),
-            int(PICTURE[3] * w))
-
-
-def other_picture(rng, decks, card):
-    """A face card with the picture of another face card (any training deck, any rank and
-    suit) between its own corner indices: only the index says which card it is."""
+def other_picture(rng, decks, card, suit):
+    """A face card with the picture of another face card of its suit (any training deck,
+    any rank) between its own corner indices: only the index says which rank it is."""
     a = np.array(card)
-    h, w = a.shape[:2]
-    y0, y1, x0, x1 = _picture(h, w)
-    donor = decks[rng.integers(len(decks))]
-    code = FACES[rng.integers(3)] + SUITS[rng.integers(4)]
-    b = np.array(donor[code].resize((w, h), Image.BILINEAR))
-    a[y0:y1, x0:x1] = b[y0:y1, x0:x1]
+    x0, y0, x1, y1 = drawn.picture_box(card)
+    donor = decks[rng.integers(len(decks))][FACES[rng.integers(3)] + suit]
+    art = donor.crop(drawn.picture_box(donor)).resize((x1 - x0, y1 - y0), Image.BILINEAR)
+    a[y0:y1, x0:x1] = np.asarray(art)
     return Image.fromarray(a, "RGBA")
 
 
@@ -222,14 +214,14 @@ def restyle(rng, card):
     channels swapped) or painted over with random blobs, so that the model reads a face
     card by its corner index, as it must on a deck whose pictures it has never seen."""
     a = np.array(card)
-    h, w = a.shape[:2]
-    y0, y1, x0, x1 = _picture(h, w)
+    x0, y0, x1, y1 = drawn.picture_box(card)
     mid = a[y0:y1, x0:x1]
     if rng.random() < 0.5:
         mid[..., :3] = mid[..., rng.permutation(3)]
     else:
         img = Image.fromarray(a, "RGBA")
         d = ImageDraw.Draw(img)
+        w = a.shape[1]
         for _ in range(int(rng.integers(6, 20))):
             cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
             r = rng.uniform(0.03, 0.15) * w
@@ -239,14 +231,41 @@ def restyle(rng, card):
         return img
     return Image.fromarray(a, "RGBA")
 
-SCALE = 2  # a box is drawn at twice the model's input, then shrunk as a browser does
+
+_FONTS = []
 
 
-def box_sample(rng, decks, label):
+def face_card(rng, decks, deck, code):
+    """A face card as training shows it: mostly with art its deck does not give it (another
+    court's picture, recoloured or painted over, or a court drawn with its index in another
+    typeface: tools/cardcam/drawn.py), so that its rank is read from the corner index."""
+    pick = rng.random()
+    if pick < 0.15:
+        return other_picture(rng, decks, deck[code], code[1])
+    if pick < 0.25:
+        return restyle(rng, deck[code])
+    if pick < 0.9:
+        if not _FONTS:
+            _FONTS.append(drawn.find_fonts())
+        return drawn.court(rng, decks, code, _FONTS[0])
+    return deck[code]
+
+
+# A box is drawn at the size a camera frame gives it, from a little under the model's input
+# (four boxes across a small frame) to over twice it (two across a large one); the camera's
+# blur, noise and JPEG act at that size, as they do on a frame; then it is scaled to the
+# model's input, as the page scales it.
+NATIVE = (0.75, 2.2)
+
+
+def box_sample(rng, decks, label, vary_faces=True):
     """One box with its surroundings, cropped and shrunk to the model's input: label is a
-    class index (NONE: no card face up in the box). decks: a list of decks to draw from."""
+    class index (NONE: no card face up in the box). decks: a list of decks to draw from.
+    vary_faces: face cards mostly with other art (training), or as their deck draws them
+    (the held-out boxes)."""
     deck = decks[rng.integers(len(decks))]
-    bw, bh = IN_W * SCALE, IN_H * SCALE
+    bh = int(IN_H * rng.uniform(*NATIVE))
+    bw = bh * IN_W // IN_H
     margin = bw // 2
     canvas = cloth(rng, bw + 2 * margin, bh + 2 * margin)
     box = (margin, margin, bw, bh)
@@ -260,12 +279,8 @@ def box_sample(rng, decks, label):
                    rng.uniform(-0.2, 0.2))
     if label != NONE:
         card = deck[CARDS[label]]
-        if CARDS[label][0] in FACES:
-            pick = rng.random()
-            if pick < 0.35:
-                card = other_picture(rng, decks, card)
-            elif pick < 0.7:
-                card = restyle(rng, card)
+        if vary_faces and CARDS[label][0] in FACES:
+            card = face_card(rng, decks, deck, CARDS[label])
         paste_card(rng, canvas, card, cx + rng.uniform(-0.1, 0.1) * bw,
                    cy + rng.uniform(-0.07, 0.07) * bh, bh * rng.uniform(0.7, 0.97),
                    rng.uniform(-0.3, 0.3))
@@ -288,11 +303,6 @@ def box_sample(rng, decks, label):
         finger(rng, canvas, box)
     crop = canvas.crop((margin, margin, margin + bw, margin + bh))
     crop = camera(rng, light(rng, crop))
-    if rng.random() < 0.6:
-        # Seen at another size first: a small frame, or three or four boxes across it, give
-        # a box fewer pixels than the model's input (then enlarged), a big one more.
-        seen = int(IN_H * rng.uniform(0.6, 1.6))
-        crop = crop.resize((max(8, seen * IN_W // IN_H), seen), Image.BILINEAR)
     return np.asarray(crop.resize((IN_W, IN_H), Image.BILINEAR))
 
 
