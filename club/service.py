@@ -21,10 +21,12 @@ club/actions.py. Seatings are read from the retained club/<table>/seat topics.
 """
 
 import argparse
+import faulthandler
 import hashlib
 import json
 import os
 import queue
+import signal
 import sqlite3
 import sys
 import threading
@@ -460,6 +462,8 @@ def main(argv=None):
                     help="a file holding the director's password for /director (without "
                     "it the director's page is off)")
     a = ap.parse_args(argv)
+    if hasattr(signal, "SIGUSR1"):  # kill -USR1: where every thread is, for a service stuck
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         svc, where = start(a)
     except (OSError, ValueError, sqlite3.Error) as e:

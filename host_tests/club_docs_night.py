@@ -135,11 +135,29 @@ class Term:
         while not self.ended():
             pump(0.1)
             if time.monotonic() > end:
+                self.dump()
                 raise Failure("%s did not end in %d s:\n%s" % (self.name, timeout,
                                                                self.text()[-3000:]))
         while self.read():
             pass
         return self.status
+
+    def dump(self):
+        """Ask the terminal's commands (bash's children) where their threads are: the
+        standings service prints them on SIGUSR1 (docs/club.md), so a hang says where."""
+        try:
+            with open("/proc/%d/task/%d/children" % (self.pid, self.pid)) as f:
+                kids = [int(k) for k in f.read().split()]
+        except OSError:
+            return
+        for kid in kids:
+            try:
+                os.kill(kid, signal.SIGUSR1)
+            except ProcessLookupError:
+                pass
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            pump(0.1)
 
     def close(self):
         for sig in (signal.SIGTERM, signal.SIGKILL):
