@@ -463,7 +463,10 @@ def main(argv=None):
                     "it the director's page is off)")
     a = ap.parse_args(argv)
     if hasattr(signal, "SIGUSR1"):  # kill -USR1: where every thread is, for a service stuck
-        faulthandler.register(signal.SIGUSR1, all_threads=True)
+        try:
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
+        except (OSError, ValueError):  # no stderr file to write to (a test capturing it)
+            pass
     try:
         svc, where = start(a)
     except (OSError, ValueError, sqlite3.Error) as e:
