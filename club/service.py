@@ -477,10 +477,29 @@ def main(argv=None):
     except KeyboardInterrupt:
         raise SystemExit(0) from None
     print(where, flush=True)
+
+    # Ctrl-C or a SIGTERM asks the loop to stop at its next turn (within 50 ms), so it ends
+    # with the database committed and paho's thread joined. Raised as KeyboardInterrupt
+    # anywhere, it could land inside paho with one of its locks taken, and the join then
+    # waits for ever. A second Ctrl-C still interrupts, for a service stuck elsewhere.
+    def stop(signum, frame):
+        if svc.stop.is_set():
+            raise KeyboardInterrupt
+        svc.stop.set()
+
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            old[sig] = signal.signal(sig, stop)
+        except ValueError:  # not the main thread (a test): the default stays
+            pass
     try:
         svc.run()
     except KeyboardInterrupt:
         svc.stop.set()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def start(a):
