@@ -7,10 +7,11 @@ The decks on npm share one court design, so a model trained on them alone learns
 pictures; on a deck it has never seen, only the corner index and the suit pips still say
 which card it is. These cards teach it to read them.
 
-    fonts = find_fonts()                      # the typefaces (Debian's DejaVu and Liberation)
-    card = court(rng, decks, "QH", fonts)     # RGBA, the size of a rendered deck's cards
+    card = court(rng, decks, "QH")   # RGBA, the size of a rendered deck's cards; the
+                                     # typefaces: Debian's DejaVu and Liberation
 """
 
+import functools
 import glob
 import os
 
@@ -25,9 +26,9 @@ PACKAGES = "fonts-dejavu-core fonts-dejavu-extra fonts-liberation"
 PIP_FONT = "DejaVuSans.ttf"
 PIPS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED = "DH"
-LETTERS = {"J": "J", "Q": "Q", "K": "K"}
 
 
+@functools.cache
 def find_fonts():
     """(index typefaces, the pip typeface): paths of the installed TrueType files."""
     faces = []
@@ -52,10 +53,6 @@ def _ink(rng, suit):
     return (v, v, v + int(rng.integers(0, 50)))
 
 
-def _text(draw, xy, s, font, fill, anchor="la"):
-    draw.text(xy, s, font=font, fill=fill, anchor=anchor)
-
-
 def _index(rng, img, rank, suit, faces, pip_path, ink):
     """The corner index in the top left: the rank's letter, the suit's pip under it."""
     w, h = img.size
@@ -63,14 +60,15 @@ def _index(rng, img, rank, suit, faces, pip_path, ink):
     font = ImageFont.truetype(faces[rng.integers(len(faces))], int(h * rng.uniform(0.07, 0.12)))
     x = w * rng.uniform(0.025, 0.07)
     y = h * rng.uniform(0.015, 0.045)
-    _text(d, (x, y), LETTERS[rank], font, ink)
-    box = d.textbbox((x, y), LETTERS[rank], font=font)
+    d.text((x, y), rank, font=font, fill=ink)
+    box = d.textbbox((x, y), rank, font=font)
     pip = ImageFont.truetype(pip_path, int(h * rng.uniform(0.045, 0.08)))
     cx = (box[0] + box[2]) / 2 + rng.uniform(-0.01, 0.01) * w
-    _text(d, (cx, box[3] + h * rng.uniform(0.005, 0.02)), PIPS[suit], pip, ink, "mt")
+    d.text((cx, box[3] + h * rng.uniform(0.005, 0.02)), PIPS[suit], font=pip, fill=ink,
+           anchor="mt")
 
 
-def _picture(rng, decks, rank, suit, size):
+def _picture(rng, decks, size):
     """The art between the corners: a training deck's court of any rank and suit, mirrored
     or recoloured (court() covers its big pip), or plain blobs: the art never says the card."""
     w, h = size
@@ -107,9 +105,9 @@ def picture_box(card):
     return (int(row[0]) + 2, int(col[0]) + 2, int(row[-1]) - 1, int(col[-1]) - 1)
 
 
-def court(rng, decks, code, fonts):
+def court(rng, decks, code):
     """A drawn court card (code "JC" to "KS"), RGBA, the size of the decks' cards."""
-    faces, pip_path = fonts
+    faces, pip_path = find_fonts()
     rank, suit = code[0], code[1]
     w, h = next(iter(decks[0].values())).size
     paper = tuple(int(v) for v in rng.integers(235, 256, 3))
@@ -119,7 +117,7 @@ def court(rng, decks, code, fonts):
     # the picture, framed, between the corner indices
     px0, py0 = int(w * rng.uniform(0.15, 0.22)), int(h * rng.uniform(0.06, 0.12))
     px1, py1 = w - px0, h - py0
-    art = _picture(rng, decks, rank, suit, (px1 - px0, py1 - py0))
+    art = _picture(rng, decks, (px1 - px0, py1 - py0))
     img.paste(art, (px0, py0))
     d = ImageDraw.Draw(img)
     if rng.random() < 0.7:
@@ -135,9 +133,9 @@ def court(rng, decks, code, fonts):
         big = ImageFont.truetype(pip_path, int(h * rng.uniform(0.08, 0.13)))
         m = w * 0.03
         if rng.random() < 0.7:
-            _text(d, (px1 - m, py0 + m), PIPS[suit], big, ink, "rt")
+            d.text((px1 - m, py0 + m), PIPS[suit], font=big, fill=ink, anchor="rt")
         else:
-            _text(d, (px0 + m, py0 + m), PIPS[suit], big, ink, "lt")
+            d.text((px0 + m, py0 + m), PIPS[suit], font=big, fill=ink, anchor="lt")
     _index(rng, img, rank, suit, faces, pip_path, ink)
     # double-headed: the bottom half is the top half turned half round (the index in the
     # bottom right, the big pip in the picture's bottom left)

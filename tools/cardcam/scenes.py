@@ -232,9 +232,6 @@ def restyle(rng, card):
     return Image.fromarray(a, "RGBA")
 
 
-_FONTS = []
-
-
 def face_card(rng, decks, deck, code):
     """A face card as training shows it: mostly with art its deck does not give it (another
     court's picture, recoloured or painted over, or a court drawn with its index in another
@@ -245,9 +242,7 @@ def face_card(rng, decks, deck, code):
     if pick < 0.25:
         return restyle(rng, deck[code])
     if pick < 0.9:
-        if not _FONTS:
-            _FONTS.append(drawn.find_fonts())
-        return drawn.court(rng, decks, code, _FONTS[0])
+        return drawn.court(rng, decks, code)
     return deck[code]
 
 
