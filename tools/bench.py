@@ -934,6 +934,17 @@ def camera_rows(cam):
     row("  tricks that would be proposed with a wrong card", "%d" % cam["camera_wrong_tricks"],
         "%d" % TARGETS["camera_wrong_tricks"],
         cam["camera_wrong_tricks"] <= TARGETS["camera_wrong_tricks"], "camera_wrong", cam)
+    page_ok = (cam["camera_page_card_accuracy"] >= TARGETS["camera_card_accuracy"]
+               and cam["camera_page_trick_accuracy"] >= TARGETS["camera_trick_accuracy"]
+               and cam["camera_page_wrong_tricks"] <= TARGETS["camera_wrong_tricks"])
+    row("  the same in 640 x 480 frames, the page's: cards / tricks read right; proposed wrong",
+        "%.2f%% / %.2f%%; %d" % (100 * cam["camera_page_card_accuracy"],
+                                 100 * cam["camera_page_trick_accuracy"],
+                                 cam["camera_page_wrong_tricks"]),
+        ">= %.1f%% / %.0f%%; %d" % (100 * TARGETS["camera_card_accuracy"],
+                                    100 * TARGETS["camera_trick_accuracy"],
+                                    TARGETS["camera_wrong_tricks"]),
+        page_ok, "camera_page", cam)
     row("  frame to proposal p95, CPU throttled x4 (frame read p95; frames analysed/s)",
         "%.0f ms (%.0f ms; %.1f/s)" % (cam["camera_frame_to_proposal_p95_ms"],
                                        cam["camera_frame_to_reading_p95_ms"], cam["camera_fps"]),

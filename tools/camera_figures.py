@@ -9,7 +9,9 @@ a deal played by camera in headless Chromium with a fake camera.
                      the model never saw in training, with the training's augmentations),
                      read as the page reads them, one frame each: cards read right and sure
                      (goal 99.5%), tricks read right, every card sure (goal 99%), tricks that
-                     would be proposed with a wrong card (every card sure, one wrong: goal 0)
+                     would be proposed with a wrong card (every card sure, one wrong: goal 0);
+                     in frames of 320 x 240 (the fake camera's) and again of 640 x 480 (what
+                     the page asks a phone's camera for)
   deal by camera     a two-player deal with trump and a marriage played in Chromium from a
                      .y4m of the held-out design, CPU throttled x4: frame to proposal p95
                      (goal 300 ms), frames analysed per second, bytes loaded when camera mode
@@ -40,6 +42,7 @@ SEED = 2027
 DEAL_SEED = 3  # keyseq.random_match("mariage", 3): trump, a marriage, ten tricks, no close
 THROTTLE = 4
 FRAME = (320, 240)  # the held-out frames' size, the fake camera's (a box is ~200 px high)
+PAGE_FRAME = (640, 480)  # the size the page asks a phone's camera for (web/camera.js)
 SHOT = os.path.join(ROOT, "docs", "img", "camera", "camera-390x844.png")
 SHOT_AT = 5  # the picture of docs/web.md: the deal's sixth entry (its fourth trick) proposed
 
@@ -60,13 +63,22 @@ def session():
                                         providers=["CPUExecutionProvider"])
 
 
+def probabilities(sess, boxes):
+    """The page's probabilities for boxes (n, H, W, 3): each box read as it is and turned
+    half round, averaged (web/camera.js classify, tools/cardcam/train.py predict)."""
+    x = scenes.to_input(boxes)
+    turned = np.ascontiguousarray(x[:, :, ::-1, ::-1])
+    both = sess.run(None, {"boxes": np.concatenate([x, turned])})[0]
+    return (both[:len(x)] + both[len(x):]) / 2
+
+
 def read_boxes(sess, frame, n, threshold):
     """What the page reads in a frame's n boxes: class names, "?" where not sure."""
-    probs = sess.run(None, {"boxes": scenes.to_input(scenes.crops(frame, n))})[0]
+    probs = probabilities(sess, scenes.crops(frame, n))
     return [scenes.CLASSES[int(p.argmax())] if p.max() >= threshold else "?" for p in probs]
 
 
-def held_out(deck, tricks=TRICKS, seed=SEED):
+def held_out(deck, tricks=TRICKS, seed=SEED, frame_size=FRAME):
     meta = scenes.meta()
     sess = session()
     rng = np.random.default_rng(seed)
@@ -75,7 +87,7 @@ def held_out(deck, tricks=TRICKS, seed=SEED):
     for _ in range(tricks):
         n = int(rng.integers(2, 5))
         codes = [scenes.CARDS[i] for i in rng.choice(len(scenes.CARDS), n, replace=False)]
-        frame, _ = scenes.trick_frame(rng, deck, codes, *FRAME)
+        frame, _ = scenes.trick_frame(rng, deck, codes, *frame_size)
         got = read_boxes(sess, frame, n, meta["threshold"])
         ok = [g == c for g, c in zip(got, codes)]
         cards += n
@@ -325,6 +337,12 @@ def figures(tricks=TRICKS, shot=None):
     with tempfile.TemporaryDirectory() as tmp:
         deck = render_held_out(os.path.join(tmp, "cards"))
         out = held_out(deck, tricks)
+        # The same tricks in frames of the size a phone gives the page: four boxes across
+        # 320 x 240 are 68 px wide, at 640 x 480 twice that.
+        page = held_out(deck, tricks, frame_size=PAGE_FRAME)
+        out.update({"camera_page_card_accuracy": page["camera_card_accuracy"],
+                    "camera_page_trick_accuracy": page["camera_trick_accuracy"],
+                    "camera_page_wrong_tricks": page["camera_wrong_tricks"]})
         site = os.path.join(tmp, "site")
         web.build(site)
         if shot:

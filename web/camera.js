@@ -61,23 +61,34 @@ async function loadModel() {
 
 // The model's probabilities (n x classes, flat) for n boxes of RGBA pixels stacked from the
 // top, each the model's input size: N x H x W x 3, scaled as it was trained, (x - 0.5) * 4
-// (tools/cardcam/layers.py).
+// (tools/cardcam/layers.py). Each box is read twice, as it is and turned half round (a card
+// shows its index in both corners), and the two readings averaged: a card read wrong one
+// way up is seldom read the same wrong the other way (tools/cardcam/train.py).
 export async function classify(px, n) {
   await loadModel();
   const [, inH, inW] = meta.input;
-  const pixels = n * inH * inW;
-  const data = new Float32Array(pixels * 3);
-  for (let p = 0, d = 0; p < pixels; p++) {
-    const s = p * 4;
-    data[d++] = (px[s] / 255 - 0.5) * 4;
-    data[d++] = (px[s + 1] / 255 - 0.5) * 4;
-    data[d++] = (px[s + 2] / 255 - 0.5) * 4;
+  const per = inH * inW;
+  const data = new Float32Array(2 * n * per * 3);
+  for (let b = 0; b < n; b++) {
+    for (let q = 0; q < per; q++) {
+      const s = (b * per + q) * 4;
+      const d = (b * per + q) * 3;
+      const t = ((n + b) * per + per - 1 - q) * 3;
+      for (let c = 0; c < 3; c++) {
+        const v = (px[s + c] / 255 - 0.5) * 4;
+        data[d + c] = v;
+        data[t + c] = v;
+      }
+    }
   }
-  const input = tf.tensor4d(data, [n, inH, inW, 3]);
+  const input = tf.tensor4d(data, [2 * n, inH, inW, 3]);
   const output = model.predict(input);
-  const probs = await output.data();
+  const both = await output.data();
   input.dispose();
   output.dispose();
+  const k = both.length / (2 * n);
+  const probs = new Float32Array(n * k);
+  for (let i = 0; i < n * k; i++) probs[i] = (both[i] + both[n * k + i]) / 2;
   return probs;
 }
 
