@@ -132,13 +132,16 @@ def test_a_trick_half_typed_survives_a_reload_and_a_layout_switch(site):
     steps = [{"do": "open"}, {"do": "type", "keys": start + trick[:2]}, {"do": "frame"},
              {"do": "state"}, {"do": "reload"}, {"do": "frame"}, {"do": "switch"},
              {"do": "switch"}, {"do": "frame"}, {"do": "type", "keys": trick[2:]},
-             {"do": "state"}, {"do": "reload"}, {"do": "frame"}, {"do": "state"}]
+             # A key counts once the panel shows it (its writes on disk, web/durable.js):
+             # the frame step waits for that, as a player sees it, before the reload.
+             {"do": "frame"}, {"do": "state"}, {"do": "reload"}, {"do": "frame"},
+             {"do": "state"}]
     r = run(site, steps)
     typed, before = r[2], r[3]
     assert r[5][:53] == typed[:53], "the half-typed trick after a reload"
     assert r[8][:53] == typed[:53], "the half-typed trick after switching the layout twice"
-    assert r[10]["deal"]["played"] == before["deal"]["played"] + 1  # its last key counts it
-    assert r[13] == r[10] and r[12][:53] != typed[:53]  # counted: no line to put back
+    assert r[11]["deal"]["played"] == before["deal"]["played"] + 1  # its last key counts it
+    assert r[14] == r[11] and r[13][:53] != typed[:53]  # counted: no line to put back
 
 
 def test_language_switch_in_settings_stays_after_reload(site, tmp_path):
