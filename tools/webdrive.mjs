@@ -20,7 +20,8 @@
 // match, sixtysix/snapshot.py), switch (the layout button), offline ON, worker (wait
 // until the service worker controls the page), export KIND (the downloaded file),
 // download KEYS (types the keys, answers the file they download), text SELECTOR (the
-// text of each element that matches), screenshot PATH, eval JS, wait MS, throttle RATE
+// text of each element that matches), screenshot PATH (once the keys so far are drawn, as
+// frame), eval JS, wait MS, throttle RATE
 // (the CPU slowed down RATE times, DevTools' CPU throttling), tab (a second
 // tab of the page, which the steps after act on; tab N: back to tab N); touch PATH (writes
 // the file) and await PATH (waits up to 60 s for it): a test in another process (a broker killed and started again)
@@ -170,7 +171,10 @@ try {
       case "text":
         out = await page.$$eval(step.selector, (els) => els.map((el) => el.textContent));
         break;
-      case "screenshot": await page.screenshot({ path: step.path }); break;
+      case "screenshot": // as "frame": once the keys so far are drawn
+        await page.evaluate(() => window.s66.idle && window.s66.idle());
+        await page.screenshot({ path: step.path });
+        break;
       case "eval": out = await page.evaluate(step.js); break;
       case "tab": // another tab of the page (opened and booted) or tab number N
         if (step.n === undefined) {
