@@ -64,6 +64,28 @@ def test_written_bytes_reach_the_item_only_at_flush_and_close():
     assert fs.open("journal", "rb").read() == b"S66J 1 0 x\nrec\n"
 
 
+def test_a_close_after_a_flush_writes_nothing():
+    """Store flushes after each append and keeps the journal open; a tab that boots again
+    on another tab's changes closes it. That close must not put this tab's old copy back
+    over the other tab's appends."""
+    s = MovingStorage()
+    fs = WebFS(s)
+    _write(fs, "journal", b"head\n")
+    mine = fs.open("journal", "ab")
+    mine.write(b"mine\n")
+    mine.flush()
+    _write(fs, "journal", b"theirs\n", "ab")  # the other tab, on the same items
+    del s.calls[:]
+    mine.close()
+    assert s.calls == []
+    assert fs.open("journal", "rb").read() == b"head\nmine\ntheirs\n"
+    # An open that makes or empties a file writes it even with nothing written after.
+    fs.open("empty", "wb").close()
+    fs.open("new", "ab").close()
+    fs.open("journal", "wb").close()
+    assert [s.items[k] for k in ("s66:empty", "s66:new", "s66:journal")] == ["t"] * 3
+
+
 def test_append_continues_the_file():
     fs = WebFS(Storage())
     _write(fs, "j", b"one\n")

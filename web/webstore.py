@@ -10,7 +10,8 @@ bytes in hex, so any byte survives the trip through a JavaScript string and the 
 readable in the browser's developer tools.
 
 The order of writes is the one Store relies on with littlefs:
-  - what is written to an open file reaches its item only at flush() or close();
+  - what is written to an open file reaches its item only at flush() or close(), and only
+    what was written since the last flush (a close after a flush writes nothing);
   - rename(src, dst) is atomic with move() (durable.js: one transaction puts dst and
     deletes src); without it, dst is set to src's bytes, then src removed: a tab closed in
     between leaves both, dst already new (the commit point) and src a *.tmp that load()
@@ -33,20 +34,27 @@ _ENOSPC = 28
 
 
 class _File:
-    """A file open for writing: bytes collect here and go to the item at flush/close."""
+    """A file open for writing: bytes collect here and go to the item at flush/close, if
+    there are any since the last flush (or the open made the file). A close after a flush
+    writes nothing: a tab that boots again on another tab's changes closes its journal,
+    and a copy put back then would be an old one over the other tab's appends."""
 
-    def __init__(self, fs, key, data):
+    def __init__(self, fs, key, data, made):
         self._fs = fs
         self._key = key
         self._buf = bytearray(data)
+        self._dirty = made  # the open made or emptied the file: it goes to the item
         self._open = True
 
     def write(self, data):
         self._buf.extend(data)
+        self._dirty = True
         return len(data)
 
     def flush(self):
-        self._fs._put(self._key, self._buf)
+        if self._dirty:
+            self._fs._put(self._key, self._buf)
+            self._dirty = False
 
     def close(self):
         if self._open:
@@ -97,13 +105,12 @@ class WebFS:
     def open(self, path, mode="r"):
         if "r" in mode:
             return io.BytesIO(self._read(path))
-        data = b""
         if "a" in mode:
             try:
-                data = self._read(path)
+                return _File(self, self._prefix + path, self._read(path), False)
             except OSError:
                 pass
-        return _File(self, self._prefix + path, data)
+        return _File(self, self._prefix + path, b"", True)
 
     def rename(self, src, dst):
         item = self._get(src)
