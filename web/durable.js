@@ -88,7 +88,7 @@ export async function openDurable(onFail, onOther) {
   // One transaction at a time: while one is under way, the changes made meanwhile (keys
   // typed faster than the disk flushes) wait in the batch and go in the next one together.
   function flush() {
-    if (!batch || pending > 0) return;
+    if (!batch || pending > 0 || rereading) return;
     const b = batch;
     batch = null;
     pending++;
@@ -119,9 +119,9 @@ export async function openDurable(onFail, onOther) {
     const end = () => {
       pending--;
       b.ok();
-      if (noted && pending === 0 && !batch) { // another tab wrote while this one did
+      if (noted) { // another tab wrote while this one did: read first, then the batch
         noted = false;
-        readAgain().then(() => onOther(false));
+        readAgain(false);
         return;
       }
       flush();
@@ -130,12 +130,11 @@ export async function openDurable(onFail, onOther) {
       if (channel) channel.postMessage("wrote");
       end();
     };
-    tx.onabort = async () => {
+    tx.onabort = () => {
       if (stale) {
-        await readAgain();
         pending--;
-        b.ok();
-        if (onOther) onOther(true);
+        held.push(b.ok); // the key that made it is said refused before its frame is drawn
+        readAgain(true);
         return;
       }
       onFail(tx.error || failure || new Error("a write was aborted"));
@@ -143,36 +142,59 @@ export async function openDurable(onFail, onOther) {
     };
   }
 
-  // The store read again, one read at a time: two notes close together started two reads
-  // that could end in either order, and the older one, ending last, left this tab on a
-  // store the other tab had already changed, until its next note. A note that comes
-  // during a read asks for one more, and every caller waits for the last.
+  // The store read again, one read at a time, and no transaction of this tab opened until
+  // it is read: two notes close together started two reads that could end in either order,
+  // and the older one, ending last, left this tab on a store the other tab had already
+  // changed; a key typed during a read was written after it and then dropped with the
+  // in-memory copy the read replaced. A note that comes during a read asks for one more.
+  // A late note (the other tab's change already read here) changes nothing: no boot, and
+  // the keys typed meanwhile are written once the read is done. onOther is told once, at
+  // the end; refused: this tab's changes were made on the store before the other tab's.
   let rereading = null;
   let again = false;
-  function readAgain() {
+  let lost = false; // changes of this tab dropped, made on a store since changed
+  const held = []; // the dropped changes' promises, resolved once onOther has been told
+  function readAgain(refused) {
+    if (refused) lost = true;
     if (rereading) {
       again = true;
       return rereading;
     }
     rereading = (async () => {
-      do {
-        again = false;
-        await reread();
-      } while (again);
+      let changed = false;
+      try {
+        do {
+          again = false;
+          if (await reread()) changed = true;
+        } while (again);
+      } catch (err) {
+        onFail(err); // the store could not be read: the page says so and asks for a reload
+      }
       rereading = null;
+      const dropped = lost;
+      lost = false;
+      if ((changed || dropped) && onOther) onOther(dropped);
+      for (const ok of held.splice(0)) ok();
+      flush();
     })();
     return rereading;
   }
 
-  // The store as another tab left it; changes made here since are dropped (they were made
-  // on what this tab had read, not on what is there now).
+  // The store as another tab left it, if it has changed since this tab last read or wrote
+  // it (whether it has); changes made here since are dropped (made on what this tab had
+  // read, not on what is there now).
   async function reread() {
-    items = await readAll(db);
-    gen = items.get(GEN) || "0";
+    const read = await readAll(db);
+    const stored = read.get(GEN) || "0";
+    if (stored === gen) return false;
+    items = read;
+    gen = stored;
     if (batch) {
-      batch.ok();
+      held.push(batch.ok);
       batch = null;
+      lost = true;
     }
+    return true;
   }
 
   if (!items.has(MOVED)) {
@@ -207,13 +229,12 @@ export async function openDurable(onFail, onOther) {
   for (const k of old) localStorage.removeItem(k);
 
   if (channel && onOther) {
-    channel.onmessage = async () => {
+    channel.onmessage = () => {
       if (pending > 0) { // read the store again once this tab's transaction is done
         noted = true;
         return;
       }
-      await readAgain();
-      onOther(false);
+      readAgain(false);
     };
   }
 
@@ -249,7 +270,8 @@ export async function openDurable(onFail, onOther) {
     // nothing of its own under way: the tests wait for it, not for a time.
     current: async () => {
       const os = db.transaction(FILES, "readonly").objectStore(FILES);
-      return ((await request(os.get(GEN))) || "0") === gen && pending === 0 && !batch;
+      return ((await request(os.get(GEN))) || "0") === gen && pending === 0 && !batch
+        && !rereading;
     },
   };
 }
