@@ -945,6 +945,19 @@ def camera_rows(cam):
                                     100 * TARGETS["camera_trick_accuracy"],
                                     TARGETS["camera_wrong_tricks"]),
         page_ok, "camera_page", cam)
+    for key, size in (("camera_known", "320 x 240"), ("camera_known_page", "640 x 480")):
+        ok = (cam[key + "_card_accuracy"] >= TARGETS["camera_card_accuracy"]
+              and cam[key + "_trick_accuracy"] >= TARGETS["camera_trick_accuracy"]
+              and cam[key + "_wrong_tricks"] <= TARGETS["camera_wrong_tricks"])
+        row("  tricks of whole deals, the cards played left out, %s (%d cards): cards / tricks"
+            " read right; proposed wrong" % (size, cam[key + "_cards"]),
+            "%.2f%% / %.2f%%; %d" % (100 * cam[key + "_card_accuracy"],
+                                     100 * cam[key + "_trick_accuracy"],
+                                     cam[key + "_wrong_tricks"]),
+            ">= %.1f%% / %.0f%%; %d" % (100 * TARGETS["camera_card_accuracy"],
+                                        100 * TARGETS["camera_trick_accuracy"],
+                                        TARGETS["camera_wrong_tricks"]),
+            ok, key, cam)
     row("  frame to proposal p95, CPU throttled x4 (frame read p95; frames analysed/s)",
         "%.0f ms (%.0f ms; %.1f/s)" % (cam["camera_frame_to_proposal_p95_ms"],
                                        cam["camera_frame_to_reading_p95_ms"], cam["camera_fps"]),

@@ -72,23 +72,69 @@ def probabilities(sess, boxes):
     return (both[:len(x)] + both[len(x):]) / 2
 
 
-def read_boxes(sess, frame, n, threshold):
+def sure_names(probs, gone, threshold):
+    """Each box's reading as the page makes it (web/camera.js sureNames): the likeliest
+    class but the cards in `gone` (no box can hold them now: web/webcamera.py gone()),
+    the others' probabilities scaled to sum to one; "?" below the threshold."""
+    keep = np.array([c not in gone for c in scenes.CLASSES])
+    out = []
+    for p in probs:
+        q = np.where(keep, p, 0.0)
+        best = int(q.argmax())
+        kept = q.sum()
+        out.append(scenes.CLASSES[best] if kept > 0 and q[best] / kept >= threshold else "?")
+    return out
+
+
+def read_boxes(sess, frame, n, threshold, gone=frozenset()):
     """What the page reads in a frame's n boxes: class names, "?" where not sure."""
-    probs = probabilities(sess, scenes.crops(frame, n))
-    return [scenes.CLASSES[int(p.argmax())] if p.max() >= threshold else "?" for p in probs]
+    return sure_names(probabilities(sess, scenes.crops(frame, n)), gone, threshold)
 
 
-def held_out(deck, tricks=TRICKS, seed=SEED, frame_size=FRAME):
+# Whole deals, their tricks in play order, for the tricks read with the deal's played cards
+# known: (players, nines) of Sixty-six for two, three and four (24 cards) and of Schnapsen
+# (20: no nines), in turn.
+DEAL_KINDS = ((2, True), (3, True), (4, True), (2, False))
+
+
+def dealt_tricks(rng, tricks):
+    """`tricks` tricks of whole shuffled deals: (cards, gone) each, gone the cards no box
+    can hold in it (those of the deal's earlier tricks, and the ranks its rules leave out),
+    as web/webcamera.py gone() says them once those tricks are entered."""
+    out = []
+    kind = 0
+    while len(out) < tricks:
+        players, nines = DEAL_KINDS[kind % len(DEAL_KINDS)]
+        kind += 1
+        cards = [c for c in scenes.CARDS if nines or c[0] != "9"]
+        gone = set(scenes.CARDS) - set(cards)
+        for i in rng.permutation(len(cards)).reshape(-1, players):
+            codes = [cards[j] for j in i]
+            out.append((codes, frozenset(gone)))
+            gone.update(codes)
+    return out[:tricks]
+
+
+def held_out(deck, tricks=TRICKS, seed=SEED, frame_size=FRAME, dealt=False):
+    """Figures of `tricks` held-out tricks: each of 2 to 4 cards drawn alone (the first
+    trick of a deal, nothing known), or, dealt=True, the tricks of whole deals read with
+    the cards already played known (the page's reading from the second trick on)."""
     meta = scenes.meta()
     sess = session()
     rng = np.random.default_rng(seed)
     cards = right = tricks_right = wrong_tricks = unsure_cards = 0
     confusions = {}
-    for _ in range(tricks):
-        n = int(rng.integers(2, 5))
-        codes = [scenes.CARDS[i] for i in rng.choice(len(scenes.CARDS), n, replace=False)]
+    plan = dealt_tricks(rng, tricks) if dealt else None
+    for t in range(tricks):
+        if plan:
+            codes, gone = plan[t]
+            n = len(codes)
+        else:
+            n = int(rng.integers(2, 5))
+            codes = [scenes.CARDS[i] for i in rng.choice(len(scenes.CARDS), n, replace=False)]
+            gone = frozenset()
         frame, _ = scenes.trick_frame(rng, deck, codes, *frame_size)
-        got = read_boxes(sess, frame, n, meta["threshold"])
+        got = read_boxes(sess, frame, n, meta["threshold"], gone)
         ok = [g == c for g, c in zip(got, codes)]
         cards += n
         right += sum(ok)
@@ -343,6 +389,14 @@ def figures(tricks=TRICKS, shot=None):
         out.update({"camera_page_card_accuracy": page["camera_card_accuracy"],
                     "camera_page_trick_accuracy": page["camera_trick_accuracy"],
                     "camera_page_wrong_tricks": page["camera_wrong_tricks"]})
+        # As the page reads in play: the tricks of whole deals, the cards already played
+        # (and Schnapsen's nines) left out of each box's reading, in both frame sizes.
+        for key, size in (("camera_known", FRAME), ("camera_known_page", PAGE_FRAME)):
+            known = held_out(deck, tricks, frame_size=size, dealt=True)
+            out.update({key + "_cards": known["camera_cards"],
+                        key + "_card_accuracy": known["camera_card_accuracy"],
+                        key + "_trick_accuracy": known["camera_trick_accuracy"],
+                        key + "_wrong_tricks": known["camera_wrong_tricks"]})
         site = os.path.join(tmp, "site")
         web.build(site)
         if shot:

@@ -30,6 +30,27 @@ function boxes(n, width, height, inW, inH) {
   return Array.from({ length: n }, (_, i) => [x0 + i * (w + gap), y, w, h]);
 }
 
+// Each box's reading: its likeliest class among those the deal can still show (gone: the
+// cards webcamera.py says no box can hold now), with the probabilities of the others
+// dropped and the rest scaled to sum to one (the model's answer with those cards known
+// absent), or "?" below the threshold. tools/camera_figures.py reads the same way.
+export function sureNames(probs, n, classes, gone, threshold) {
+  const k = classes.length;
+  const names = [];
+  for (let i = 0; i < n; i++) {
+    let best = -1;
+    let kept = 0;
+    for (let c = 0; c < k; c++) {
+      if (gone.has(classes[c])) continue;
+      kept += probs[i * k + c];
+      if (best < 0 || probs[i * k + c] > probs[i * k + best]) best = c;
+    }
+    names.push(best >= 0 && kept > 0 && probs[i * k + best] / kept >= threshold
+      ? classes[best] : "?");
+  }
+  return names;
+}
+
 function cardText(code) {
   return (code[0] === "T" ? "10" : code[0]) + SUIT_TEXT[code[1]];
 }
@@ -93,7 +114,7 @@ export async function classify(px, n) {
 }
 
 // api (page.js): typeChar(ch) types a keypad character through the page's key path as the
-// camera's own; trickKeys(codes), drop(), players() call web/webcamera.py; tr(key) is the
+// camera's own; trickKeys(codes), drop(), players(), gone() call web/webcamera.py; tr(key) is the
 // page's texts; redraw() paints the panel. before: the element the view goes above.
 export function createCamera(api, before) {
   const view = document.createElement("div");
@@ -169,14 +190,7 @@ export function createCamera(api, before) {
         0, i * inH, inW, inH);
     });
     const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
-    const k = meta.classes.length;
-    const names = [];
-    for (let i = 0; i < n; i++) {
-      let best = 0;
-      for (let c = 1; c < k; c++) if (probs[i * k + c] > probs[i * k + best]) best = c;
-      names.push(probs[i * k + best] >= meta.threshold ? meta.classes[best] : "?");
-    }
-    return names;
+    return sureNames(probs, n, meta.classes, new Set(api.gone().split(" ")), meta.threshold);
   }
 
   function steady(reads) {

@@ -421,6 +421,7 @@ async function toggleCamera() {
         trickKeys: (codes) => glue.keys(codes),
         drop: () => glue.drop(),
         players: () => glue.players(),
+        gone: () => glue.gone(),
         redraw: () => draw(null),
         tr,
       }, document.getElementById("keypad"));

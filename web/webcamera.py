@@ -26,6 +26,23 @@ def players():
     return state.rules.players if state is not None else 0
 
 
+def gone():
+    """The cards no box can hold in the deal's next trick, as codes ("9S QH"): every card
+    played with its suit entered, every suit of a rank whose four cards are out, and the
+    ranks the rules leave out (Schnapsen's nines). The page reads a box as one of the
+    other cards only (web/camera.js): a card the rules cannot give is never proposed, and
+    the model's doubt between a played card and another is no doubt. Empty with no match."""
+    state = webmain._app().match.state
+    if state is None:
+        return ""
+    deal = state.deal
+    out = []
+    for rk in range(len(RANKS)):
+        for s in range(len(SUITS)):
+            if rk >= state.rules.ranks or deal.seen[rk] >= 4 or deal.known >> (rk * 4 + s) & 1:
+                out.append(RANKS[rk] + SUITS[s])
+    return " ".join(out)
+
 def keys(codes):
     """codes: the cards in play order, e.g. "QH KS" (rank letter of ATKQJ9, suit of SHDC).
     Answer (JSON): {"keys": the keypad characters that enter the trick, "winner": its seat}
