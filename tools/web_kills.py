@@ -109,11 +109,14 @@ def drive(url, keys, kills, folder, args=(), flag=None, until=None, reference_ur
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def act(url, folder, before, delay_ms, after, timeout=300):
-    """webkill.mjs's one act: `before` on the open page, SIGKILL `delay_ms` later, the page
-    opened again: its answer, with `after`'s value as "final"."""
+def act(url, folder, before, delay_ms, after, keys="", damage=False, args=(), timeout=300):
+    """webkill.mjs's one act: the keys typed, `before` on the open page, SIGKILL `delay_ms`
+    later, IndexedDB's files damaged if asked, the page opened again: its answer, with
+    `before`'s and `after`'s values as "before" and "final"."""
     job = {"chromium": browser.chromium(), "url": url, "profile": os.path.join(folder, "act"),
-           "act": {"before": before, "delay": delay_ms, "after": after}}
+           "args": list(args),
+           "act": {"keys": keys, "before": before, "delay": delay_ms, "damage": damage,
+                   "after": after}}
     proc = subprocess.run(["node", DRIVER], input=json.dumps(job), capture_output=True,
                           text=True, timeout=timeout, cwd=ROOT)
     if proc.returncode != 0 or not proc.stdout.strip():

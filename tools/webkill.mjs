@@ -20,7 +20,10 @@
 // A last launch checks the last kill; then, with "flag", touches that file and waits (up to
 // 90 s) for the JS condition "until" on the open page, and answers its value.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -46,8 +49,13 @@ async function launch(profile) {
   mkdirSync(profile, { recursive: true });
   const portFile = join(profile, "DevToolsActivePort");
   rmSync(portFile, { force: true }); // a killed browser leaves its old one
+  // Chromium's own log (its storage's complaints) beside the profile, one block a launch.
+  appendFileSync(profile + ".log", "==== launch\n");
+  const log = openSync(profile + ".log", "a");
   const proc = spawn(job.chromium, [...FLAGS, ...JOB_ARGS, "--user-data-dir=" + profile,
-    "--remote-debugging-port=0", "about:blank"], { detached: true, stdio: "ignore" });
+    "--remote-debugging-port=0", "--enable-logging=stderr", "about:blank"],
+  { detached: true, stdio: ["ignore", "ignore", log] });
+  closeSync(log);
   const exited = new Promise((ok) => proc.on("exit", ok));
   live = { proc, exited, browser: null, page: null };
   const until = Date.now() + 30000;
@@ -76,10 +84,44 @@ async function launch(profile) {
   return live;
 }
 
+// The processes of group pgid not yet dead (zombies are: they hold no files). Linux /proc.
+function running(pgid) {
+  const pids = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(d)) continue;
+    let stat;
+    try {
+      stat = readFileSync("/proc/" + d + "/stat", "utf8");
+    } catch (e) {
+      continue; // gone meanwhile
+    }
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // state, ppid, pgrp, ...
+    if (Number(f[2]) === pgid && f[0] !== "Z") pids.push(Number(d));
+  }
+  return pids;
+}
+
+// The browser dies whole before it starts again, as when a phone's system kills it: the
+// browser process exits first, and its storage, network and renderer processes can still
+// be running for a while after it (torn down, or forked as the signal went out and missed
+// by it); a browser started on the profile then would meet them on its files.
 async function kill(b) {
   live = null;
-  process.kill(-b.proc.pid, "SIGKILL"); // the whole group: browser, renderers, GPU, network
+  const pgid = b.proc.pid;
+  process.kill(-pgid, "SIGKILL"); // the whole group: browser, renderers, GPU, network
   await b.exited;
+  const until = Date.now() + 30000;
+  for (let left = running(pgid); left.length; left = running(pgid)) {
+    if (Date.now() > until) throw new Error("processes of the killed browser still run: " + left);
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch (e) {
+        // gone meanwhile
+      }
+    }
+    await sleep(5);
+  }
   if (b.browser) await b.browser.close().catch(() => {});
 }
 
@@ -122,17 +164,55 @@ function drawn(b) {
   });
 }
 
-// job.act: {"before": JS, "delay": ms, "after": JS}: instead of keys, run `before` on the
-// open page, wait `delay` ms, SIGKILL, open the page again on the same profile and answer
-// `after`'s value as "final" (a page setting changed a second before the browser died).
+// What Chromium said about its storage over the run (IndexedDB, LevelDB, the profile's
+// locks): printed by the tests when a kill lost something.
+function storageLog() {
+  try {
+    return readFileSync(job.profile + ".log", "utf8").split("\n")
+      .filter((l) => l.startsWith("====") || /indexeddb|leveldb|corrupt|lock/i.test(l))
+      .join("\n").replace(/(==== launch\n)+/g, "==== launch\n").slice(-4000);
+  } catch (e) {
+    return String(e);
+  }
+}
+
+// IndexedDB's database as Chromium finds it after a kill now and then: its LevelDB
+// manifest overwritten, so that Chromium reports the corruption and deletes the database.
+function damage(profile) {
+  const root = join(profile, "Default", "IndexedDB");
+  const hit = [];
+  for (const d of readdirSync(root)) {
+    if (!d.endsWith(".indexeddb.leveldb")) continue;
+    for (const f of readdirSync(join(root, d))) {
+      if (!f.startsWith("MANIFEST-")) continue;
+      const path = join(root, d, f);
+      const n = readFileSync(path).length;
+      writeFileSync(path, Buffer.alloc(n, 0x5a));
+      hit.push(join(d, f));
+    }
+  }
+  if (!hit.length) throw new Error("no IndexedDB manifest to damage under " + root);
+  return hit;
+}
+
+// job.act: {"keys": "...", "before": JS, "delay": ms, "damage": bool, "after": JS}: instead
+// of the kill plan, type the keys (each to its frame), run `before` on the open page (its
+// value: "before"), wait `delay` ms, SIGKILL, damage IndexedDB's files if asked, open the
+// page again on the same profile and answer `after`'s value as "final" (a page setting
+// changed a second before the browser died; a match whose database Chromium deleted).
 if (job.act) {
-  const out = { errors, foreign, failed: null, final: null };
+  const out = { errors, foreign, failed: null, before: null, final: null, damaged: null };
   try {
     let b = await launch(job.profile);
     await open(b);
-    await b.page.evaluate(job.act.before);
+    for (const ch of job.act.keys || "") {
+      await press(b, ch);
+      await drawn(b);
+    }
+    out.before = await b.page.evaluate(job.act.before);
     await sleep(job.act.delay);
     await kill(b);
+    if (job.act.damage) out.damaged = damage(job.profile);
     b = await launch(job.profile);
     await open(b);
     out.final = await b.page.evaluate(job.act.after);
@@ -141,6 +221,7 @@ if (job.act) {
     out.failed = String(e && e.stack ? e.stack : e);
     if (live) await kill(live).catch(() => {});
   }
+  out.storageLog = storageLog();
   process.stdout.write(JSON.stringify(out) + "\n");
   process.exit(0);
 }
@@ -225,5 +306,6 @@ try {
   answer.failed = String(e && e.stack ? e.stack : e);
   if (live) await kill(live).catch(() => {});
 }
+answer.storageLog = storageLog();
 process.stdout.write(JSON.stringify(answer) + "\n");
 process.exit(0);
