@@ -40,11 +40,15 @@ def check(answer, kills):
     assert answer["errors"] == [] and answer["foreign"] == []
     assert len(answer["kills"]) == len(kills)
     bad = [k for k in answer["kills"] if not k.get("ok")]
+    log = answer.get("storageLog", "")
     assert bad == [], ("reopened elsewhere than the last frame drawn 200 ms before the kill: %s"
-                       % json.dumps(bad))
+                       "\nChromium on its storage:\n%s" % (json.dumps(bad), log))
     figs = web_kills.summary(answer)
     print("\nkills: %s" % json.dumps(figs, sort_keys=True))
-    assert figs["kills_lost_recent"] == 0, "a frame drawn just before a kill was lost"
+    lost = [k for k in answer["kills"] if k.get("lostRecent")]
+    assert figs["kills_lost_recent"] == 0, ("a frame drawn just before a kill was lost: %s"
+                                            "\nChromium on its storage:\n%s"
+                                            % (json.dumps(lost), log))
     return figs
 
 
@@ -110,6 +114,40 @@ def test_a_layout_switched_a_second_before_the_browser_is_killed_comes_back(site
     assert got["failed"] is None, got["failed"]
     assert got["errors"] == []
     assert got["final"] == "buttons"
+
+
+# Where the page stands (the match and the trick being typed), and whether a match is on.
+POSITION = "JSON.stringify([window.s66.position(), window.s66.state().match !== null])"
+
+
+def test_a_match_whose_database_chromium_deleted_comes_back_from_the_second_copy(site,
+                                                                                 tmp_path):
+    # Chromium, killed, now and then finds its IndexedDB database damaged when it starts
+    # again ("Corruption: checksum mismatch") and deletes it: the kill test lost a whole
+    # match so, once in some twenty runs. Here the damage is made on purpose (the LevelDB
+    # manifest overwritten); the page puts the store back from its copy (web/mirror.js).
+    keys, _kills = web_kills.plan(web_kills.scripted_match(), 30, seed=1)
+    typed = keys[:50]  # the match set up, tricks counted, one half typed
+    got = web_kills.act(site, str(tmp_path), POSITION, 0, POSITION, keys=typed, damage=True)
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    assert "recovering from a corrupted (and deleted) database" in got["storageLog"], (
+        got["storageLog"])
+    assert json.loads(got["before"])[1]  # a match was under way
+    assert got["final"] == got["before"]
+
+
+def test_without_a_second_copy_chromium_deleting_the_database_loses_the_match(site, tmp_path):
+    # The same damage on plain http under a host name (no secure context: no private file
+    # system, so no copy): the match is gone. What the copy is for, and the limit
+    # docs/web.md states for such a page.
+    keys, _kills = web_kills.plan(web_kills.scripted_match(), 30, seed=1)
+    got = web_kills.act(insecure(site), str(tmp_path), POSITION, 0, POSITION, keys=keys[:50],
+                        damage=True, args=INSECURE)
+    assert got["failed"] is None, got["failed"]
+    assert "recovering from a corrupted (and deleted) database" in got["storageLog"]
+    assert json.loads(got["before"])[1]
+    assert not json.loads(got["final"])[1]
 
 
 def test_items_of_an_earlier_build_move_from_localstorage(site):

@@ -12,7 +12,8 @@ package-lock.json). The build writes:
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
                        tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
                        page's texts in the four languages (web/pagetext.json)
-  page.js durable.js style.css manifest.webmanifest icon.svg clubcfg.js clubmqtt.js   from web/,
+  page.js durable.js mirror.js style.css manifest.webmanifest icon.svg clubcfg.js
+  clubmqtt.js          from web/,
                        as they are
   icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
@@ -55,7 +56,7 @@ WEB = os.path.join(ROOT, "web")
 OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
-STATIC = ("page.js", "durable.js", "style.css", "manifest.webmanifest", "icon.svg",
+STATIC = ("page.js", "durable.js", "mirror.js", "style.css", "manifest.webmanifest", "icon.svg",
           "clubcfg.js", "clubmqtt.js", "camera.js")
 # The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
 # from icon.svg by tools/web_icons.py and committed.

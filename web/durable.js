@@ -22,6 +22,15 @@
 // A refused transaction writes nothing; the tab reads the store again and boots from it
 // (onOther(true): the key that made it is not counted, and the page says so).
 //
+// A second copy (web/mirror.js: a file in the origin's private file system, written by a
+// worker): Chromium, killed, now and then finds its IndexedDB database damaged when it
+// starts again, and deletes it, or drops its last transaction (the kill test saw both,
+// "Corruption: checksum mismatch" in its log). Each transaction, once complete, is added to
+// the copy as one checksummed line (its changes, or all items when the copy is behind) and
+// flushed before the frame is painted. On opening, a copy ahead of IndexedDB (GEN) is put
+// back into it. Only one tab holds the copy (the access handle is exclusive); plain http
+// (no secure context) has none.
+//
 // localStorage (the store of earlier builds) is not written by a killed browser in time:
 // its items are moved here once, on the first open, and removed from it; so are the page's
 // own settings (the key layout, the plain-http note said once).
@@ -34,6 +43,94 @@ const GEN = "s66.gen"; // transactions written to the store, by every tab
 // once, whenever an earlier build's copy is found.
 const PAGE_ITEMS = ["s66.layout", "s66.httpnote"];
 const OWN = (k) => k.startsWith("s66:") || k === "s66.typed"; // webstore.py PREFIX; webmain.py
+
+const MIRROR_LIMIT = 256 * 1024; // the copy is written afresh (all items) past this size
+
+// A line's checksum: FNV-1a over its UTF-16 code units, 8 hex digits.
+function checksum(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+function mirrorLine(record) {
+  const body = JSON.stringify(record);
+  return checksum(body) + " " + body + "\n";
+}
+
+// The copy's lines read back: {items, gen} as the last whole line left them, or null. A
+// line that is torn or damaged ends the reading (what precedes it stands), as does a line
+// of changes made on another GEN than the one read so far.
+function replay(text) {
+  let items = null;
+  let gen = "0";
+  for (const line of text.split("\n")) {
+    const body = line.slice(9);
+    if (line.length < 10 || line[8] !== " " || checksum(body) !== line.slice(0, 8)) break;
+    let r;
+    try {
+      r = JSON.parse(body);
+    } catch (err) {
+      break;
+    }
+    if (r.all) {
+      items = new Map(r.all);
+    } else {
+      if (!items || r.base !== gen) break;
+      for (const [k, v] of r.ops) {
+        if (v === null) items.delete(k);
+        else items.set(k, v);
+      }
+    }
+    gen = r.gen;
+    items.set(GEN, gen);
+  }
+  return items ? { items, gen } : null;
+}
+
+// The worker that writes the copy, open on its file; null where there is none (no private
+// file system, another tab holds it).
+async function openMirror() {
+  if (typeof Worker !== "function" || !navigator.storage || !navigator.storage.getDirectory) {
+    return null;
+  }
+  let worker;
+  try {
+    worker = new Worker(new URL("./mirror.js", import.meta.url), { type: "module" });
+  } catch (err) {
+    console.warn("no second copy of the store: " + err);
+    return null;
+  }
+  let next = 0;
+  const waiting = new Map();
+  worker.onmessage = (e) => {
+    const w = waiting.get(e.data.id);
+    waiting.delete(e.data.id);
+    if (e.data.error) w[1](new Error(e.data.error));
+    else w[0](e.data);
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    for (const w of waiting.values()) w[1](new Error(e.message || "the copy's worker failed"));
+    waiting.clear();
+  };
+  const ask = (msg) => new Promise((ok, no) => {
+    const id = ++next;
+    waiting.set(id, [ok, no]);
+    worker.postMessage({ ...msg, id });
+  });
+  try {
+    const opened = await ask({ kind: "open" });
+    return { ask, text: opened.text, size: opened.size, gen: null };
+  } catch (err) {
+    console.warn("no second copy of the store: " + err.message);
+    worker.terminate();
+    return null;
+  }
+}
 
 function request(r) {
   return new Promise((ok, no) => {
@@ -64,8 +161,27 @@ async function readAll(db) {
 // it wrote is not on disk. onOther(refused): another tab of the page committed a change;
 // refused: this tab's last changes were made without it and were not written.
 export async function openDurable(onFail, onOther) {
-  const db = await openDb();
+  const [db, second] = await Promise.all([openDb(), openMirror()]);
+  let mirror = second; // null once a write to it failed
   let items = await readAll(db);
+  if (mirror) {
+    const kept = replay(mirror.text);
+    if (kept && Number(kept.gen) > Number(items.get(GEN) || "0")) {
+      // IndexedDB lost what the copy holds: it goes back, all of it, in one transaction.
+      const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
+      const os = tx.objectStore(FILES);
+      os.clear();
+      for (const [k, v] of kept.items) os.put(v, k);
+      await new Promise((ok, no) => {
+        tx.oncomplete = ok;
+        tx.onabort = () => no(tx.error || new Error("the store could not be put back"));
+      });
+      console.warn("the store was put back from its second copy (GEN " + kept.gen + " over "
+        + (items.get(GEN) || "0") + ")");
+      items = kept.items;
+    }
+    if (kept && kept.gen === (items.get(GEN) || "0")) mirror.gen = kept.gen;
+  }
   let last = Promise.resolve(); // resolved when every change made so far is on disk
   let pending = 0; // transactions opened, not yet completed
   let batch = null; // changes not yet in a transaction: {ops, done, ok}
@@ -95,6 +211,8 @@ export async function openDurable(onFail, onOther) {
     const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
     const os = tx.objectStore(FILES);
     let stale = false;
+    const base = gen; // GEN before this transaction
+    let after = null; // and after it, once written
     const check = os.get(GEN);
     check.onsuccess = () => {
       if ((check.result || "0") !== gen) {
@@ -108,6 +226,7 @@ export async function openDurable(onFail, onOther) {
           else os.put(v, k);
         }
         gen = String(Number(gen) + 1);
+        after = gen;
         os.put(gen, GEN);
         // Committed now, not once the requests' events have come back: one round trip less.
         if (tx.commit) tx.commit();
@@ -128,7 +247,15 @@ export async function openDurable(onFail, onOther) {
     };
     tx.oncomplete = () => {
       if (channel) channel.postMessage("wrote");
-      end();
+      if (!mirror) {
+        end();
+        return;
+      }
+      copy(b.ops, base, after).then(end, (err) => {
+        console.warn("the store's second copy stops: " + err.message);
+        mirror = null;
+        end();
+      });
     };
     tx.onabort = () => {
       if (stale) {
@@ -140,6 +267,21 @@ export async function openDurable(onFail, onOther) {
       onFail(tx.error || failure || new Error("a write was aborted"));
       end();
     };
+  }
+
+  // A complete transaction added to the second copy: its changes, or every item when the
+  // copy is not at the GEN this transaction started from (new, or behind another tab's
+  // writes) or has grown past MIRROR_LIMIT.
+  async function copy(ops, from, to) {
+    let r;
+    if (mirror.gen === from && mirror.size < MIRROR_LIMIT) {
+      r = await mirror.ask({ kind: "append", text: mirrorLine({ base: from, gen: to, ops }) });
+    } else {
+      const all = [...items].filter(([k]) => k !== GEN);
+      r = await mirror.ask({ kind: "reset", text: mirrorLine({ gen: to, all }) });
+    }
+    mirror.size = r.size;
+    mirror.gen = to;
   }
 
   // The store read again, one read at a time, and no transaction of this tab opened until
@@ -227,6 +369,14 @@ export async function openDurable(onFail, onOther) {
     if (OWN(localStorage.key(i))) old.push(localStorage.key(i));
   }
   for (const k of old) localStorage.removeItem(k);
+  if (mirror && mirror.gen !== gen) { // a copy new or behind: every item, now
+    try {
+      await copy([], gen, gen);
+    } catch (err) {
+      console.warn("no second copy of the store: " + err.message);
+      mirror = null;
+    }
+  }
 
   if (channel && onOther) {
     channel.onmessage = () => {
