@@ -22,7 +22,7 @@
 import { spawn } from "node:child_process";
 import {
   appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync,
-  writeFileSync,
+  statSync, writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -186,8 +186,7 @@ function damage(profile) {
     for (const f of readdirSync(join(root, d))) {
       if (!f.startsWith("MANIFEST-")) continue;
       const path = join(root, d, f);
-      const n = readFileSync(path).length;
-      writeFileSync(path, Buffer.alloc(n, 0x5a));
+      writeFileSync(path, Buffer.alloc(statSync(path).size, 0x5a));
       hit.push(join(d, f));
     }
   }
