@@ -141,7 +141,7 @@ fuzz: $(STAMP)
 #                     target installs them), trains the model on the CPU with a fixed seed
 #                     in its own venv (.venv-train: torch's CPU build, about 1.2 GB) and
 #                     writes web/camera/cards.onnx, cards.bin (the page's copy),
-#                     model.json and TRAINING.md (about 20 minutes on two cores;
+#                     model.json and TRAINING.md (about 50 minutes on two cores;
 #                     TRAINING.md says how long it took). The drawn court cards need
 #                     Debian's fonts-dejavu-core, fonts-dejavu-extra and fonts-liberation.
 TRAIN_VENV := .venv-train

@@ -5,7 +5,7 @@
 // never fetches them. Frames stay in this page: nothing is sent or stored.
 //
 // The boxes: one per card of a trick, in play order from the left, laid out by the rule
-// of tools/cardcam/scenes.py boxes(). Each box is shrunk to the model's input (80 x 120 RGB)
+// of tools/cardcam/scenes.py boxes(). Each box is shrunk to the model's input (112 x 168 RGB)
 // and read as one of the 24 cards or "none"; a box is sure when its best class reaches the
 // model's threshold in READS frames in a row. A trick is proposed only when every box is
 // sure of a card and the core takes the trick (web/webcamera.py); then the keys that type

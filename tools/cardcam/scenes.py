@@ -29,7 +29,7 @@ SUITS = "CDHS"
 CARDS = [r + s for r in RANKS for s in SUITS]  # the 24 cards of Sixty-six; 10 to A: Schnapsen
 NONE = len(CARDS)  # the class "no card in this box"
 CLASSES = CARDS + ["none"]
-IN_W, IN_H = 80, 120  # the model's input: one box, RGB
+IN_W, IN_H = 112, 168  # the model's input: one box, RGB (a corner index some 17 px tall)
 CARD_ASPECT = 336 / 240
 
 
@@ -246,11 +246,11 @@ def face_card(rng, decks, deck, code):
     return deck[code]
 
 
-# A box is drawn at the size a camera frame gives it, from a little under the model's input
-# (four boxes across a small frame) to over twice it (two across a large one); the camera's
-# blur, noise and JPEG act at that size, as they do on a frame; then it is scaled to the
-# model's input, as the page scales it.
-NATIVE = (0.75, 2.2)
+# A box is drawn at the size a camera frame gives it, its height in pixels: from four boxes
+# across a 320 x 240 frame (about 100) to two across a 640 x 480 one (over 250); the
+# camera's blur, noise and JPEG act at that size, as they do on a frame; then it is scaled
+# to the model's input, as the page scales it.
+NATIVE = (90, 264)
 
 
 def box_sample(rng, decks, label, vary_faces=True):
@@ -259,7 +259,7 @@ def box_sample(rng, decks, label, vary_faces=True):
     vary_faces: face cards mostly with other art (training), or as their deck draws them
     (the held-out boxes)."""
     deck = decks[rng.integers(len(decks))]
-    bh = int(IN_H * rng.uniform(*NATIVE))
+    bh = int(rng.uniform(*NATIVE))
     bw = bh * IN_W // IN_H
     margin = bw // 2
     canvas = cloth(rng, bw + 2 * margin, bh + 2 * margin)

@@ -4,7 +4,7 @@
 
 DIR holds the decks rendered by render.mjs (DIR/<design>/<card>.png). The model learns from
 the TRAIN designs only and is measured on HELD_OUT, which it never sees. It writes
-web/camera/cards.onnx (input "boxes": N x 3 x 120 x 80, RGB in [0, 1]; output "probs": N x 25,
+web/camera/cards.onnx (input "boxes": N x 3 x 168 x 112, RGB in [0, 1]; output "probs": N x 25,
 the 24 cards then "none": the tools' copy), the page's copy of the same model for
 TensorFlow.js (web/camera/cards.bin and the topology in model.json, tools/cardcam/layers.py),
 web/camera/model.json (classes, input size, threshold) and web/camera/TRAINING.md (data,
@@ -76,7 +76,7 @@ def make_set(folder, designs, seed, n, procs=2):
 
 class CardNet(nn.Module):
     """A 3x3 convolution of stride 2, three more with pooling, then one linear layer on the
-    4 x 6 map (the corner's index stays where it is), then softmax. Small enough to train
+    7 x 10 map (the corner's index stays where it is), then softmax. Small enough to train
     in minutes on two CPU cores and to run in a few ms a frame in the page."""
 
     def __init__(self, classes=None):
