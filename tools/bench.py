@@ -9,6 +9,9 @@
                                                 replaced, then --docs
     .venv/bin/python tools/bench.py --fleet     only the update's row, into bench.json and
                                                 the docs
+    .venv/bin/python tools/bench.py --web       only the browser build's figures (and the
+                                                kills), their rows in bench.json replaced,
+                                                then --docs
     .venv/bin/python tools/bench.py --camera    only camera mode's figures, put into
                                                 bench.json in place of the old ones, and
                                                 docs/web.md's picture of camera mode
@@ -977,6 +980,30 @@ def camera_rows(cam):
     return rows
 
 
+def web_only():
+    """--web: the browser build's rows alone, in bench.json where the old ones were."""
+    import json
+    import os
+
+    import web_figures
+
+    web = web_figures.figures()
+    web["kills"] = web_figures.durable_figures()
+    rows = web_rows(web)
+    path = os.path.join(_root(), "bench.json")
+    with open(path) as f:
+        result = json.load(f)
+    old = [i for i, r in enumerate(result["rows"]) if r["key"].startswith("web_")]
+    at = old[0] if old else len(result["rows"])
+    kept = [r for r in result["rows"] if not r["key"].startswith("web_")]
+    result["rows"] = kept[:at] + rows + kept[at:]
+    print(table({"rows": rows}))
+    with open(path, "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+    _say_docs(result)
+
+
 def camera_only():
     """--camera: camera mode's figures alone, in bench.json in place of the old ones."""
     import json
@@ -1310,7 +1337,7 @@ def main(argv):
     opts = [a for a in argv[1:] if a.startswith("-")]
     if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--docs",
                                                          "--heap", "--battery", "--fleet",
-                                                         "--camera"}:
+                                                         "--camera", "--web"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1350,6 +1377,9 @@ def main(argv):
         return 0
     if "--camera" in argv:
         camera_only()
+        return 0
+    if "--web" in argv:
+        web_only()
         return 0
     if "--heap" in argv:
         rest = argv[argv.index("--heap") + 1:]
