@@ -904,15 +904,24 @@ def battery_only():
         new = wake_rows(misc["power"]) + battery_rows(measure_evenings(tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    for r in new:
+        print("%s: %s (%s, %s)" % (r["figure"], r["value"], r["target"], r["status"]))
+    _put_rows(result, new)
+
+
+def _put_rows(result, new):
+    """bench.json with the rows of `new`'s keys replaced where the first of them stood (the
+    others kept), written, then the docs written from it."""
+    import json
+    import os
+
     keys = {r["key"] for r in new}
     old = result["rows"]
     at = min([i for i, r in enumerate(old) if r["key"] in keys] or [len(old)])
     rest = [r for r in old if r["key"] not in keys]
     at = min(at, len(rest))
     result["rows"] = rest[:at] + new + rest[at:]
-    for r in new:
-        print("%s: %s (%s, %s)" % (r["figure"], r["value"], r["target"], r["status"]))
-    with open(path, "w") as f:
+    with open(os.path.join(_root(), "bench.json"), "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")
     _say_docs(result)
@@ -990,18 +999,10 @@ def web_only():
     web = web_figures.figures()
     web["kills"] = web_figures.durable_figures()
     rows = web_rows(web)
-    path = os.path.join(_root(), "bench.json")
-    with open(path) as f:
+    with open(os.path.join(_root(), "bench.json")) as f:
         result = json.load(f)
-    old = [i for i, r in enumerate(result["rows"]) if r["key"].startswith("web_")]
-    at = old[0] if old else len(result["rows"])
-    kept = [r for r in result["rows"] if not r["key"].startswith("web_")]
-    result["rows"] = kept[:at] + rows + kept[at:]
     print(table({"rows": rows}))
-    with open(path, "w") as f:
-        json.dump(result, f, indent=1, sort_keys=True)
-        f.write("\n")
-    _say_docs(result)
+    _put_rows(result, rows)
 
 
 def camera_only():

@@ -212,7 +212,6 @@ export async function openDurable(onFail, onOther) {
     const os = tx.objectStore(FILES);
     let stale = false;
     const base = gen; // GEN before this transaction
-    let after = null; // and after it, once written
     let copying = null; // the same changes on their way to the second copy
     const check = os.get(GEN);
     check.onsuccess = () => {
@@ -227,13 +226,12 @@ export async function openDurable(onFail, onOther) {
           else os.put(v, k);
         }
         gen = String(Number(gen) + 1);
-        after = gen;
         os.put(gen, GEN);
         // Committed now, not once the requests' events have come back: one round trip less.
         if (tx.commit) tx.commit();
         // The second copy is written while IndexedDB commits, not after: the frame waits
         // for the slower of the two, not for both in turn (a tap's p95 went past 16 ms).
-        if (mirror) copying = copy(b.ops, base, after);
+        if (mirror) copying = copy(b.ops, base, gen);
       } catch (err) {
         tx.abort(); // none of them, and onabort says why
         failure = err;
