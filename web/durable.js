@@ -35,6 +35,8 @@
 // its items are moved here once, on the first open, and removed from it; so are the page's
 // own settings (the key layout, the plain-http note said once).
 
+import { line, replay } from "./mirror.js";
+
 const DB_NAME = "s66";
 const FILES = "files";
 const MOVED = "s66.moved"; // set when localStorage's items have been moved in
@@ -45,51 +47,6 @@ const PAGE_ITEMS = ["s66.layout", "s66.httpnote"];
 const OWN = (k) => k.startsWith("s66:") || k === "s66.typed"; // webstore.py PREFIX; webmain.py
 
 const MIRROR_LIMIT = 256 * 1024; // the copy is written afresh (all items) past this size
-
-// A line's checksum: FNV-1a over its UTF-16 code units, 8 hex digits.
-function checksum(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
-
-function mirrorLine(record) {
-  const body = JSON.stringify(record);
-  return checksum(body) + " " + body + "\n";
-}
-
-// The copy's lines read back: {items, gen} as the last whole line left them, or null. A
-// line that is torn or damaged ends the reading (what precedes it stands), as does a line
-// of changes made on another GEN than the one read so far.
-function replay(text) {
-  let items = null;
-  let gen = "0";
-  for (const line of text.split("\n")) {
-    const body = line.slice(9);
-    if (line.length < 10 || line[8] !== " " || checksum(body) !== line.slice(0, 8)) break;
-    let r;
-    try {
-      r = JSON.parse(body);
-    } catch (err) {
-      break;
-    }
-    if (r.all) {
-      items = new Map(r.all);
-    } else {
-      if (!items || r.base !== gen) break;
-      for (const [k, v] of r.ops) {
-        if (v === null) items.delete(k);
-        else items.set(k, v);
-      }
-    }
-    gen = r.gen;
-    items.set(GEN, gen);
-  }
-  return items ? { items, gen } : null;
-}
 
 // The worker that writes the copy, open on its file; null where there is none (no private
 // file system, another tab holds it).
@@ -166,6 +123,7 @@ export async function openDurable(onFail, onOther) {
   let items = await readAll(db);
   if (mirror) {
     const kept = replay(mirror.text);
+    if (kept) kept.items.set(GEN, kept.gen);
     if (kept && Number(kept.gen) > Number(items.get(GEN) || "0")) {
       // IndexedDB lost what the copy holds: it goes back, all of it, in one transaction.
       const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
@@ -180,7 +138,8 @@ export async function openDurable(onFail, onOther) {
         + (items.get(GEN) || "0") + ")");
       items = kept.items;
     }
-    if (kept && kept.gen === (items.get(GEN) || "0")) mirror.gen = kept.gen;
+    // A copy not whole (a line torn by a kill) is written afresh at the first write.
+    if (kept && kept.whole && kept.gen === (items.get(GEN) || "0")) mirror.gen = kept.gen;
   }
   let last = Promise.resolve(); // resolved when every change made so far is on disk
   let pending = 0; // transactions opened, not yet completed
@@ -285,10 +244,10 @@ export async function openDurable(onFail, onOther) {
   async function copy(ops, from, to) {
     let r;
     if (mirror.gen === from && mirror.size < MIRROR_LIMIT) {
-      r = await mirror.ask({ kind: "append", text: mirrorLine({ base: from, gen: to, ops }) });
+      r = await mirror.ask({ kind: "append", text: line({ base: from, gen: to, ops }) });
     } else {
       const all = [...items].filter(([k]) => k !== GEN);
-      r = await mirror.ask({ kind: "reset", text: mirrorLine({ gen: to, all }) });
+      r = await mirror.ask({ kind: "afresh", text: line({ gen: to, all }) });
     }
     mirror.size = r.size;
     mirror.gen = to;
