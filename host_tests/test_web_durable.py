@@ -417,7 +417,11 @@ CRASH_STATES_JS = r"""(async () => {
     }
     cases.push(["a file an earlier kill cut short", dec.decode(b), big]);
   }
-  const out = { states: 0, bad: [], plans: [] };
+  const whole = cases.map(([, before]) => {
+    const r = m.replay(before);
+    return r && r.whole;
+  });
+  const out = { states: 0, bad: [], plans: [], whole };
   for (const [what, before, text] of cases) {
     const was = json(m.replay(before));
     const now = json(m.replay(text));
@@ -463,6 +467,9 @@ def test_a_kill_while_the_copy_is_written_afresh_leaves_a_whole_copy(site):
     # old file is shorter than the copy; one write into an empty file
     assert sorted(set(out["plans"])) == [1, 3, 4], out["plans"]
     assert out["states"] > 10000, out["states"]
+    # a copy whose last line is torn is not whole (durable.js writes it afresh); one that
+    # ends in a whole copy after a damaged start is
+    assert out["whole"] == [True, False, True, None, True], out["whole"]
 
 
 # The real worker (web/mirror.js) writing copies afresh one after another on a file of its
