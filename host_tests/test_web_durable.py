@@ -575,3 +575,35 @@ def test_a_copy_with_a_torn_last_line_is_written_afresh_and_keeps_the_later_keys
     assert "recovering from a corrupted (and deleted) database" in got["storageLog"]
     assert json.loads(got["before"])[1]
     assert got["final"] == got["before"]
+
+
+def test_an_evening_of_matches_passes_the_copys_size_limit_and_keeps_the_last_match(site,
+                                                                                  tmp_path):
+    # The copy is written afresh once it passes 256 KB (durable.js MIRROR_LIMIT): fifteen
+    # matches typed one after another (2,215 keys; a match's keys add some 40 KB) take it
+    # past that, and Chromium deleting the database after a kill finds the last match back.
+    lines = []
+    for seed in range(3, 18):
+        lines += random_match("mariage", seed, suits=False)[0]
+    keys = "".join(k for _line, k in match_keys(lines, KEYPAD))
+    got = web_kills.act(site, str(tmp_path), POSITION, 300, POSITION, keys=keys, damage=True,
+                        timeout=900)
+    assert got["failed"] is None, got["failed"]
+    assert got["errors"] == []
+    assert "recovering from a corrupted (and deleted) database" in got["storageLog"]
+    assert json.loads(got["before"])[1]
+    assert got["final"] == got["before"]
+    copies = []
+    for folder, _dirs, files in os.walk(os.path.join(str(tmp_path), "act", "Default",
+                                                     "File System")):
+        for name in files:
+            with open(os.path.join(folder, name), "rb") as f:
+                text = f.read()
+            if b'"all":' in text[:64]:
+                copies.append(text)
+    assert len(copies) == 1
+    first = json.loads(copies[0].split(b"\n")[0][9:])
+    # its first line is all items as they were when it passed the limit, not at the
+    # first open (GEN 1), and it is far under the limit again
+    assert int(first["gen"]) > 1000, first["gen"]
+    assert len(copies[0]) < 256 * 1024, len(copies[0])
