@@ -73,13 +73,14 @@ export function replay(text) {
 const utf8 = new TextEncoder();
 
 // The writes that make a file of `size` bytes hold `text` alone, in order, each flushed:
-// [{at, bytes}, ..., {truncate}]. The text goes after the old lines first (on a line of its
+// steps [{at, bytes}, ..., {truncate}], and the file's length at the end. The text goes after the old lines first (on a line of its
 // own: the last may be torn), and the request is answered once it is there (`answered`
 // steps). Then it is written at the start, where it must not overlap the copy at the end
 // (else a second copy at the end first), and the file cut after it.
 export function afresh(size, text) {
   const bytes = utf8.encode(text);
-  if (size === 0) return { steps: [{ at: 0, bytes }], answered: 1 };
+  const length = bytes.length;
+  if (size === 0) return { steps: [{ at: 0, bytes }], answered: 1, length };
   const nl = utf8.encode("\n" + text);
   const steps = [{ at: size, bytes: nl }];
   let end = size + nl.length;
@@ -88,7 +89,7 @@ export function afresh(size, text) {
     end += nl.length;
   }
   steps.push({ at: 0, bytes }, { truncate: bytes.length });
-  return { steps, answered: 1 };
+  return { steps, answered: 1, length };
 }
 
 let handle = null;
@@ -133,7 +134,7 @@ async function serve(m) {
       const plan = afresh(size, m.text);
       plan.steps.slice(0, plan.answered).forEach(apply);
       later = plan.steps.slice(plan.answered);
-      r = { size: utf8.encode(m.text).length }; // its size once the old lines are cut
+      r = { size: plan.length }; // its size once the old lines are cut
     } else {
       throw new Error("no such request: " + m.kind);
     }
