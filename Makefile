@@ -143,7 +143,8 @@ fuzz: $(STAMP)
 #                     writes web/camera/cards.onnx, cards.bin (the page's copy),
 #                     model.json and TRAINING.md (about 50 minutes on two cores;
 #                     TRAINING.md says how long it took). The drawn court cards need
-#                     Debian's fonts-dejavu-core, fonts-dejavu-extra and fonts-liberation.
+#                     Debian's fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation,
+#                     fonts-urw-base35 and fonts-freefont-ttf.
 TRAIN_VENV := .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 

@@ -230,11 +230,22 @@ def test_box_layout_is_the_pages():
     src = open(os.path.join(ROOT, "web", "camera.js"), encoding="utf-8").read()
     assert "const gap = 0.03 * width;" in src
     assert "Math.min(0.86 * height * inW / inH, (width - (n + 1) * gap) / n)" in src
-    for n in (2, 3, 4):
-        bs = scenes.boxes(n, 640, 480)
-        assert len(bs) == n
-        assert all(0 <= x and x + w <= 640 and 0 <= y and y + h <= 480 for x, y, w, h in bs)
-        assert all(bs[i][0] + bs[i][2] < bs[i + 1][0] for i in range(n - 1))  # apart, in order
+    # each box is read with the model's margin around it (scenes.py region())
+    assert "const m = meta.margin || 0;" in src
+    assert scenes.meta()["margin"] == scenes.MARGIN > 0
+    # the fake camera's frames, the page's, a phone's wide and upright ones
+    for width, height in ((320, 240), (640, 480), (1280, 720), (480, 640)):
+        for n in (2, 3, 4):
+            bs = scenes.boxes(n, width, height)
+            assert len(bs) == n
+            for x, y, w, h in bs:  # every box, and what is read of it, lies in the frame
+                rx, ry, rw, rh = scenes.region((x, y, w, h), width, height)
+                assert 0 <= x and x + w <= width and 0 <= y and y + h <= height
+                assert 0 <= rx <= x and x + w <= rx + rw <= width, (width, height, n)
+                assert 0 <= ry <= y and y + h <= ry + rh <= height, (width, height, n)
+                assert rw == w * (1 + 2 * scenes.MARGIN)  # moved in, never cut
+            for i in range(n - 1):  # apart, in order
+                assert bs[i][0] + bs[i][2] < bs[i + 1][0]
 
 
 @needs_browser

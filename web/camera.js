@@ -5,7 +5,8 @@
 // never fetches them. Frames stay in this page: nothing is sent or stored.
 //
 // The boxes: one per card of a trick, in play order from the left, laid out by the rule
-// of tools/cardcam/scenes.py boxes(). Each box is shrunk to the model's input (112 x 168 RGB)
+// of tools/cardcam/scenes.py boxes(). Each box, with the margin the model reads around it
+// (model.json "margin", scenes.py region()), is shrunk to the model's input (112 x 168 RGB)
 // and read as one of the 24 cards or "none"; a box is sure when its best class reaches the
 // model's threshold in READS frames in a row. A trick is proposed only when every box is
 // sure of a card and the core takes the trick (web/webcamera.py); then the keys that type
@@ -184,9 +185,14 @@ export function createCamera(api, before) {
     crop.height = inH * n;
     cropCtx.imageSmoothingEnabled = true;
     cropCtx.imageSmoothingQuality = "high";
-    const bs = boxes(n, w, h, inW, inH);
-    bs.forEach(([x, y, bw, bh], i) => {
-      cropCtx.drawImage(video, Math.round(x), Math.round(y), Math.round(bw), Math.round(bh),
+    // each box read with the margin the model was trained with (scenes.py region())
+    const m = meta.margin || 0;
+    boxes(n, w, h, inW, inH).forEach(([x, y, bw, bh], i) => {
+      const [rw, rh] = [bw * (1 + 2 * m), bh * (1 + 2 * m)];
+      const rx = Math.min(Math.max(x - m * bw, 0), w - rw);
+      const ry = Math.min(Math.max(y - m * bh, 0), h - rh);
+      const [sx, sy] = [Math.round(rx), Math.round(ry)];
+      cropCtx.drawImage(video, sx, sy, Math.round(rx + rw) - sx, Math.round(ry + rh) - sy,
         0, i * inH, inW, inH);
     });
     const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);

@@ -8,7 +8,7 @@ pictures; on a deck it has never seen, only the corner index and the suit pips s
 which card it is. These cards teach it to read them.
 
     card = court(rng, decks, "QH")   # RGBA, the size of a rendered deck's cards; the
-                                     # typefaces: Debian's DejaVu and Liberation
+                                     # typefaces: Debian's (FONT_DIRS)
 """
 
 import functools
@@ -18,10 +18,16 @@ import os
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-# The typefaces of the corner indices: Debian's fonts-dejavu-core, fonts-dejavu-extra and
-# fonts-liberation (serif and sans, regular, bold, condensed, narrow).
-FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation")
-PACKAGES = "fonts-dejavu-core fonts-dejavu-extra fonts-liberation"
+# The typefaces of the corner indices: Debian's fonts-dejavu-core, fonts-dejavu-extra,
+# fonts-liberation, fonts-urw-base35 and fonts-freefont-ttf (serif and sans, regular, bold,
+# italic, condensed, narrow; the URW faces are the classic printers' Times, Helvetica,
+# Century, Palatino, Bookman and Avant Garde, as decks set their indices).
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation",
+             "/usr/share/fonts/opentype/urw-base35", "/usr/share/fonts/truetype/freefont")
+PACKAGES = "fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 " \
+    "fonts-freefont-ttf"
+# no deck sets its index in these: mono, math, light, symbol, dingbat and script faces
+NOT_INDEX = ("Math", "Mono", "ExtraLight", "D050000L", "StandardSymbols", "Z003")
 # The suit pips come from DejaVu Sans's card suit symbols.
 PIP_FONT = "DejaVuSans.ttf"
 PIPS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -33,13 +39,11 @@ def find_fonts():
     """(index typefaces, the pip typeface): paths of the installed TrueType files."""
     faces = []
     for folder in FONT_DIRS:
-        for path in sorted(glob.glob(os.path.join(folder, "*.ttf"))):
-            name = os.path.basename(path)
-            # not the math, mono or light faces: no deck sets its index in them
-            if not any(k in name for k in ("Math", "Mono", "ExtraLight")):
+        for path in sorted(glob.glob(os.path.join(folder, "*.[ot]tf"))):
+            if not any(k in os.path.basename(path) for k in NOT_INDEX):
                 faces.append(path)
     pip = [p for p in faces if os.path.basename(p) == PIP_FONT]
-    if len(faces) < 8 or not pip:
+    if len(faces) < 40 or not pip:
         raise SystemExit("the drawn court cards need Debian's fonts: apt-get install "
                          + PACKAGES)
     return faces, pip[0]
@@ -54,14 +58,22 @@ def _ink(rng, suit):
 
 
 def _index(rng, img, rank, suit, faces, pip_path, ink):
-    """The corner index in the top left: the rank's letter, the suit's pip under it."""
+    """The corner index in the top left: the rank's letter (condensed or extended, as
+    decks draw it narrow or wide), the suit's pip under it."""
     w, h = img.size
     d = ImageDraw.Draw(img)
     font = ImageFont.truetype(faces[rng.integers(len(faces))], int(h * rng.uniform(0.07, 0.12)))
     x = w * rng.uniform(0.025, 0.07)
     y = h * rng.uniform(0.015, 0.045)
-    d.text((x, y), rank, font=font, fill=ink)
-    box = d.textbbox((x, y), rank, font=font)
+    # the letter drawn alone, then its width scaled
+    left, top, right, bottom = d.textbbox((0, 0), rank, font=font)
+    glyph = Image.new("L", (right + 2, bottom + 2), 0)
+    ImageDraw.Draw(glyph).text((0, 0), rank, font=font, fill=255)
+    glyph = glyph.crop((left, top, right + 1, bottom + 1))
+    gw = max(1, round(glyph.width * rng.uniform(0.6, 1.25)))
+    glyph = glyph.resize((gw, glyph.height), Image.BILINEAR)
+    img.paste(Image.new("RGBA", glyph.size, ink + (255,)), (round(x), round(y)), glyph)
+    box = (round(x), round(y), round(x) + gw, round(y) + glyph.height)
     pip = ImageFont.truetype(pip_path, int(h * rng.uniform(0.045, 0.08)))
     cx = (box[0] + box[2]) / 2 + rng.uniform(-0.01, 0.01) * w
     d.text((cx, box[3] + h * rng.uniform(0.005, 0.02)), PIPS[suit], font=pip, fill=ink,

@@ -29,7 +29,7 @@ SUITS = "CDHS"
 CARDS = [r + s for r in RANKS for s in SUITS]  # the 24 cards of Sixty-six; 10 to A: Schnapsen
 NONE = len(CARDS)  # the class "no card in this box"
 CLASSES = CARDS + ["none"]
-IN_W, IN_H = 112, 168  # the model's input: one box, RGB (a corner index some 17 px tall)
+IN_W, IN_H = 112, 168  # the model's input: one box and its margin (region()), RGB
 CARD_ASPECT = 336 / 240
 
 
@@ -47,6 +47,24 @@ def boxes(n, width, height):
     x0 = (width - n * w - (n - 1) * gap) / 2
     y = (height - h) / 2
     return [(x0 + i * (w + gap), y, w, h) for i in range(n)]
+
+
+# The model reads a box with a margin around it, MARGIN of the box's width and height on
+# each side: a card laid a little turned or off centre puts its corners, and so its
+# indices, just outside the box drawn for it, and a box read alone lost them (then most of
+# the held-out deck's doubts were such corners). Two neighbours' margins may overlap a
+# little: a neighbour's card reaching into a box is in the training (box_sample()).
+MARGIN = 0.07
+
+
+def region(box, width, height):
+    """The part of a frame (width x height) the model reads for box (x, y, w, h): the box
+    and its margin, moved back into the frame where the margin would leave it."""
+    x, y, w, h = box
+    rw, rh = w * (1 + 2 * MARGIN), h * (1 + 2 * MARGIN)
+    rx = min(max(x - MARGIN * w, 0), width - rw)
+    ry = min(max(y - MARGIN * h, 0), height - rh)
+    return (rx, ry, rw, rh)
 
 
 def load_deck(folder):
@@ -296,7 +314,8 @@ def box_sample(rng, decks, label, vary_faces=True):
                 finger(rng, canvas, box, reach=0.7)
     if rng.random() < 0.25:
         finger(rng, canvas, box)
-    crop = canvas.crop((margin, margin, margin + bw, margin + bh))
+    x, y, w, h = region(box, *canvas.size)
+    crop = canvas.crop((round(x), round(y), round(x + w), round(y + h)))
     crop = camera(rng, light(rng, crop))
     return np.asarray(crop.resize((IN_W, IN_H), Image.BILINEAR))
 
@@ -324,9 +343,10 @@ def trick_frame(rng, deck, cards, width=640, height=480, present=None, mild=Fals
 
 
 def crops(frame, n):
-    """The model's inputs for the n boxes of a frame (PIL RGB): (n, H, W, 3) uint8."""
+    """The model's inputs for the n boxes of a frame (PIL RGB), each read with its margin
+    (region()): (n, H, W, 3) uint8."""
     out = []
-    for x, y, w, h in boxes(n, *frame.size):
+    for x, y, w, h in (region(b, *frame.size) for b in boxes(n, *frame.size)):
         box = frame.crop((round(x), round(y), round(x + w), round(y + h)))
         out.append(np.asarray(box.resize((IN_W, IN_H), Image.BILINEAR)))
     return np.stack(out)

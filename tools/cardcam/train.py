@@ -60,8 +60,8 @@ def _chunk(job):
 
 def make_set(folder, designs, seed, n, procs=2):
     """n boxes of the designs, made once per seed and kept beside the rendered cards."""
-    cache = os.path.join(folder, "boxes-%s-%d-%d-%dx%d-%gto%g.npz" % (
-        "-".join(designs), seed, n, scenes.IN_W, scenes.IN_H, *scenes.NATIVE))
+    cache = os.path.join(folder, "boxes-%s-%d-%d-%dx%d-%gto%g-m%g.npz" % (
+        "-".join(designs), seed, n, scenes.IN_W, scenes.IN_H, *scenes.NATIVE, scenes.MARGIN))
     if os.path.exists(cache):
         with np.load(cache) as z:
             return z["x"], z["y"]
@@ -166,8 +166,9 @@ def report(path, meta, figures, matrix, seconds):
              "uneven light and colour casts, fingers and neighbouring cards partly covering, each",
              "box drawn at the size a frame gives it (the camera's blur, noise and JPEG act there)",
              "(tools/cardcam/scenes.py). Most face cards are drawn by the project",
-             "(tools/cardcam/drawn.py): the corner index set in one of Debian's DejaVu and",
-             "Liberation typefaces at its own size and place, the suit's pip under it, and",
+             "(tools/cardcam/drawn.py): the corner index set in one of Debian's DejaVu,",
+             "Liberation, FreeFont and URW typefaces, narrow or wide, at its own size and",
+             "place, the suit's pip under it, and",
              "another court's picture (any rank and suit, mirrored, recoloured, or blobs) with",
              "this suit's big pip; the others carry another court's picture of their suit, or",
              "their own recoloured or painted over. So they are read by their corner index and",
@@ -279,7 +280,8 @@ def main():
     with open(os.path.join(args.out, "cards.bin"), "wb") as f:
         f.write(weights)
     meta = {"file": "cards.onnx", "classes": scenes.CLASSES, "input": [3, scenes.IN_H, scenes.IN_W],
-            "threshold": threshold, "seed": args.seed, "epochs": args.epochs,
+            "margin": scenes.MARGIN, "threshold": threshold, "seed": args.seed,
+            "epochs": args.epochs,
             "train_designs": list(TRAIN), "held_out_design": HELD_OUT,
             "train_boxes": len(xs), "parameters": sum(p.numel() for p in net.parameters()),
             "bytes": len(body), "sha256": hashlib.sha256(body).hexdigest(),
