@@ -233,7 +233,8 @@ def test_box_layout_is_the_pages():
     # each box is read with the model's margin around it (scenes.py region())
     assert "const m = meta.margin || 0;" in src
     assert scenes.meta()["margin"] == scenes.MARGIN > 0
-    # the fake camera's frames, the page's, a phone's wide and upright ones
+    # a low-resolution camera's frames, the page's (and the fake camera's), a phone's wide
+    # and upright ones
     for width, height in ((320, 240), (640, 480), (1280, 720), (480, 640)):
         for n in (2, 3, 4):
             bs = scenes.boxes(n, width, height)

@@ -10,8 +10,9 @@ a deal played by camera in headless Chromium with a fake camera.
                      read as the page reads them, one frame each: cards read right and sure
                      (goal 99.5%), tricks read right, every card sure (goal 99%), tricks that
                      would be proposed with a wrong card (every card sure, one wrong: goal 0);
-                     in frames of 320 x 240 (the fake camera's) and again of 640 x 480 (what
-                     the page asks a phone's camera for)
+                     in frames of 320 x 240 (a low-resolution camera's) and again of
+                     640 x 480 (what the page asks a phone's camera for, and the fake
+                     camera's)
   deal by camera     a two-player deal with trump and a marriage played in Chromium from a
                      .y4m of the held-out design, CPU throttled x4: frame to proposal p95
                      (goal 300 ms), frames analysed per second, bytes loaded when camera mode
@@ -41,7 +42,7 @@ TRICKS = 2000
 SEED = 2027
 DEAL_SEED = 3  # keyseq.random_match("mariage", 3): trump, a marriage, ten tricks, no close
 THROTTLE = 4
-FRAME = (320, 240)  # the held-out frames' size, the fake camera's (a box is ~200 px high)
+FRAME = (320, 240)  # a low-resolution camera's frames (four boxes are then 68 px wide)
 PAGE_FRAME = (640, 480)  # the size the page asks a phone's camera for (web/camera.js)
 SHOT = os.path.join(ROOT, "docs", "img", "camera", "camera-390x844.png")
 SHOT_AT = 5  # the picture of docs/web.md: the deal's sixth entry (its fourth trick) proposed

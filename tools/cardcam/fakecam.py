@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scenes  # noqa: E402
 
 FPS = 10
-SIZE = (320, 240)
+SIZE = (640, 480)  # what the page asks a phone's camera for (web/camera.js)
 EMPTY, MOVE, HELD, AWAY = 6, 3, 25, 3  # frames of each part of a trick
 
 
