@@ -36,7 +36,7 @@ RED = "DH"
 
 @functools.cache
 def find_fonts():
-    """(index typefaces, the pip typeface): paths of the installed TrueType files."""
+    """(index typefaces, the pip typeface): paths of the installed font files."""
     faces = []
     for folder in FONT_DIRS:
         for path in sorted(glob.glob(os.path.join(folder, "*.[ot]tf"))):
