@@ -225,28 +225,49 @@ def test_the_page_leaves_out_the_gone_cards_as_the_figures_do(site):
     assert all(name not in g for (p, g, n), names in zip(cases, want) for name in names)
 
 
-def test_box_layout_is_the_pages():
-    # tools/cardcam/scenes.py boxes() and web/camera.js boxes() are the same rule.
-    src = open(os.path.join(ROOT, "web", "camera.js"), encoding="utf-8").read()
-    assert "const gap = 0.03 * width;" in src
-    assert "Math.min(0.86 * height * inW / inH, (width - (n + 1) * gap) / n)" in src
-    # each box is read with the model's margin around it (scenes.py region())
-    assert "const m = meta.margin || 0;" in src
+FRAMES = ((320, 240), (640, 480), (1280, 720), (480, 640))  # a low-resolution camera's,
+# the page's (and the fake camera's), a phone's wide and upright frames
+
+
+def test_every_box_and_what_is_read_of_it_lie_in_the_frame():
     assert scenes.meta()["margin"] == scenes.MARGIN > 0
-    # a low-resolution camera's frames, the page's (and the fake camera's), a phone's wide
-    # and upright ones
-    for width, height in ((320, 240), (640, 480), (1280, 720), (480, 640)):
+    for width, height in FRAMES:
         for n in (2, 3, 4):
             bs = scenes.boxes(n, width, height)
             assert len(bs) == n
-            for x, y, w, h in bs:  # every box, and what is read of it, lies in the frame
+            for x, y, w, h in bs:
                 rx, ry, rw, rh = scenes.region((x, y, w, h), width, height)
                 assert 0 <= x and x + w <= width and 0 <= y and y + h <= height
+                # around its box, inside the frame, as wide and tall as the margin makes it
                 assert 0 <= rx <= x and x + w <= rx + rw <= width, (width, height, n)
                 assert 0 <= ry <= y and y + h <= ry + rh <= height, (width, height, n)
-                assert rw == w * (1 + 2 * scenes.MARGIN)  # moved in, never cut
+                assert abs(rw / w - rh / h) < 1e-9 and rw > w
             for i in range(n - 1):  # apart, in order
                 assert bs[i][0] + bs[i][2] < bs[i + 1][0]
+    # the upright frame's first box would leave it by its margin, without the move back
+    x, y, w, h = scenes.boxes(2, 480, 640)[0]
+    assert x - scenes.MARGIN * w < 0 and scenes.region((x, y, w, h), 480, 640)[0] == 0
+
+
+PAGE_REGIONS = """(async () => {
+  const cam = await import("./camera.js");
+  const info = await (await fetch("camera/model.json")).json();
+  const [, inH, inW] = info.input;
+  return %s.map(([w, h, n]) => cam.regions(n, w, h, inW, inH, info.margin));
+})()"""
+
+
+@needs_browser
+def test_the_page_reads_each_box_where_the_model_was_trained_to(site):
+    # web/camera.js regions() and tools/cardcam/scenes.py region(boxes()) give the same
+    # pixels of a frame, with the margin of the page's model.json
+    cases = [(w, h, n) for w, h in FRAMES + ((1920, 1080), (390, 844)) for n in (2, 3, 4)]
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": PAGE_REGIONS % json.dumps(cases)}])[1]
+    for (w, h, n), page in zip(cases, got):
+        want = [scenes.region(b, w, h) for b in scenes.boxes(n, w, h)]
+        assert len(page) == n
+        for a, b in zip(page, want):
+            assert max(abs(p - q) for p, q in zip(a, b)) < 1e-6, (w, h, n, a, b)
 
 
 @needs_browser

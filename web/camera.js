@@ -31,6 +31,17 @@ function boxes(n, width, height, inW, inH) {
   return Array.from({ length: n }, (_, i) => [x0 + i * (w + gap), y, w, h]);
 }
 
+// What the model reads of each box (tools/cardcam/scenes.py region()): the box and the
+// margin it was trained with (model.json "margin"), moved back into the frame where the
+// margin would leave it, never cut.
+export function regions(n, width, height, inW, inH, margin) {
+  return boxes(n, width, height, inW, inH).map(([x, y, w, h]) => {
+    const [rw, rh] = [w * (1 + 2 * margin), h * (1 + 2 * margin)];
+    return [Math.min(Math.max(x - margin * w, 0), width - rw),
+      Math.min(Math.max(y - margin * h, 0), height - rh), rw, rh];
+  });
+}
+
 // Each box's reading: its likeliest class among those the deal can still show (gone: the
 // cards webcamera.py says no box can hold now), with the probabilities of the others
 // dropped and the rest scaled to sum to one (the model's answer with those cards known
@@ -185,12 +196,7 @@ export function createCamera(api, before) {
     crop.height = inH * n;
     cropCtx.imageSmoothingEnabled = true;
     cropCtx.imageSmoothingQuality = "high";
-    // each box read with the margin the model was trained with (scenes.py region())
-    const m = meta.margin || 0;
-    boxes(n, w, h, inW, inH).forEach(([x, y, bw, bh], i) => {
-      const [rw, rh] = [bw * (1 + 2 * m), bh * (1 + 2 * m)];
-      const rx = Math.min(Math.max(x - m * bw, 0), w - rw);
-      const ry = Math.min(Math.max(y - m * bh, 0), h - rh);
+    regions(n, w, h, inW, inH, meta.margin || 0).forEach(([rx, ry, rw, rh], i) => {
       const [sx, sy] = [Math.round(rx), Math.round(ry)];
       cropCtx.drawImage(video, sx, sy, Math.round(rx + rw) - sx, Math.round(ry + rh) - sy,
         0, i * inH, inW, inH);
