@@ -225,8 +225,9 @@ def test_the_page_leaves_out_the_gone_cards_as_the_figures_do(site):
     assert all(name not in g for (p, g, n), names in zip(cases, want) for name in names)
 
 
-FRAMES = ((320, 240), (640, 480), (1280, 720), (480, 640))  # a low-resolution camera's,
-# the page's (and the fake camera's), a phone's wide and upright frames
+# a low-resolution camera's frames, the page's (and the fake camera's), a phone's wide and
+# upright ones
+FRAMES = ((320, 240), (640, 480), (1280, 720), (480, 640))
 
 
 def test_every_box_and_what_is_read_of_it_lie_in_the_frame():
