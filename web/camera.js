@@ -19,7 +19,7 @@ const PERIOD_MS = 100; // one frame analysed at most every 100 ms
 const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 let tf = null;
-let model = null;
+let models = null;  // the members (model.json page.members), their outputs averaged
 let meta = null;
 
 function boxes(n, width, height, inW, inH) {
@@ -68,7 +68,7 @@ function cardText(code) {
 }
 
 async function loadModel() {
-  if (model) return;
+  if (models) return;
   const base = new URL("camera/", document.baseURI).href;
   const [weights, info] = await Promise.all([
     fetch(base + "cards.bin").then((r) => {
@@ -87,16 +87,26 @@ async function loadModel() {
   tf.wasm.setWasmPaths(base);
   if (!(await tf.setBackend("wasm"))) throw new Error("no WebAssembly backend");
   meta = info;
-  model = await tf.loadLayersModel(tf.io.fromMemory({
-    modelTopology: info.page.topology, weightSpecs: info.page.weights, weightData: weights,
-  }));
+  // cards.bin holds the members' weights one after the other (tools/cardcam/train.py).
+  const loaded = [];
+  let at = 0;
+  for (const m of info.page.members) {
+    loaded.push(await tf.loadLayersModel(tf.io.fromMemory({
+      modelTopology: m.topology, weightSpecs: m.weights,
+      weightData: weights.slice(at, at + m.bytes),
+    })));
+    at += m.bytes;
+  }
+  if (at !== weights.byteLength) throw new Error("cards.bin: " + weights.byteLength + " bytes");
+  models = loaded;
 }
 
 // The model's probabilities (n x classes, flat) for n boxes of RGBA pixels stacked from the
 // top, each the model's input size: N x H x W x 3, scaled as it was trained, (x - 0.5) * 4
-// (tools/cardcam/layers.py). Each box is read twice, as it is and turned half round (a card
-// shows its index in both corners), and the two readings averaged: a card read wrong one
-// way up is seldom read the same wrong the other way (tools/cardcam/train.py).
+// (tools/cardcam/layers.py). Each member reads each box twice, as it is and turned half
+// round (a card shows its index in both corners), and all the readings are averaged: a
+// card read wrong one way up, or by one member, is seldom read the same wrong by the
+// other (tools/cardcam/train.py).
 export async function classify(px, n) {
   await loadModel();
   const [, inH, inW] = meta.input;
@@ -115,13 +125,16 @@ export async function classify(px, n) {
     }
   }
   const input = tf.tensor4d(data, [2 * n, inH, inW, 3]);
-  const output = model.predict(input);
-  const both = await output.data();
+  let probs = null;
+  for (const model of models) {
+    const output = model.predict(input);
+    const both = await output.data();
+    output.dispose();
+    const k = both.length / (2 * n);
+    if (!probs) probs = new Float32Array(n * k);
+    for (let i = 0; i < n * k; i++) probs[i] += (both[i] + both[n * k + i]) / (2 * models.length);
+  }
   input.dispose();
-  output.dispose();
-  const k = both.length / (2 * n);
-  const probs = new Float32Array(n * k);
-  for (let i = 0; i < n * k; i++) probs[i] = (both[i] + both[n * k + i]) / 2;
   return probs;
 }
 

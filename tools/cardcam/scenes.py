@@ -271,11 +271,11 @@ def face_card(rng, decks, deck, code):
 NATIVE = (90, 264)
 
 
-def box_sample(rng, decks, label, vary_faces=True):
+def box_sample(rng, decks, label, vary_faces=True, crossed=0.0):
     """One box with its surroundings, cropped and shrunk to the model's input: label is a
     class index (NONE: no card face up in the box). decks: a list of decks to draw from.
     vary_faces: face cards mostly with other art (training), or as their deck draws them
-    (the held-out boxes)."""
+    (the held-out boxes). crossed: the share of cards with a finger across their middle."""
     deck = decks[rng.integers(len(decks))]
     bh = int(rng.uniform(*NATIVE))
     bw = bh * IN_W // IN_H
@@ -297,6 +297,11 @@ def box_sample(rng, decks, label, vary_faces=True):
         paste_card(rng, canvas, card, cx + rng.uniform(-0.1, 0.1) * bw,
                    cy + rng.uniform(-0.07, 0.07) * bh, bh * rng.uniform(0.7, 0.97),
                    rng.uniform(-0.3, 0.3))
+        # a hand laying the next card across this one: an ace whose centre pip a finger
+        # hid was read as a king, sure, by a model that had never seen one. No draw when
+        # crossed is 0, so such sets stay as they were made before.
+        if crossed and rng.random() < crossed:
+            finger(rng, canvas, box, reach=rng.uniform(0.5, 1.0))
     else:
         kind = rng.integers(5)
         if kind == 1:  # face down
