@@ -66,7 +66,8 @@ def session():
 
 def probabilities(sess, boxes):
     """The page's probabilities for boxes (n, H, W, 3): each box read as it is and turned
-    half round, averaged (web/camera.js classify, tools/cardcam/train.py predict)."""
+    half round, averaged (web/camera.js classify, tools/cardcam/train.py predict; the
+    ONNX model itself averages its members)."""
     x = scenes.to_input(boxes)
     turned = np.ascontiguousarray(x[:, :, ::-1, ::-1])
     both = sess.run(None, {"boxes": np.concatenate([x, turned])})[0]
