@@ -125,13 +125,14 @@ def tensor(xs):
 def predict(nets, xs, batch=512):
     """The page's reading (web/camera.js): each box read by each member as it is and turned
     half round (a card shows its index in both corners), all the probabilities averaged."""
+    for net in nets:
+        net.eval()
     out = []
     with torch.no_grad():
         for i in range(0, len(xs), batch):
             x = tensor(xs[i:i + batch])
             total = 0
             for net in nets:
-                net.eval()
                 total = total + torch.softmax(net(x), 1) + torch.softmax(net(x.flip(2, 3)), 1)
             out.append((total / (2 * len(nets))).numpy())
     return np.concatenate(out)
