@@ -1,10 +1,12 @@
 """The trained CardNet (train.py) as a TensorFlow.js layers model: the page's runtime, a
 small fraction of onnxruntime-web's size (the bench's camera_bytes row).
 
+    to_half(net, in_h, in_w)              # the weights as float16 holds them
     topology, specs, data = layers_model(net)
 
 topology is the Keras-style description tf.loadLayersModel reads, specs the weights'
-names, shapes and types in the order of data (float32, little-endian). The page feeds the
+names, shapes and types in the order of data (float16, little-endian; TensorFlow.js makes
+them float32 as it loads them: half the bytes to fetch and to keep). The page feeds the
 boxes channels-last (N x H x W x 3) scaled as CardNet scales them, (x - 0.5) * 4, and gets
 the probabilities of the classes. What changes on the way:
 
@@ -17,6 +19,7 @@ the probabilities of the classes. What changes on the way:
 """
 
 import numpy as np
+import torch
 from torch import nn
 
 
@@ -27,6 +30,51 @@ def _folded(conv, bn):
     if conv.bias is not None:
         bias = bias + conv.bias.detach().numpy() * scale
     return w * scale[:, None, None, None], bias
+
+
+def to_half(net, in_h, in_w):
+    """Fold each batch norm of net into its convolution and round every weight to the
+    nearest float16, in place: the network then computes exactly what the page's copy
+    does (layers_model() stores these values as float16 without a change), so the ONNX
+    model, the threshold and every figure are the page's. The folding is the ONNX
+    export's own (its float32 arithmetic): so a member rebuilt from an exported ONNX model
+    rounds to the same float16 weights as the network it was exported from. The batch
+    norm stays as an exact identity plus the folded bias (mean 0, variance 1, eps 0)."""
+    import io
+
+    import onnx
+    from onnx import numpy_helper
+
+    buf = io.BytesIO()
+    net.eval()
+    torch.onnx.export(net, torch.zeros(1, 3, in_h, in_w), buf, opset_version=17, dynamo=False)
+    graph = onnx.load_from_string(buf.getvalue()).graph
+    init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    folded = [(init[n.input[1]], init[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
+    mods = list(net.features)
+    pairs = [(c, b) for c, b in zip(mods, mods[1:])
+             if isinstance(c, nn.Conv2d) and isinstance(b, nn.BatchNorm2d)]
+    if len(pairs) != len(folded):
+        raise ValueError("the ONNX export did not fold every batch norm")
+    with torch.no_grad():
+        for (conv, bn), (kernel, bias) in zip(pairs, folded):
+            conv.weight.copy_(torch.from_numpy(_half(kernel)))
+            if conv.bias is not None:
+                conv.bias.zero_()
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(_half(bias)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0)
+            bn.eps = 0.0
+        for m in net.head:
+            if isinstance(m, nn.Linear):
+                m.weight.copy_(torch.from_numpy(_half(m.weight.detach().numpy())))
+                m.bias.copy_(torch.from_numpy(_half(m.bias.detach().numpy())))
+    return net
+
+
+def _half(a):
+    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
 
 
 def layers_model(net, in_h, in_w, name="cards"):
@@ -89,6 +137,10 @@ def layers_model(net, in_h, in_w, name="cards"):
     for _cfg, weights in out:
         for wname, value in weights:
             a = np.ascontiguousarray(value, "<f4")
-            specs.append({"name": wname, "shape": list(a.shape), "dtype": "float32"})
-            chunks.append(a.tobytes())
+            h16 = a.astype("<f2")
+            if not np.array_equal(h16.astype("<f4"), a):
+                raise ValueError("%s is not float16 (to_half() first)" % wname)
+            specs.append({"name": wname, "shape": list(a.shape), "dtype": "float32",
+                          "quantization": {"dtype": "float16", "original_dtype": "float32"}})
+            chunks.append(h16.tobytes())
     return topology, specs, b"".join(chunks)

@@ -208,6 +208,8 @@ def report(path, meta, figures, matrix, seconds):
              % (meta["seed"], meta["epochs"], seconds, torch.get_num_threads(), torch.__version__),
              "- model: %s, %d parameters, %d bytes; sha256 %s"
              % (meta["file"], meta["parameters"], meta["bytes"], meta["sha256"]),
+             "- weights rounded to float16 (layers.to_half): the page's copy keeps them so, and",
+             "  the ONNX model and every figure here use the same values",
              "- threshold: a box is sure when its best class has probability >= %.4f (the"
              % meta["threshold"],
              "  four readings' average; just above the surest wrong reading among the",
@@ -329,6 +331,10 @@ def main():
         nets.append(train_member(xs, ys, vx, vy, args.seed, args.epochs, started))
         del xs, ys
     seconds = time.time() - started
+    # The page's copy holds the weights as float16 (half the bytes): from here on the
+    # members are that copy, so the threshold and the figures are the page's.
+    for net in nets:
+        layers.to_half(net, scenes.IN_H, scenes.IN_W)
     vp = predict(nets, vx)
     threshold = threshold_from(vp, vy)
     figures = {"validation": scores(vp, vy, threshold)}
