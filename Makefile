@@ -141,7 +141,7 @@ fuzz: $(STAMP)
 #                     target installs them), trains the model on the CPU with a fixed seed
 #                     in its own venv (.venv-train: torch's CPU build, about 1.2 GB) and
 #                     writes web/camera/cards.onnx, cards.bin (the page's copy),
-#                     model.json and TRAINING.md (two networks: about 95 minutes on two cores;
+#                     model.json and TRAINING.md (two networks: about two hours on two cores;
 #                     TRAINING.md says how long it took). The drawn court cards need
 #                     Debian's fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation,
 #                     fonts-urw-base35 and fonts-freefont-ttf.

@@ -271,11 +271,24 @@ def face_card(rng, decks, deck, code):
 NATIVE = (90, 264)
 
 
-def box_sample(rng, decks, label, vary_faces=True, crossed=0.0):
+def cover_pip(rng, card):
+    """A number card with a fingertip somewhere on its pips: they no longer count true
+    (a ten with one pip hidden shows nine), so only its corner index says the rank."""
+    img = card.copy()
+    w, h = img.size
+    cx, cy = rng.uniform(0.22, 0.78) * w, rng.uniform(0.15, 0.85) * h
+    rx, ry = w * rng.uniform(0.07, 0.14), h * rng.uniform(0.05, 0.1)
+    skin = tuple(int(v * rng.uniform(0.8, 1.1)) for v in SKIN[rng.integers(len(SKIN))])
+    ImageDraw.Draw(img).ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=skin + (255,))
+    return img
+
+
+def box_sample(rng, decks, label, vary_faces=True, crossed=0.0, pips=0.0):
     """One box with its surroundings, cropped and shrunk to the model's input: label is a
     class index (NONE: no card face up in the box). decks: a list of decks to draw from.
     vary_faces: face cards mostly with other art (training), or as their deck draws them
-    (the held-out boxes). crossed: the share of cards with a finger across their middle."""
+    (the held-out boxes). crossed: the share of cards with a finger across their middle.
+    pips: the share of nines, tens and aces with a fingertip on their pips (cover_pip)."""
     deck = decks[rng.integers(len(decks))]
     bh = int(rng.uniform(*NATIVE))
     bw = bh * IN_W // IN_H
@@ -294,6 +307,9 @@ def box_sample(rng, decks, label, vary_faces=True, crossed=0.0):
         card = deck[CARDS[label]]
         if vary_faces and CARDS[label][0] in FACES:
             card = face_card(rng, decks, deck, CARDS[label])
+        # No draw when pips is 0, as with crossed below.
+        if pips and CARDS[label][0] in "9TA" and rng.random() < pips:
+            card = cover_pip(rng, card)
         paste_card(rng, canvas, card, cx + rng.uniform(-0.1, 0.1) * bw,
                    cy + rng.uniform(-0.07, 0.07) * bh, bh * rng.uniform(0.7, 0.97),
                    rng.uniform(-0.3, 0.3))

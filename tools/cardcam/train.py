@@ -45,37 +45,40 @@ THRESHOLD_BOUNDS = (0.8, 0.9999)
 # boxes than the bench reads cards (about 6,000 in 2,000 tricks): with 2,500, readings surer
 # than any of them still came out wrong on the held-out deck.
 VALIDATION = 10000
-# The members, by the share of their training's cards with a finger across the middle
-# (scenes.box_sample crossed). One CardNet alone was sure of a wrong reading now and then
-# (the threshold then rose to 0.999 and above, and fewer boxes were sure); two that learnt
-# from different boxes are seldom sure of the same wrong card, so their average's surest
-# wrong reading is lower. The validation and held-out boxes have such fingers as well.
-MEMBERS = (0.0, 0.12)
-CROSSED = max(MEMBERS)
+# The members, each by the boxes it learns from: (the share of its cards with a finger
+# across the middle, the share of its nines, tens and aces with a fingertip on their pips:
+# scenes.box_sample crossed and pips; the offset of its seed from --seed, for its boxes and
+# its first weights). One CardNet alone was sure of a wrong reading now and then (the
+# threshold then rose to 0.999 and above, and fewer boxes were sure); two that learnt from
+# different boxes are seldom sure of the same wrong card, so their average's surest wrong
+# reading is lower. The validation and held-out boxes have crossing fingers as well.
+MEMBERS = ((0.12, 0.0, 3), (0.12, 0.3, 3))
+CROSSED = max(m[0] for m in MEMBERS)
 NONE_SHARE = 0.2  # the share of "no card" boxes in the data
 CHUNK = 500
 
 
 def _chunk(job):
-    folder, designs, seed, index, n, crossed = job
+    folder, designs, seed, index, n, crossed, pips = job
     decks = [scenes.load_deck(os.path.join(folder, d)) for d in designs]
     rng = np.random.default_rng([seed, index])
     labels = np.where(rng.random(n) < NONE_SHARE, scenes.NONE,
                       rng.integers(0, len(scenes.CARDS), n))
     vary = HELD_OUT not in designs  # the held-out deck is measured as it is drawn
-    xs = np.stack([scenes.box_sample(rng, decks, int(y), vary, crossed) for y in labels])
+    xs = np.stack([scenes.box_sample(rng, decks, int(y), vary, crossed, pips)
+                   for y in labels])
     return xs, labels
 
 
-def make_set(folder, designs, seed, n, crossed=0.0, procs=2):
+def make_set(folder, designs, seed, n, crossed=0.0, pips=0.0, procs=2):
     """n boxes of the designs, made once per seed and kept beside the rendered cards."""
     cache = os.path.join(folder, "boxes-%s-%d-%d-%dx%d-%gto%g-m%g%s.npz" % (
         "-".join(designs), seed, n, scenes.IN_W, scenes.IN_H, *scenes.NATIVE, scenes.MARGIN,
-        "-c%g" % crossed if crossed else ""))
+        ("-c%g" % crossed if crossed else "") + ("-p%g" % pips if pips else "")))
     if os.path.exists(cache):
         with np.load(cache) as z:
             return z["x"], z["y"]
-    jobs = [(folder, designs, seed, i, min(CHUNK, n - i * CHUNK), crossed)
+    jobs = [(folder, designs, seed, i, min(CHUNK, n - i * CHUNK), crossed, pips)
             for i in range((n + CHUNK - 1) // CHUNK)]
     with Pool(procs) as pool:
         parts = pool.map(_chunk, jobs)
@@ -192,27 +195,30 @@ def report(path, meta, figures, matrix, seconds):
              "card face up (the cloth, a card face down, a card moving in or taken away, a",
              "hand): the class \"none\". In training, half the boxes are turned half round (a",
              "card lies either way up); every figure below reads each box as the page does:",
-             "each member reads it as it is and turned half round, the four probabilities",
+             "each member reads it as it is and turned half round, all the probabilities",
              "averaged.",
              "",
              "- trained on: " + "; ".join(LICENCES[d] for d in TRAIN),
              "- held out (never seen in training): " + LICENCES[HELD_OUT],
-             "- members: %d CardNets, their probabilities averaged; each trained on its own"
-             % len(meta["members"]),
-             "  %d boxes, with a finger across the middle of this share of the cards: %s"
-             % (meta["train_boxes"], ", ".join("%g%%" % (100 * m) for m in meta["members"])),
+             "- members: %d CardNets, their probabilities averaged; each trained on %d boxes"
+             % (len(meta["members"]), meta["train_boxes"]),
+             "  of its own (seed; share of cards with a finger across the middle; of nines,",
+             "  tens and aces with a fingertip on the pips): " + "; ".join(
+                 "%d, %g%%, %g%%" % (meta["seed"] + k, 100 * c, 100 * p)
+                 for c, p, k in meta["members"]),
              "- validation boxes (training designs): %d, held-out boxes: %d (both with fingers"
              % (figures["validation"]["boxes"], figures["held_out"]["boxes"]),
              "  across %g%% of the cards)" % (100 * CROSSED),
-             "- seed: %d (each member's); %d epochs each; %.0f s on the CPU (%d threads); torch %s"
-             % (meta["seed"], meta["epochs"], seconds, torch.get_num_threads(), torch.__version__),
+             "- seed: %d (the members' are above); %d epochs each; %.0f s on the CPU (%d threads);"
+             % (meta["seed"], meta["epochs"], seconds, torch.get_num_threads()),
+             "  torch " + torch.__version__,
              "- model: %s, %d parameters, %d bytes; sha256 %s"
              % (meta["file"], meta["parameters"], meta["bytes"], meta["sha256"]),
              "- weights rounded to float16 (layers.to_half): the page's copy keeps them so, and",
              "  the ONNX model and every figure here use the same values",
              "- threshold: a box is sure when its best class has probability >= %.4f (the"
              % meta["threshold"],
-             "  four readings' average; just above the surest wrong reading among the",
+             "  readings' average; just above the surest wrong reading among the",
              "  validation boxes, kept within %.4f to %.4f)" % THRESHOLD_BOUNDS,
              "",
              "## Figures",
@@ -324,11 +330,14 @@ def main():
     vx, vy = make_set(args.cards, TRAIN, args.seed + 1, VALIDATION, CROSSED)
     hx, hy = make_set(args.cards, (HELD_OUT,), args.seed + 2, 3000, CROSSED)
     nets = []
-    for crossed in MEMBERS:
-        xs, ys = make_set(args.cards, TRAIN, args.seed, args.train, crossed)
-        print("data: %d train boxes (crossed %g) in %.0f s" % (
-            len(xs), crossed, time.time() - started), flush=True)
-        nets.append(train_member(xs, ys, vx, vy, args.seed, args.epochs, started))
+    for crossed, pips, offset in MEMBERS:
+        if offset in (1, 2):  # the validation's and the held-out boxes' seeds
+            raise SystemExit("a member's seed offset may not be 1 or 2")
+        seed = args.seed + offset
+        xs, ys = make_set(args.cards, TRAIN, seed, args.train, crossed, pips)
+        print("data: %d train boxes (seed %d, crossed %g, pips %g) in %.0f s" % (
+            len(xs), seed, crossed, pips, time.time() - started), flush=True)
+        nets.append(train_member(xs, ys, vx, vy, seed, args.epochs, started))
         del xs, ys
     seconds = time.time() - started
     # The page's copy holds the weights as float16 (half the bytes): from here on the
@@ -342,8 +351,8 @@ def main():
     figures["held_out"] = scores(hp, hy, threshold)
     print(json.dumps(figures, indent=1))
     meta = {"threshold": threshold, "seed": args.seed, "epochs": args.epochs,
-            "members": list(MEMBERS), "train_designs": list(TRAIN), "held_out_design": HELD_OUT,
-            "train_boxes": args.train}
+            "members": [list(m) for m in MEMBERS], "train_designs": list(TRAIN),
+            "held_out_design": HELD_OUT, "train_boxes": args.train}
     export(nets, args.out, meta, figures, confusion(hp, hy), seconds)
 
 
