@@ -343,10 +343,25 @@ def test_the_camera_view_and_the_keys_fit_a_phone_either_way(site, video, size):
                      {"do": "eval", "js": LAYOUT_CHECK}, {"do": "eval", "js": VIEW}],
               viewport=size, touch=True, camera=video)
     layout, view = got[2], got[3]
+    assert "×" not in got[1], got[1]  # 640 x 480, what the page asks for: no low-resolution word
     assert layout["scroll"] == [False, False], layout
     assert layout["outside"] == 0 and layout["under"] == 0, layout
     assert view["inside"] and view["under"] == 0, view
     assert view["h"] >= 100, view  # the view is there to aim with
+
+
+@needs_browser
+def test_a_camera_below_640_by_480_is_named_in_the_note(site, deck, tmp_path):
+    import fakecam
+
+    texts = json.load(open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8"))
+    _setup, entries = camera_figures.plan(camera_figures.deal_lines())
+    path = str(tmp_path / "low.y4m")  # an old webcam's frames: a box is half as many pixels
+    first = [e[1] for e in entries if e[0] == "trick"][:1]
+    fakecam.write_deal_video(path, deck, first, camera_figures.DEAL_SEED, size=(320, 240))
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": camera_figures.CAMERA_ON}],
+              camera=path)
+    assert got[1].endswith(" · %s 320×240" % texts["en"]["low resolution"]), got[1]
 
 
 @needs_browser

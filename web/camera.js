@@ -16,6 +16,7 @@
 const READS = 3; // the same sure reading in this many frames in a row
 const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
 const PERIOD_MS = 100; // one frame analysed at most every 100 ms
+const LOW_SIDE = 480; // a frame's shorter side below this: the note says reading suffers
 const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 let tf = null;
@@ -174,8 +175,14 @@ export function createCamera(api, before) {
   let frames = 0; // frames analysed since the camera started
   let since = 0;
 
+  // A camera that gives less than the 640 x 480 the page asks for makes each box fewer
+  // pixels, and more cards come out "not sure" (docs/web.md "Camera"): the note says so.
   function say(key, extra) {
-    note.textContent = api.tr(key) + (extra ? " " + extra : "");
+    const w = video.videoWidth;
+    const h = video.videoHeight;
+    const low = w && h && Math.min(w, h) < LOW_SIDE ? " · " + api.tr("low resolution") + " "
+      + w + "×" + h : "";
+    note.textContent = api.tr(key) + (extra ? " " + extra : "") + low;
   }
 
   function drawOverlay(n) {
