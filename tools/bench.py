@@ -935,29 +935,34 @@ def camera_rows(cam):
         rows.append({"figure": name, "value": value, "target": target,
                      "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
 
-    row("camera: cards read right and sure, held-out design (%d cards of %d tricks)"
-        % (cam["camera_cards"], cam["camera_tricks"]),
-        "%.2f%%" % (100 * cam["camera_card_accuracy"]),
+    # The page asks a phone for 640 x 480 frames (web/camera.js): the goals are measured
+    # there; 320 x 240, an old webcam's (the page's note names it), is shown beside them.
+    row("camera, 640 x 480 frames (the page's): cards read right and sure, held-out design"
+        " (%d cards of %d tricks)" % (cam["camera_cards"], cam["camera_tricks"]),
+        "%.2f%%" % (100 * cam["camera_page_card_accuracy"]),
         ">= %.1f%%" % (100 * TARGETS["camera_card_accuracy"]),
-        cam["camera_card_accuracy"] >= TARGETS["camera_card_accuracy"], "camera_cards", cam)
-    row("  tricks read right, every card sure", "%.2f%%" % (100 * cam["camera_trick_accuracy"]),
+        cam["camera_page_card_accuracy"] >= TARGETS["camera_card_accuracy"], "camera_page", cam)
+    row("  tricks read right, every card sure",
+        "%.2f%%" % (100 * cam["camera_page_trick_accuracy"]),
         ">= %.0f%%" % (100 * TARGETS["camera_trick_accuracy"]),
-        cam["camera_trick_accuracy"] >= TARGETS["camera_trick_accuracy"], "camera_tricks", cam)
-    row("  tricks that would be proposed with a wrong card", "%d" % cam["camera_wrong_tricks"],
-        "%d" % TARGETS["camera_wrong_tricks"],
-        cam["camera_wrong_tricks"] <= TARGETS["camera_wrong_tricks"], "camera_wrong", cam)
-    page_ok = (cam["camera_page_card_accuracy"] >= TARGETS["camera_card_accuracy"]
-               and cam["camera_page_trick_accuracy"] >= TARGETS["camera_trick_accuracy"]
-               and cam["camera_page_wrong_tricks"] <= TARGETS["camera_wrong_tricks"])
-    row("  the same in 640 x 480 frames, the page's: cards / tricks read right; proposed wrong",
-        "%.2f%% / %.2f%%; %d" % (100 * cam["camera_page_card_accuracy"],
-                                 100 * cam["camera_page_trick_accuracy"],
-                                 cam["camera_page_wrong_tricks"]),
+        cam["camera_page_trick_accuracy"] >= TARGETS["camera_trick_accuracy"],
+        "camera_page_tricks", cam)
+    row("  tricks that would be proposed with a wrong card",
+        "%d" % cam["camera_page_wrong_tricks"], "%d" % TARGETS["camera_wrong_tricks"],
+        cam["camera_page_wrong_tricks"] <= TARGETS["camera_wrong_tricks"], "camera_page_wrong",
+        cam)
+    low_ok = (cam["camera_card_accuracy"] >= TARGETS["camera_card_accuracy"]
+              and cam["camera_trick_accuracy"] >= TARGETS["camera_trick_accuracy"]
+              and cam["camera_wrong_tricks"] <= TARGETS["camera_wrong_tricks"])
+    row("  the same in 320 x 240 frames, a low-resolution camera's: cards / tricks read right;"
+        " proposed wrong",
+        "%.2f%% / %.2f%%; %d" % (100 * cam["camera_card_accuracy"],
+                                 100 * cam["camera_trick_accuracy"], cam["camera_wrong_tricks"]),
         ">= %.1f%% / %.0f%%; %d" % (100 * TARGETS["camera_card_accuracy"],
                                     100 * TARGETS["camera_trick_accuracy"],
                                     TARGETS["camera_wrong_tricks"]),
-        page_ok, "camera_page", cam)
-    for key, size in (("camera_known", "320 x 240"), ("camera_known_page", "640 x 480")):
+        low_ok, "camera_cards", cam)
+    for key, size in (("camera_known_page", "640 x 480"), ("camera_known", "320 x 240")):
         ok = (cam[key + "_card_accuracy"] >= TARGETS["camera_card_accuracy"]
               and cam[key + "_trick_accuracy"] >= TARGETS["camera_trick_accuracy"]
               and cam[key + "_wrong_tricks"] <= TARGETS["camera_wrong_tricks"])
