@@ -293,10 +293,26 @@ def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(s
             assert r["used"] >= 0.8, where  # portrait: the keys fill the screen
         name = SHOTS.get((size, layout))
         if name:
-            with open(os.path.join(web.SHOTS_DIR, name), "rb") as f:
-                committed = f.read()
-            assert shots[layout].read_bytes() == committed, \
-                "docs/img/web/%s is not the page today: run tools/web.py --screenshots" % name
+            differ = picture_difference(shots[layout], os.path.join(web.SHOTS_DIR, name))
+            assert differ is None, "docs/img/web/%s is not the page today (%s): run " \
+                "tools/web.py --screenshots" % (name, differ)
+
+
+def picture_difference(got, committed):
+    """None when two pictures have the same pixels, else where they differ (the pixels'
+    count and the box around them), so a failure says what moved."""
+    from PIL import Image, ImageChops
+
+    with Image.open(got) as a, Image.open(committed) as b:
+        a, b = a.convert("RGB"), b.convert("RGB")
+        if a.size != b.size:
+            return "size %s, committed %s" % (a.size, b.size)
+        box = ImageChops.difference(a, b).getbbox()
+        if box is None:
+            return None
+        changed = sum(1 for p in ImageChops.difference(a, b).convert("L").getdata() if p)
+        return "%d pixels differ within x %d..%d, y %d..%d" % (changed, box[0], box[2],
+                                                              box[1], box[3])
 
 
 # The club form open: each of its controls, scrolled to as a finger would, lies wholly on the

@@ -21,7 +21,7 @@
 // until the service worker controls the page), export KIND (the downloaded file),
 // download KEYS (types the keys, answers the file they download), text SELECTOR (the
 // text of each element that matches), screenshot PATH (once the keys so far are drawn, as
-// frame), eval JS, wait MS, throttle RATE
+// frame, and two pictures in a row alike), eval JS, wait MS, throttle RATE
 // (the CPU slowed down RATE times, DevTools' CPU throttling), tab (a second
 // tab of the page, which the steps after act on; tab N: back to tab N); touch PATH (writes
 // the file) and await PATH (waits up to 60 s for it): a test in another process (a broker killed and started again)
@@ -123,6 +123,20 @@ async function typeKeys(keys, settle, gap) {
   }
 }
 
+// The page as it stays: pictures taken until two in a row are the same (a loaded machine
+// can photograph a page between two paints), for at most 20 s; then the last one.
+async function stillPicture() {
+  let last = await page.screenshot();
+  const until = Date.now() + 20000;
+  while (Date.now() < until) {
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
+    const next = await page.screenshot();
+    if (next.equals(last)) return next;
+    last = next;
+  }
+  return last;
+}
+
 function frame() {
   return page.evaluate(() => {
     const c = document.getElementById("panel");
@@ -171,9 +185,9 @@ try {
       case "text":
         out = await page.$$eval(step.selector, (els) => els.map((el) => el.textContent));
         break;
-      case "screenshot": // as "frame": once the keys so far are drawn
+      case "screenshot": // as "frame": once the keys so far are drawn, and the page still
         await page.evaluate(() => window.s66.idle && window.s66.idle());
-        await page.screenshot({ path: step.path });
+        writeFileSync(step.path, await stillPicture());
         break;
       case "eval": out = await page.evaluate(step.js); break;
       case "tab": // another tab of the page (opened and booted) or tab number N
