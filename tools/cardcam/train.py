@@ -15,6 +15,7 @@ matrix).
 
 import argparse
 import hashlib
+import inspect
 import json
 import os
 import sys
@@ -70,11 +71,15 @@ def _chunk(job):
     return xs, labels
 
 
-def make_set(folder, designs, seed, n, crossed=0.0, pips=0.0, procs=2):
-    """n boxes of the designs, made once per seed and kept beside the rendered cards."""
-    cache = os.path.join(folder, "boxes-%s-%d-%d-%dx%d-%gto%g-m%g%s.npz" % (
+def set_path(folder, designs, seed, n, crossed=0.0, pips=0.0):
+    return os.path.join(folder, "boxes-%s-%d-%d-%dx%d-%gto%g-m%g%s.npz" % (
         "-".join(designs), seed, n, scenes.IN_W, scenes.IN_H, *scenes.NATIVE, scenes.MARGIN,
         ("-c%g" % crossed if crossed else "") + ("-p%g" % pips if pips else "")))
+
+
+def make_set(folder, designs, seed, n, crossed=0.0, pips=0.0, procs=2):
+    """n boxes of the designs, made once per seed and kept beside the rendered cards."""
+    cache = set_path(folder, designs, seed, n, crossed, pips)
     if os.path.exists(cache):
         with np.load(cache) as z:
             return z["x"], z["y"]
@@ -282,6 +287,34 @@ def train_member(xs, ys, vx, vy, seed, epochs, started):
     return net
 
 
+def trained_member(args, vx, vy, seed, crossed, pips):
+    """A member and the seconds its boxes and training took. Its weights are kept beside
+    the rendered cards (make camera-model starts without them), named by all that made
+    them, so scoring and export can be changed and run again without training again."""
+    made = set_path(args.cards, TRAIN, seed, args.train, crossed, pips)
+    key = hashlib.sha256(repr((os.path.basename(made), seed, args.epochs, torch.__version__,
+                               inspect.getsource(CardNet), inspect.getsource(train_member))
+                              ).encode()).hexdigest()[:16]
+    kept = os.path.join(args.cards, "member-%s.pt" % key)
+    if os.path.exists(kept):
+        saved = torch.load(kept)
+        net = CardNet()
+        net.load_state_dict(saved["state"])
+        net.eval()
+        print("member (seed %d, crossed %g, pips %g) as trained before: %s" % (
+            seed, crossed, pips, os.path.basename(kept)), flush=True)
+        return net, saved["seconds"]
+    began = time.time()
+    xs, ys = make_set(args.cards, TRAIN, seed, args.train, crossed, pips)
+    print("data: %d train boxes (seed %d, crossed %g, pips %g) in %.0f s" % (
+        len(xs), seed, crossed, pips, time.time() - began), flush=True)
+    net = train_member(xs, ys, vx, vy, seed, args.epochs, began)
+    took = time.time() - began
+    torch.save({"state": net.state_dict(), "seconds": took}, kept + ".part")
+    os.replace(kept + ".part", kept)
+    return net, took
+
+
 def export(nets, out, meta, figures, matrix, seconds):
     """cards.onnx (the members' average), the page's copy (cards.bin and the topologies),
     model.json and TRAINING.md."""
@@ -330,16 +363,14 @@ def main():
     vx, vy = make_set(args.cards, TRAIN, args.seed + 1, VALIDATION, CROSSED)
     hx, hy = make_set(args.cards, (HELD_OUT,), args.seed + 2, 3000, CROSSED)
     nets = []
+    seconds = time.time() - started
     for crossed, pips, offset in MEMBERS:
         if offset in (1, 2):  # the validation's and the held-out boxes' seeds
             raise SystemExit("a member's seed offset may not be 1 or 2")
         seed = args.seed + offset
-        xs, ys = make_set(args.cards, TRAIN, seed, args.train, crossed, pips)
-        print("data: %d train boxes (seed %d, crossed %g, pips %g) in %.0f s" % (
-            len(xs), seed, crossed, pips, time.time() - started), flush=True)
-        nets.append(train_member(xs, ys, vx, vy, seed, args.epochs, started))
-        del xs, ys
-    seconds = time.time() - started
+        net, took = trained_member(args, vx, vy, seed, crossed, pips)
+        nets.append(net)
+        seconds += took
     # The page's copy holds the weights as float16 (half the bytes): from here on the
     # members are that copy, so the threshold and the figures are the page's.
     for net in nets:
