@@ -12,6 +12,7 @@ import browser
 import camera_figures
 import pytest
 import scenes
+import sureness
 from conftest import ROOT
 from test_web import LAYOUT_CHECK, run
 
@@ -73,6 +74,53 @@ def test_the_model_is_small_and_says_what_it_was_trained_on():
     assert meta["held_out_design"] not in meta["train_designs"]
     report = open(os.path.join(ROOT, "web", "camera", "TRAINING.md"), encoding="utf-8").read()
     assert meta["sha256"] in report and "Confusion matrix" in report
+    t = meta["thresholds"]
+    assert len(t) == len(scenes.CLASSES)
+    assert all(sureness.BOUNDS[0] <= v <= sureness.BOUNDS[1] for v in t)
+
+
+def test_a_hard_box_raises_only_its_own_class_threshold():
+    # sureness.thresholds_from: per class, just above the surest wrong reading of that
+    # class in the validation, so no validation box is wrong and sure, and one hard box
+    # (a ten read as a nine, sure) leaves every other class at the lower bound.
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    k = len(scenes.CLASSES)
+    for _ in range(50):
+        labels = rng.integers(0, k, 400)
+        probs = rng.dirichlet(np.full(k, 0.05), 400)
+        probs[np.arange(400), labels] += rng.uniform(0, 3, 400)  # mostly right
+        probs /= probs.sum(1, keepdims=True)
+        t = sureness.thresholds_from(probs, labels)
+        ok = sureness.sure(probs, t)
+        assert not (ok & (probs.argmax(1) != labels)).any()
+        low = sureness.BOUNDS[0]
+        for c in range(k):
+            wrong = (probs.argmax(1) == c) & (labels != c)
+            if not wrong.any() or probs[wrong].max() < low:
+                assert t[c] == low
+            else:
+                assert probs[wrong].max() < t[c] <= probs[wrong].max() + 1e-4 or \
+                    t[c] == sureness.BOUNDS[1]
+    nine_h, ten_h = scenes.CLASSES.index("9H"), scenes.CLASSES.index("TH")
+    probs = np.full((k, k), 0.001)
+    probs[np.arange(k), np.arange(k)] = 0.976  # every class read right, surely
+    hard = np.full((1, k), (1 - 0.99937) / (k - 1))
+    hard[0, nine_h] = 0.99937  # a ten of hearts read as the nine
+    probs = np.concatenate([probs, hard])
+    labels = np.append(np.arange(k), ten_h)
+    t = sureness.thresholds_from(probs, labels)
+    assert t[nine_h] == 0.9994
+    assert [v for c, v in enumerate(t) if c != nine_h] == [0.8] * (k - 1)
+    got = sureness.scores(probs, labels, t, scenes.NONE)
+    # 24 cards and the hard ten: the ten unsure, and the nine of hearts too (0.976 is under
+    # its threshold now); the 23 others right and sure
+    assert got["card_wrong_sure"] == 0 and got["card_correct_sure"] == 23 / 25
+    # a run whose validation is sure of too few cards, or wrong and sure, is not exported
+    assert sureness.refusal(got) is None
+    assert "80.00%" in sureness.refusal(dict(got, card_correct_sure=0.8))
+    assert sureness.refusal(dict(got, card_wrong_sure=1)) is not None
 
 
 PAGE_READS = """(async () => {
@@ -211,24 +259,25 @@ SURE_NAMES = """(async () => {
 @needs_browser
 def test_the_page_leaves_out_the_gone_cards_as_the_figures_do(site):
     # web/camera.js sureNames and tools/camera_figures.py sure_names are one rule: random
-    # readings, random cards gone, a threshold; near-ties included.
+    # readings, random cards gone, the model's thresholds (one per class), and one
+    # threshold for all; near-ties included.
     import numpy as np
 
     rng = np.random.default_rng(9)
-    threshold = scenes.meta()["threshold"]
     cases = []
     for _ in range(200):
         n = int(rng.integers(2, 5))
         probs = rng.dirichlet(np.full(len(scenes.CLASSES), 0.003), n).astype(np.float32)
         gone = [c for c in scenes.CARDS if rng.random() < 0.4]
         cases.append((probs.ravel().tolist(), gone, n))
-    js = SURE_NAMES % (json.dumps(cases), json.dumps(scenes.CLASSES), threshold)
-    got = run(site, [{"do": "open"}, {"do": "eval", "js": js}])[1]
-    want = [camera_figures.sure_names(np.array(p, np.float32).reshape(n, -1), set(g), threshold)
-            for p, g, n in cases]
-    assert got == want
+    for thresholds in (scenes.meta()["thresholds"], [0.85] * len(scenes.CLASSES)):
+        js = SURE_NAMES % (json.dumps(cases), json.dumps(scenes.CLASSES), thresholds)
+        got = run(site, [{"do": "open"}, {"do": "eval", "js": js}])[1]
+        want = [camera_figures.sure_names(np.array(p, np.float32).reshape(n, -1), set(g),
+                                          thresholds) for p, g, n in cases]
+        assert got == want
     assert sum(name != "?" for names in want for name in names) > 100  # not all unsure
-    alone = [camera_figures.sure_names(np.array(p, np.float32).reshape(n, -1), set(), threshold)
+    alone = [camera_figures.sure_names(np.array(p, np.float32).reshape(n, -1), set(), thresholds)
              for p, g, n in cases]
     assert alone != want  # some boxes read otherwise once the gone cards are left out
     assert all(name not in g for (p, g, n), names in zip(cases, want) for name in names)

@@ -74,23 +74,23 @@ def probabilities(sess, boxes):
     return (both[:len(x)] + both[len(x):]) / 2
 
 
-def sure_names(probs, gone, threshold):
+def sure_names(probs, gone, thresholds):
     """Each box's reading as the page makes it (web/camera.js sureNames): the likeliest
     class but the cards in `gone` (no box can hold them now: web/webcamera.py gone()),
-    the others' probabilities scaled to sum to one; "?" below the threshold."""
+    the others' probabilities scaled to sum to one; "?" below that class's threshold."""
     keep = np.array([c not in gone for c in scenes.CLASSES])
     out = []
     for p in probs:
         q = np.where(keep, p, 0.0)
         best = int(q.argmax())
         kept = q.sum()
-        out.append(scenes.CLASSES[best] if kept > 0 and q[best] / kept >= threshold else "?")
+        out.append(scenes.CLASSES[best] if kept > 0 and q[best] / kept >= thresholds[best] else "?")
     return out
 
 
-def read_boxes(sess, frame, n, threshold, gone=frozenset()):
+def read_boxes(sess, frame, n, thresholds, gone=frozenset()):
     """What the page reads in a frame's n boxes: class names, "?" where not sure."""
-    return sure_names(probabilities(sess, scenes.crops(frame, n)), gone, threshold)
+    return sure_names(probabilities(sess, scenes.crops(frame, n)), gone, thresholds)
 
 
 # Whole deals, their tricks in play order, for the tricks read with the deal's played cards
@@ -136,7 +136,7 @@ def held_out(deck, tricks=TRICKS, seed=SEED, frame_size=FRAME, dealt=False):
             codes = [scenes.CARDS[i] for i in rng.choice(len(scenes.CARDS), n, replace=False)]
             gone = frozenset()
         frame, _ = scenes.trick_frame(rng, deck, codes, *frame_size)
-        got = read_boxes(sess, frame, n, meta["threshold"], gone)
+        got = read_boxes(sess, frame, n, meta["thresholds"], gone)
         ok = [g == c for g, c in zip(got, codes)]
         cards += n
         right += sum(ok)

@@ -7,10 +7,11 @@
 // The boxes: one per card of a trick, in play order from the left, laid out by the rule
 // of tools/cardcam/scenes.py boxes(). Each box, with the margin the model reads around it
 // (model.json "margin", scenes.py region()), is shrunk to the model's input (112 x 168 RGB)
-// and read as one of the 24 cards or "none"; a box is sure when its best class reaches the
-// model's threshold in READS frames in a row. A trick is proposed only when every box is
-// sure of a card and the core takes the trick (web/webcamera.py); then the keys that type
-// it go to the panel but its last card, which OK adds. After a trick is entered, the boxes
+// and read as one of the 24 cards or "none"; a box is sure when its best class reaches
+// that class's threshold (model.json "thresholds") in READS frames in a row. A trick is
+// proposed only when every box is sure of a card and the core takes the trick
+// (web/webcamera.py); then the keys that type it go to the panel but its last card, which
+// OK adds. After a trick is entered, the boxes
 // must be seen empty before the next one is proposed.
 
 const READS = 3; // the same sure reading in this many frames in a row
@@ -46,8 +47,8 @@ export function regions(n, width, height, inW, inH, margin) {
 // Each box's reading: its likeliest class among those the deal can still show (gone: the
 // cards webcamera.py says no box can hold now), with the probabilities of the others
 // dropped and the rest scaled to sum to one (the model's answer with those cards known
-// absent), or "?" below the threshold. tools/camera_figures.py reads the same way.
-export function sureNames(probs, n, classes, gone, threshold) {
+// absent), or "?" below that class's threshold. tools/camera_figures.py reads the same way.
+export function sureNames(probs, n, classes, gone, thresholds) {
   const k = classes.length;
   const names = [];
   for (let i = 0; i < n; i++) {
@@ -58,7 +59,7 @@ export function sureNames(probs, n, classes, gone, threshold) {
       kept += probs[i * k + c];
       if (best < 0 || probs[i * k + c] > probs[i * k + best]) best = c;
     }
-    names.push(best >= 0 && kept > 0 && probs[i * k + best] / kept >= threshold
+    names.push(best >= 0 && kept > 0 && probs[i * k + best] / kept >= thresholds[best]
       ? classes[best] : "?");
   }
   return names;
@@ -222,7 +223,7 @@ export function createCamera(api, before) {
         0, i * inH, inW, inH);
     });
     const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
-    return sureNames(probs, n, meta.classes, new Set(api.gone().split(" ")), meta.threshold);
+    return sureNames(probs, n, meta.classes, new Set(api.gone().split(" ")), meta.thresholds);
   }
 
   function steady(reads) {

@@ -36,7 +36,7 @@ def to_half(net, in_h, in_w):
     """Fold each batch norm of net into its convolution and round every weight to the
     nearest float16, in place: the network then computes exactly what the page's copy
     does (layers_model() stores these values as float16 without a change), so the ONNX
-    model, the threshold and every figure are the page's. The folding is the ONNX
+    model, the thresholds and every figure are the page's. The folding is the ONNX
     export's own (its float32 arithmetic): so a member rebuilt from an exported ONNX model
     rounds to the same float16 weights as the network it was exported from. The batch
     norm stays as an exact identity plus the folded bias (mean 0, variance 1, eps 0)."""

@@ -9,7 +9,7 @@ web/camera/cards.onnx (input "boxes": N x 3 x 168 x 112, RGB in [0, 1]; output "
 the 24 cards then "none", the members' average: the tools' copy), the page's copy of the
 same members for TensorFlow.js (web/camera/cards.bin, one member's weights after the other,
 and their topologies in model.json, tools/cardcam/layers.py), web/camera/model.json
-(classes, input size, threshold) and web/camera/TRAINING.md (data, seed, figures, confusion
+(classes, input size, thresholds) and web/camera/TRAINING.md (data, seed, figures, confusion
 matrix).
 """
 
@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import layers  # noqa: E402
 import scenes  # noqa: E402
+import sureness  # noqa: E402
 
 OUT = os.path.join(scenes.ROOT, "web", "camera")
 TRAIN = ("letele", "heruka", "herukabf")
@@ -38,13 +39,11 @@ LICENCES = {"letele": "@letele/playing-cards 0.1.0, CC0-1.0",
             "heruka": "@heruka_urgyen/react-playing-cards 0.5.0 (2color), MIT",
             "herukabf": "@heruka_urgyen/react-playing-cards 0.5.0 (2color-bf), MIT",
             "younestouati": "@younestouati/playing-cards-standard-deck 3.0.0, LGPL-3.0"}
-# A box is "not sure" below the threshold: just above the probability of the surest wrong
-# reading among the validation boxes (training designs; any class read for another), within
-# these bounds. The held-out design plays no part in it.
-THRESHOLD_BOUNDS = (0.8, 0.9999)
-# The threshold is the validation's surest wrong reading, so the validation must hold more
-# boxes than the bench reads cards (about 6,000 in 2,000 tricks): with 2,500, readings surer
-# than any of them still came out wrong on the held-out deck.
+# A box is "not sure" below its class's threshold, set by the validation boxes (training
+# designs; sureness.py); the held-out design plays no part in it. A threshold is an extreme
+# of the validation's readings, so the validation must hold more boxes than the bench reads
+# cards (about 6,000 in 2,000 tricks): with 2,500, readings surer than any of them still
+# came out wrong on the held-out deck.
 VALIDATION = 10000
 # The members, each by the boxes it learns from: (the share of its cards with a finger
 # across the middle, the share of its nines, tens and aces with a fingertip on their pips:
@@ -146,26 +145,8 @@ def predict(nets, xs, batch=512):
     return np.concatenate(out)
 
 
-def threshold_from(probs, labels):
-    """The lowest threshold (to 0.0001) at which no validation box is read wrong and sure."""
-    wrong = probs.argmax(1) != labels
-    top = float(probs.max(1)[wrong].max()) if wrong.any() else 0.0
-    t = np.floor(top * 10000 + 1) / 10000
-    return round(min(max(t, THRESHOLD_BOUNDS[0]), THRESHOLD_BOUNDS[1]), 4)
-
-
-def scores(probs, labels, threshold):
-    best = probs.argmax(1)
-    sure = probs.max(1) >= threshold
-    cards = labels != scenes.NONE
-    return {
-        "boxes": int(len(labels)),
-        "top1": float((best == labels).mean()),
-        "card_correct_sure": float(((best == labels) & sure)[cards].mean()),
-        "card_unsure": float((~sure)[cards].mean()),
-        "card_wrong_sure": int(((best != labels) & sure & cards).sum()),
-        "none_taken_for_card_sure": int(((best != scenes.NONE) & sure & ~cards).sum()),
-    }
+def scores(probs, labels, thresholds):
+    return sureness.scores(probs, labels, thresholds, scenes.NONE)
 
 
 def confusion(probs, labels):
@@ -221,10 +202,11 @@ def report(path, meta, figures, matrix, seconds):
              % (meta["file"], meta["parameters"], meta["bytes"], meta["sha256"]),
              "- weights rounded to float16 (layers.to_half): the page's copy keeps them so, and",
              "  the ONNX model and every figure here use the same values",
-             "- threshold: a box is sure when its best class has probability >= %.4f (the"
-             % meta["threshold"],
-             "  readings' average; just above the surest wrong reading among the",
-             "  validation boxes, kept within %.4f to %.4f)" % THRESHOLD_BOUNDS,
+             "- thresholds: a box is sure when its best class's probability (the readings'",
+             "  average) reaches that class's threshold: just above the surest wrong reading",
+             "  of that class among the validation boxes, kept within %.4f to %.4f;"
+             % sureness.BOUNDS,
+             "  " + thresholds_text(meta["thresholds"]),
              "",
              "## Figures",
              "",
@@ -248,6 +230,14 @@ def report(path, meta, figures, matrix, seconds):
         lines.append("| **%s** | " % name + " | ".join(str(v) if v else "." for v in row) + " |")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def thresholds_text(thresholds):
+    """The thresholds in words: the lower bound's classes by count, the others by name."""
+    low = sureness.BOUNDS[0]
+    above = ["%s %.4f" % (c, t) for c, t in zip(scenes.CLASSES, thresholds) if t > low]
+    return "%d classes at %.4f%s" % (len(thresholds) - len(above), low,
+                                      "; " + ", ".join(above) if above else "")
 
 
 def train_member(xs, ys, vx, vy, seed, epochs, started):
@@ -372,16 +362,20 @@ def main():
         nets.append(net)
         seconds += took
     # The page's copy holds the weights as float16 (half the bytes): from here on the
-    # members are that copy, so the threshold and the figures are the page's.
+    # members are that copy, so the thresholds and the figures are the page's.
     for net in nets:
         layers.to_half(net, scenes.IN_H, scenes.IN_W)
     vp = predict(nets, vx)
-    threshold = threshold_from(vp, vy)
-    figures = {"validation": scores(vp, vy, threshold)}
+    thresholds = sureness.thresholds_from(vp, vy)
+    figures = {"validation": scores(vp, vy, thresholds)}
     hp = predict(nets, hx)
-    figures["held_out"] = scores(hp, hy, threshold)
+    figures["held_out"] = scores(hp, hy, thresholds)
     print(json.dumps(figures, indent=1))
-    meta = {"threshold": threshold, "seed": args.seed, "epochs": args.epochs,
+    print("thresholds: " + thresholds_text(thresholds))
+    why = sureness.refusal(figures["validation"])
+    if why:  # the members stay kept beside the cards, the committed model untouched
+        raise SystemExit("not exported: " + why)
+    meta = {"thresholds": thresholds, "seed": args.seed, "epochs": args.epochs,
             "members": [list(m) for m in MEMBERS], "train_designs": list(TRAIN),
             "held_out_design": HELD_OUT, "train_boxes": args.train}
     export(nets, args.out, meta, figures, confusion(hp, hy), seconds)

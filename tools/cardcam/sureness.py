@@ -1,0 +1,62 @@
+"""When the camera model is sure of a box: one threshold per class, set by the validation
+boxes, and the figures measured with them (train.py, the training report). Numpy only, so
+the tests check the rule without the trainer.
+
+A box is sure when its best class's probability reaches that class's threshold: just above
+the surest wrong reading of that class among the validation boxes (training designs only),
+kept within BOUNDS. One threshold for every class was the surest wrong reading of them all,
+so a single hard box (a ten whose pip a fingertip hid, read as a nine) could make every
+card of every suit unsure; per class, it only raises the nine of hearts'.
+"""
+
+import numpy as np
+
+BOUNDS = (0.8, 0.9999)
+# A training run is exported only when this share of the validation's cards is read right
+# and sure: a run below it fails loudly instead of replacing a better model.
+SURE_FLOOR = 0.85
+
+
+def thresholds_from(probs, labels, bounds=BOUNDS):
+    """Per class, the lowest threshold (to 0.0001) at which no validation box read as that
+    class is wrong and sure, within bounds; the lower bound where none is wrong."""
+    best = probs.argmax(1)
+    top = probs.max(1)
+    wrong = best != labels
+    out = []
+    for c in range(probs.shape[1]):
+        mine = wrong & (best == c)
+        t = np.floor(float(top[mine].max()) * 10000 + 1) / 10000 if mine.any() else 0.0
+        out.append(round(float(min(max(t, bounds[0]), bounds[1])), 4))
+    return out
+
+
+def sure(probs, thresholds):
+    """Which boxes are sure: their best class's probability at its threshold or above."""
+    return probs.max(1) >= np.asarray(thresholds)[probs.argmax(1)]
+
+
+def scores(probs, labels, thresholds, none):
+    """The figures of a set of boxes (none: the class index of "no card")."""
+    best = probs.argmax(1)
+    ok = sure(probs, thresholds)
+    cards = labels != none
+    return {
+        "boxes": int(len(labels)),
+        "top1": float((best == labels).mean()),
+        "card_correct_sure": float(((best == labels) & ok)[cards].mean()),
+        "card_unsure": float((~ok)[cards].mean()),
+        "card_wrong_sure": int(((best != labels) & ok & cards).sum()),
+        "none_taken_for_card_sure": int(((best != none) & ok & ~cards).sum()),
+    }
+
+
+def refusal(validation):
+    """Why a run's model must not be exported (its validation figures), or None."""
+    if validation["card_wrong_sure"] or validation["none_taken_for_card_sure"]:
+        return "validation boxes read wrong and sure: %r" % validation
+    if validation["card_correct_sure"] < SURE_FLOOR:
+        return ("only %.2f%% of the validation's cards read right and sure (at least %g%% "
+                "wanted): %r" % (100 * validation["card_correct_sure"], 100 * SURE_FLOOR,
+                                 validation))
+    return None
