@@ -276,9 +276,10 @@ def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(s
     shots = {layout: tmp_path / ("%s.png" % layout) for layout in ("keypad", "buttons")}
     got = run(site, [{"do": "open"}, {"do": "type", "keys": web.shot_keys()},
                      {"do": "eval", "js": LAYOUT_CHECK},
-                     {"do": "screenshot", "path": str(shots["keypad"])}, {"do": "switch"},
+                     {"do": "screenshot", "path": str(shots["keypad"]), "still": True},
+                     {"do": "switch"},
                      {"do": "eval", "js": LAYOUT_CHECK},
-                     {"do": "screenshot", "path": str(shots["buttons"])}],
+                     {"do": "screenshot", "path": str(shots["buttons"]), "still": True}],
               viewport=size, touch=True)
     for layout, r in (("keypad", got[2]), ("buttons", got[5])):
         where = "%s at %dx%d: %s" % (layout, size[0], size[1], r)
@@ -307,10 +308,11 @@ def picture_difference(got, committed):
         a, b = a.convert("RGB"), b.convert("RGB")
         if a.size != b.size:
             return "size %s, committed %s" % (a.size, b.size)
-        box = ImageChops.difference(a, b).getbbox()
+        diff = ImageChops.difference(a, b)
+        box = diff.getbbox()
         if box is None:
             return None
-        changed = sum(1 for p in ImageChops.difference(a, b).convert("L").getdata() if p)
+        changed = sum(1 for p in diff.convert("L").getdata() if p)
         return "%d pixels differ within x %d..%d, y %d..%d" % (changed, box[0], box[2],
                                                               box[1], box[3])
 

@@ -396,7 +396,7 @@ def screenshots(out=SHOTS_DIR, shots=SHOTS, url=None):
             for name, v, lay in shots:
                 if v == viewport and lay == layout:
                     path = os.path.abspath(os.path.join(out, name))
-                    steps.append({"do": "screenshot", "path": path})
+                    steps.append({"do": "screenshot", "path": path, "still": True})
                     paths.append(path)
             if layout == "keypad":
                 steps.append({"do": "switch"})

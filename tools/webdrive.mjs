@@ -21,7 +21,7 @@
 // until the service worker controls the page), export KIND (the downloaded file),
 // download KEYS (types the keys, answers the file they download), text SELECTOR (the
 // text of each element that matches), screenshot PATH (once the keys so far are drawn, as
-// frame, and two pictures in a row alike), eval JS, wait MS, throttle RATE
+// frame; "still": true, and two pictures in a row alike), eval JS, wait MS, throttle RATE
 // (the CPU slowed down RATE times, DevTools' CPU throttling), tab (a second
 // tab of the page, which the steps after act on; tab N: back to tab N); touch PATH (writes
 // the file) and await PATH (waits up to 60 s for it): a test in another process (a broker killed and started again)
@@ -185,9 +185,10 @@ try {
       case "text":
         out = await page.$$eval(step.selector, (els) => els.map((el) => el.textContent));
         break;
-      case "screenshot": // as "frame": once the keys so far are drawn, and the page still
+      case "screenshot": // as "frame": once the keys so far are drawn (and the page still)
         await page.evaluate(() => window.s66.idle && window.s66.idle());
-        writeFileSync(step.path, await stillPicture());
+        if (step.still) writeFileSync(step.path, await stillPicture());
+        else await page.screenshot({ path: step.path });
         break;
       case "eval": out = await page.evaluate(step.js); break;
       case "tab": // another tab of the page (opened and booted) or tab number N

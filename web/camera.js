@@ -11,8 +11,8 @@
 // that class's threshold (model.json "thresholds") in READS frames in a row. A trick is
 // proposed only when every box is sure of a card and the core takes the trick
 // (web/webcamera.py); then the keys that type it go to the panel but its last card, which
-// OK adds. After a trick is entered, the boxes
-// must be seen empty before the next one is proposed.
+// OK adds. After a trick is entered, the boxes must be seen empty before the next one is
+// proposed.
 
 const READS = 3; // the same sure reading in this many frames in a row
 const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
