@@ -104,32 +104,36 @@ async function loadModel() {
 }
 
 // The model's probabilities (n x classes, flat) for n boxes of RGBA pixels stacked from the
-// top, each the model's input size: N x H x W x 3, scaled as it was trained, (x - 0.5) * 4
-// (tools/cardcam/layers.py). Each member reads each box twice, as it is and turned half
-// round (a card shows its index in both corners), and all the readings are averaged: a
-// card read wrong one way up, or by one member, is seldom read the same wrong by the
-// other (tools/cardcam/train.py).
+// top, each the model's input size: N x H x W x 3, scaled as it was trained, (x - 0.5) * 4,
+// each inside a border of zeros (model.json page.border: the first convolution's padding,
+// written here rather than copied by a layer; tools/cardcam/layers.py). Each member reads
+// each box twice, as it is and turned half round (a card shows its index in both
+// corners), and all the readings are averaged: a card read wrong one way up, or by one
+// member, is seldom read the same wrong by the other (tools/cardcam/train.py).
 export async function classify(px, n) {
   await loadModel();
   const [, inH, inW] = meta.input;
-  const per = inH * inW;
-  const data = new Float32Array(2 * n * per * 3);
+  const e = meta.page.border || 0;
+  const [h, w] = [inH + 2 * e, inW + 2 * e];
+  const data = new Float32Array(2 * n * h * w * 3); // zeros: the borders
   for (let b = 0; b < n; b++) {
-    for (let q = 0; q < per; q++) {
-      const s = (b * per + q) * 4;
-      const d = (b * per + q) * 3;
-      const t = ((n + b) * per + per - 1 - q) * 3;
-      for (let c = 0; c < 3; c++) {
-        const v = (px[s + c] / 255 - 0.5) * 4;
-        data[d + c] = v;
-        data[t + c] = v;
+    for (let y = 0; y < inH; y++) {
+      let s = (b * inH + y) * inW * 4;
+      let d = ((b * h + y + e) * w + e) * 3; // as it is
+      let t = (((n + b) * h + h - 1 - y - e) * w + w - 1 - e) * 3; // turned half round
+      for (let x = 0; x < inW; x++, s += 4, d += 3, t -= 3) {
+        for (let c = 0; c < 3; c++) {
+          const v = (px[s + c] / 255 - 0.5) * 4;
+          data[d + c] = v;
+          data[t + c] = v;
+        }
       }
     }
   }
-  const input = tf.tensor4d(data, [2 * n, inH, inW, 3]);
+  const input = tf.tensor4d(data, [2 * n, h, w, 3]);
   let probs = null;
   for (const model of models) {
-    const output = model.predict(input);
+    const output = model.predictOnBatch(input);
     const both = await output.data();
     output.dispose();
     const k = both.length / (2 * n);
@@ -140,9 +144,9 @@ export async function classify(px, n) {
   return probs;
 }
 
-// api (page.js): typeChar(ch) types a keypad character through the page's key path as the
-// camera's own; trickKeys(codes), drop(), players(), gone() call web/webcamera.py; tr(key) is the
-// page's texts; redraw() paints the panel. before: the element the view goes above.
+// api (page.js): typeKeys(chars) types keypad characters through the page's key path as the
+// camera's own; trickKeys(codes), drop(), players(), gone() call web/webcamera.py; tr(key) is
+// the page's texts; redraw() paints the panel. before: the element the view goes above.
 export function createCamera(api, before) {
   const view = document.createElement("div");
   view.id = "camera-view";
@@ -249,7 +253,7 @@ export function createCamera(api, before) {
     // The last card's rank key would enter the trick: it waits for OK, with its suit.
     const keys = answer.keys;
     pending = { keys, rest: keys.slice(-2), codes };
-    for (const ch of keys.slice(0, -2)) api.typeChar(ch);
+    api.typeKeys(keys.slice(0, -2));
     proposedAt.push(performance.now() - started);
     if (proposedAt.length > 200) proposedAt.shift();
     say("tap OK", codes.map(cardText).join(" "));
@@ -305,7 +309,7 @@ export function createCamera(api, before) {
   function confirm() {
     const p = pending;
     pending = null;
-    for (const ch of p.rest) api.typeChar(ch);
+    api.typeKeys(p.rest);
     needEmpty = true;
     history = [];
     say("take the cards");

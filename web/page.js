@@ -233,9 +233,9 @@ function follow() {
   }
 }
 
-// camera: a key the camera types for a trick it read (web/camera.js), not the player's.
-function press(name, long, since, camera) {
-  if (!camera && cameraTakes(name)) return;
+// A player's key (the camera's go through typeKeys below).
+function press(name, long, since) {
+  if (cameraTakes(name)) return;
   let changed;
   try {
     changed = page.web.key(name, long);
@@ -390,12 +390,28 @@ function otherTab(refused) {
 
 // Camera mode (web/camera.js, issue 27): off until the player turns it on; its code, the
 // model and TensorFlow.js load only then. It types the trick it reads onto the panel
-// through press(); OK (or a tap on the panel) enters it, any other key drops it first.
+// through typeKeys(); OK (or a tap on the panel) enters it, any other key drops it first.
 const cameraButton = document.getElementById("camera-open");
 
 function cameraTakes(name) {
   return !!(name && page.cam && page.camOn
     && page.cam.key(name, JSON.parse(page.web.key_for("#"))[0]));
+}
+
+// Keys the camera types for a trick it read (web/camera.js), not the player's: they act as
+// pressed one by one (webcamera.py type_keys), with one frame drawn after the last.
+function typeKeys(glue, chars) {
+  const since = performance.now();
+  let changed;
+  try {
+    changed = glue.type_keys(chars);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  afterKey(since, changed);
+  follow();
+  soon();
 }
 
 async function toggleCamera() {
@@ -414,10 +430,7 @@ async function toggleCamera() {
       page.mp.runPython("import webcamera");
       const glue = page.mp.pyimport("webcamera");
       page.cam = createCamera({
-        typeChar: (ch) => {
-          const [name, long] = JSON.parse(page.web.key_for(ch));
-          press(name, long, performance.now(), true);
-        },
+        typeKeys: (chars) => typeKeys(glue, chars),
         trickKeys: (codes) => glue.keys(codes),
         drop: () => glue.drop(),
         players: () => glue.players(),

@@ -14,6 +14,7 @@ from sixtysix.cards import card
 from sixtysix.deal import trick_winner
 from sixtysix.errors import Refused
 from sixtysix.events import RANKS, SUITS
+from ui.keyboard import key_of
 
 _PLAYER_KEYS = "abcd"
 _RANK_KEYS = "123456"  # A 10 K Q J 9
@@ -67,6 +68,19 @@ def keys(codes):
     for c in cards:
         out += _RANK_KEYS[c & 7] + _SUIT_KEYS[(c >> 3) - 1]
     return json.dumps({"keys": out, "winner": seat})
+
+
+def type_keys(chars):
+    """Type keypad characters (a trick's keys, or the last card's on OK) as the player types
+    them: each key acts and settles as App.press() has it, and the panel is drawn once at
+    the end, as the frames between would never be seen. True if the panel changed."""
+    app = webmain._app()
+    for ch in chars:
+        name, long = key_of(app.layout, ch)
+        app.key(name, long)
+        app.settle()
+    webmain._keep_typed()
+    return app.render()
 
 
 def drop():

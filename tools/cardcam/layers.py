@@ -3,17 +3,21 @@ small fraction of onnxruntime-web's size (the bench's camera_bytes row).
 
     to_half(net, in_h, in_w)              # the weights as float16 holds them
     topology, specs, data = layers_model(net)
+    border = input_border(net)
 
 topology is the Keras-style description tf.loadLayersModel reads, specs the weights'
 names, shapes and types in the order of data (float16, little-endian; TensorFlow.js makes
 them float32 as it loads them: half the bytes to fetch and to keep). The page feeds the
 boxes channels-last (N x H x W x 3) scaled as CardNet scales them, (x - 0.5) * 4, and gets
-the probabilities of the classes. What changes on the way:
+the probabilities of the classes, each box with a border of `border` zeros around it (the
+first convolution's padding, written by the page as it fills the input, where a padding
+layer costs a copy of every box a frame). What changes on the way:
 
 - each batch norm is folded into the convolution before it (the model runs in eval mode);
 - PyTorch pads a convolution by 1 on every side, also with stride 2 on an even size, where
-  Keras's "same" pads 0 before and 1 after: an explicit ZeroPadding2D and "valid" keep
-  PyTorch's arithmetic;
+  Keras's "same" pads 0 before and 1 after: a convolution of stride 1 is "same" (then the
+  two agree), the first is "valid" on the page's bordered input, and any other would get
+  an explicit ZeroPadding2D and "valid";
 - weights go from PyTorch's (out, in, kh, kw) to Keras's (kh, kw, in, out), and the linear
   layer's inputs from PyTorch's channels-first flattening to Keras's channels-last one.
 """
@@ -77,12 +81,18 @@ def _half(a):
     return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
 
 
+def input_border(net):
+    """The zeros the page writes around each box: the first convolution's padding."""
+    return int(net.features[0].padding[0])
+
+
 def layers_model(net, in_h, in_w, name="cards"):
     mods = list(net.features)
     out = []  # (layer config, [weights])
     i = 0
     h, w, c = in_h, in_w, 3
     n = 0
+    border = input_border(net)
     while i < len(mods):
         m = mods[i]
         if isinstance(m, nn.Conv2d):
@@ -91,18 +101,21 @@ def layers_model(net, in_h, in_w, name="cards"):
             pad = m.padding[0]
             stride = m.stride[0]
             n += 1
-            pad_cfg = {"name": "pad%d" % n, "padding": [[pad, pad], [pad, pad]],
-                       "data_format": "channels_last"}
-            if not out:  # the first layer says the input's shape
-                pad_cfg["batch_input_shape"] = [None, in_h, in_w, 3]
-                pad_cfg["dtype"] = "float32"
-            out.append(({"class_name": "ZeroPadding2D", "config": pad_cfg}, []))
-            out.append(({"class_name": "Conv2D", "config": {
-                "name": "conv%d" % n, "filters": int(kernel.shape[0]),
-                "kernel_size": [int(kernel.shape[2]), int(kernel.shape[3])],
-                "strides": [stride, stride], "padding": "valid",
-                "data_format": "channels_last", "dilation_rate": [1, 1],
-                "activation": "relu", "use_bias": True}},
+            same = stride == 1 and 2 * pad + 1 == kernel.shape[2] == kernel.shape[3]
+            cfg = {"name": "conv%d" % n, "filters": int(kernel.shape[0]),
+                   "kernel_size": [int(kernel.shape[2]), int(kernel.shape[3])],
+                   "strides": [stride, stride], "padding": "same" if same else "valid",
+                   "data_format": "channels_last", "dilation_rate": [1, 1],
+                   "activation": "relu", "use_bias": True}
+            if not out:  # the first: "valid" on the box and its border (input_border)
+                cfg["padding"] = "valid"
+                cfg["batch_input_shape"] = [None, in_h + 2 * border, in_w + 2 * border, 3]
+                cfg["dtype"] = "float32"
+            elif pad and not same:
+                out.append(({"class_name": "ZeroPadding2D", "config": {
+                    "name": "pad%d" % n, "padding": [[pad, pad], [pad, pad]],
+                    "data_format": "channels_last"}}, []))
+            out.append(({"class_name": "Conv2D", "config": cfg},
                 [("conv%d/kernel" % n, kernel.transpose(2, 3, 1, 0)),
                  ("conv%d/bias" % n, bias)]))
             h = (h + 2 * pad - kernel.shape[2]) // stride + 1

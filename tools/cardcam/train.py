@@ -330,9 +330,11 @@ def export(nets, out, meta, figures, matrix, seconds):
                 bytes=len(body), sha256=hashlib.sha256(body).hexdigest(),
                 # The page's copy (tools/cardcam/layers.py): TensorFlow.js layers models, one
                 # a member, their weights one after the other in weights_file; the input
-                # N x H x W x 3 scaled as (x - 0.5) * 4; the page averages their outputs.
+                # N x H x W x 3 scaled as (x - 0.5) * 4, each box inside a border of that
+                # many zeros; the page averages their outputs.
                 page={"weights_file": "cards.bin", "bytes": len(data),
-                      "sha256": hashlib.sha256(data).hexdigest(), "members": members})
+                      "sha256": hashlib.sha256(data).hexdigest(),
+                      "border": layers.input_border(nets[0]), "members": members})
     with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")
