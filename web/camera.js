@@ -23,6 +23,7 @@ const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let tf = null;
 let models = null;  // the members (model.json page.members), their outputs averaged
 let meta = null;
+let pixels = null; // classify()'s input, kept from frame to frame
 
 function boxes(n, width, height, inW, inH) {
   const gap = 0.03 * width;
@@ -115,7 +116,11 @@ export async function classify(px, n) {
   const [, inH, inW] = meta.input;
   const e = meta.page.border || 0;
   const [h, w] = [inH + 2 * e, inW + 2 * e];
-  const data = new Float32Array(2 * n * h * w * 3); // zeros: the borders
+  // One buffer a trick size, kept: a frame writes every pixel inside the borders, which
+  // stay zero, and no megabyte is left to the collector five times a second.
+  const size = 2 * n * h * w * 3;
+  if (!pixels || pixels.length !== size) pixels = new Float32Array(size);
+  const data = pixels;
   for (let b = 0; b < n; b++) {
     for (let y = 0; y < inH; y++) {
       let s = (b * inH + y) * inW * 4;
@@ -130,17 +135,17 @@ export async function classify(px, n) {
       }
     }
   }
-  const input = tf.tensor4d(data, [2 * n, h, w, 3]);
+  const batch = tf.tensor4d(data, [2 * n, h, w, 3]);
   let probs = null;
   for (const model of models) {
-    const output = model.predictOnBatch(input);
+    const output = model.predictOnBatch(batch);
     const both = await output.data();
     output.dispose();
     const k = both.length / (2 * n);
     if (!probs) probs = new Float32Array(n * k);
     for (let i = 0; i < n * k; i++) probs[i] += (both[i] + both[n * k + i]) / (2 * models.length);
   }
-  input.dispose();
+  batch.dispose();
   return probs;
 }
 
