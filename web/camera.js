@@ -199,8 +199,7 @@ export function createCamera(api, before) {
     const w = video.videoWidth;
     const h = video.videoHeight;
     if (!w || !h) return;
-    overlay.width = w;
-    overlay.height = h;
+    if (overlay.width !== w || overlay.height !== h) [overlay.width, overlay.height] = [w, h];
     const g = overlay.getContext("2d");
     g.clearRect(0, 0, w, h);
     g.lineWidth = Math.max(2, w / 160);
@@ -222,8 +221,8 @@ export function createCamera(api, before) {
     const w = video.videoWidth;
     const h = video.videoHeight;
     const [, inH, inW] = meta.input;
-    crop.width = inW;
-    crop.height = inH * n;
+    // A canvas given its size again is made again: only when the trick's size changes.
+    if (crop.width !== inW || crop.height !== inH * n) [crop.width, crop.height] = [inW, inH * n];
     cropCtx.imageSmoothingEnabled = true;
     cropCtx.imageSmoothingQuality = "high";
     regions(n, w, h, inW, inH, meta.margin || 0).forEach(([rx, ry, rw, rh], i) => {
