@@ -363,6 +363,50 @@ def test_a_denied_camera_says_so_and_typing_works(site):
     assert got[-1]["deal"]["trump"] and got[-1]["deal"]["played"] == 1  # typed as ever
 
 
+# After a trick is typed with camera mode on, wait until the camera reads frames again (a
+# player's key stops it for a while: keys first) and then six more: its state then.
+READ_AGAIN = """(async () => {
+  const s66 = window.s66;
+  const t0 = Date.now();
+  const start = s66.camera().frames;
+  let from = null;
+  for (;;) {
+    const c = s66.camera();
+    if (from === null && c.frames > start) from = c.frames;
+    if (from !== null && c.frames >= from + 6) return c;
+    if (Date.now() - t0 > 60000) throw new Error("no frames: " + JSON.stringify(c));
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+})()"""
+
+
+@needs_browser
+def test_a_trick_typed_while_its_cards_lie_there_is_not_read_again(site, deck, tmp_path):
+    # The camera reads the deal's first trick, held still, and cannot propose it (no trump
+    # yet); the player types trump and the trick. The same cards still lie in the boxes,
+    # and with them left out of the reading (played) a box could read as another card: the
+    # camera asks for the boxes empty instead, and proposes nothing.
+    import fakecam
+
+    texts = json.load(open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8"))
+    setup, entries = camera_figures.plan(camera_figures.deal_lines())
+    first = [e[1] for e in entries if e[0] == "trick"][:1]
+    frames = list(fakecam.deal_frames(deck, first, camera_figures.DEAL_SEED))
+    path = str(tmp_path / "held.y4m")
+    fakecam.write_y4m(path, [frames[fakecam.EMPTY + fakecam.MOVE]] * 10)  # held, always
+    assert entries[0][0] == "keys" and entries[1][0] == "trick"  # trump, then the trick
+    got = run(site, [{"do": "open"}, {"do": "type", "keys": setup, "settle": True},
+                     {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": WAIT_NOTE % json.dumps(texts["en"]["trump first"])},
+                     {"do": "type", "keys": entries[0][1] + entries[1][3], "settle": True},
+                     {"do": "eval", "js": READ_AGAIN}, {"do": "eval", "js": NOTE},
+                     {"do": "state"}], camera=path)
+    after, note, state = got[-3], got[-2], got[-1]
+    assert state["deal"]["played"] == 1  # the trick was entered, typed
+    assert after["needEmpty"] and after["pending"] is None, after
+    assert note == texts["en"]["clear the boxes"]
+
+
 WAIT_NOTE = """(async () => {
   const want = %s;
   const t0 = Date.now();

@@ -17,6 +17,10 @@
 const READS = 3; // the same sure reading in this many frames in a row
 const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
 const PERIOD_MS = 100; // one frame analysed at most every 100 ms
+// A frame's reading holds the page's one thread (a tenth of a second and more on a slow
+// phone): while the player types, keys first. A key the camera does not take (a trick
+// typed, trump, a marriage, a menu) stops the reading until no key came for this long.
+const QUIET_MS = 1500;
 const LOW_SIDE = 480; // a frame's shorter side below this: the note says reading suffers
 const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -150,8 +154,9 @@ export async function classify(px, n) {
 }
 
 // api (page.js): typeKeys(chars) types keypad characters through the page's key path as the
-// camera's own; trickKeys(codes), drop(), players(), gone() call web/webcamera.py; tr(key) is
-// the page's texts; redraw() paints the panel. before: the element the view goes above.
+// camera's own; trickKeys(codes), drop(), players(), gone(), entered() call web/webcamera.py;
+// tr(key) is the page's texts; redraw() paints the panel. before: the element the view goes
+// above.
 export function createCamera(api, before) {
   const view = document.createElement("div");
   view.id = "camera-view";
@@ -184,6 +189,8 @@ export function createCamera(api, before) {
   let proposedAt = [];
   let frames = 0; // frames analysed since the camera started
   let since = 0;
+  let quietUntil = 0; // no frame is read before this: the player is typing
+  let lastEntered = null; // webcamera.py entered() at the last frame read
 
   // A camera that gives less than the 640 x 480 the page asks for makes each box fewer
   // pixels, and more cards come out "not sure" (docs/web.md "Camera"): the note says so.
@@ -217,7 +224,7 @@ export function createCamera(api, before) {
     });
   }
 
-  async function read(n) {
+  async function read(n, gone) {
     const w = video.videoWidth;
     const h = video.videoHeight;
     const [, inH, inW] = meta.input;
@@ -231,7 +238,7 @@ export function createCamera(api, before) {
         0, i * inH, inW, inH);
     });
     const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
-    return sureNames(probs, n, meta.classes, new Set(api.gone().split(" ")), meta.thresholds);
+    return sureNames(probs, n, meta.classes, new Set(gone.split(" ")), meta.thresholds);
   }
 
   function steady(reads) {
@@ -250,8 +257,8 @@ export function createCamera(api, before) {
   function propose(codes, started) {
     const answer = JSON.parse(api.trickKeys(codes.join(" ")));
     if (!answer.keys) {
-      say(answer.why === "trump" ? "trump first" : answer.why === "typing" ? "typing"
-        : answer.why === "board" ? "camera board" : "not this trick", answer.why);
+      const own = { trump: "trump first", typing: "typing", board: "camera board" }[answer.why];
+      say(own || "not this trick", own ? "" : answer.why); // the core's refusal, named
       return;
     }
     // The last card's rank key would enter the trick: it waits for OK, with its suit.
@@ -268,10 +275,22 @@ export function createCamera(api, before) {
     if (!running) return;
     const started = performance.now();
     const n = api.players() || 2; // no match yet: two boxes to aim with
-    if (!busy && n && video.readyState >= 2 && video.videoWidth) {
+    if (!busy && n && video.readyState >= 2 && video.videoWidth && started >= quietUntil) {
       busy = true;
       try {
-        const names = await read(n);
+        // A trick entered (by OK or typed), undone, or a new deal: the cards in the boxes
+        // may be the trick just entered, typed with ranks only (nothing then says they
+        // were played, and they would be proposed again), or with their suits (left out of
+        // the reading, a box of a played card could read as another). They go first.
+        const where = api.entered();
+        if (lastEntered !== null && where !== lastEntered && !needEmpty) {
+          withdraw();
+          needEmpty = true;
+          history = [];
+          say("clear the boxes");
+        }
+        lastEntered = where;
+        const names = await read(n, api.gone());
         timings.push(performance.now() - started);
         frames++;
         if (timings.length > 500) timings.shift();
@@ -346,6 +365,7 @@ export function createCamera(api, before) {
       await video.play().catch(() => {});
       running = true;
       history = [];
+      lastEntered = null;
       frames = 0;
       since = performance.now();
       say("lay the cards");
@@ -365,11 +385,12 @@ export function createCamera(api, before) {
     // A key from the player (page.js): true if the camera took it (OK on a proposal).
     // Any other key drops the proposal first, and then types as ever.
     key(name, okName) {
-      if (!pending) return false;
-      if (name === okName) {
+      if (pending && name === okName) {
         confirm();
         return true;
       }
+      quietUntil = performance.now() + QUIET_MS;
+      if (!pending) return false;
       withdraw();
       needEmpty = true; // the player types this trick: the camera waits for the next one
       return false;

@@ -435,6 +435,7 @@ async function toggleCamera() {
         drop: () => glue.drop(),
         players: () => glue.players(),
         gone: () => glue.gone(),
+        entered: () => glue.entered(),
         redraw: () => draw(null),
         tr,
       }, document.getElementById("keypad"));

@@ -44,6 +44,15 @@ def gone():
                 out.append(RANKS[rk] + SUITS[s])
     return " ".join(out)
 
+def entered():
+    """Where the match's tricks stand ("deals.tricks of this deal"): it changes when a trick
+    is entered (by the camera's OK or typed), undone, or a deal begins. The page then
+    wants the boxes empty before it proposes again: the cards lying there may be the
+    trick just entered (typed with ranks only, nothing says they were played)."""
+    state = webmain._app().match.state
+    return "" if state is None else "%d.%d" % (state.deals(), state.deal.played)
+
+
 def keys(codes):
     """codes: the cards in play order, e.g. "QH KS" (rank letter of ATKQJ9, suit of SHDC).
     Answer (JSON): {"keys": the keypad characters that enter the trick, "winner": its seat}
