@@ -981,6 +981,11 @@ def camera_rows(cam):
         "p95 <= %.0f ms" % TARGETS["camera_proposal_p95_ms"],
         cam["camera_frame_to_proposal_p95_ms"] <= TARGETS["camera_proposal_p95_ms"],
         "camera_latency", cam)
+    row("  key to frame while camera mode is on, CPU throttled x4, median / p95 (%d keys;"
+        " camera off: p95)" % cam["camera_on_key_presses"],
+        "%.0f / %.0f ms (%.0f ms)" % (cam["camera_on_key_median_ms"], cam["camera_on_key_p95_ms"],
+                                      cam["camera_off_key_p95_ms"]),
+        "-", None, "camera_keys", cam)
     row("  bytes loaded when camera mode turns on (runtime and model)",
         "%d" % cam["camera_on_bytes"], "<= %.1f MB" % (TARGETS["camera_on_bytes"] / 1e6),
         cam["camera_on_bytes"] <= TARGETS["camera_on_bytes"], "camera_bytes", cam)

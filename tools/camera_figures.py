@@ -19,6 +19,8 @@ a deal played by camera in headless Chromium with a fake camera.
                      turns on (runtime and model: goal 3 MB) and on the first visit without
                      it (goal 1.5 MB), the player's presses for the deal by camera (goal 12)
                      and typed, and whether the match equals the same deal typed.
+  keys, camera on    key to frame as a player types the same deal with camera mode on, and
+                     with it off, CPU throttled x4.
 """
 
 import json
@@ -350,6 +352,44 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
     }, got["results"][-1], typed["results"][-1]
 
 
+KEY_GAP_MS = 150  # between a player's keys: a quick typist's pace
+
+
+def keys_with_camera(site_dir, deck, throttle=THROTTLE):
+    """Key to frame (ms, each key's input event to its frame on the canvas) as a player
+    types the whole test deal with camera mode on, the fake camera playing the deal's
+    tricks, and with it off: CPU throttled x4. A frame's reading holds the page's one
+    thread; a key the camera does not take stops the reading for a while (web/camera.js
+    QUIET_MS): this says what typing costs while the camera is on."""
+    import browser
+
+    import web
+
+    setup, entries = plan(deal_lines())
+    keys = "".join(e[3] if e[0] == "trick" else e[1] for e in entries)
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp, web.serving(site_dir) as (_server, url):
+        video = os.path.join(tmp, "deal.y4m")
+        write_video(video, deck, [e[1] for e in entries if e[0] == "trick"])
+        for name, on in (("on", True), ("off", False)):
+            steps = [{"do": "open"}, {"do": "type", "keys": setup, "settle": True}]
+            if on:
+                steps.append({"do": "eval", "js": CAMERA_ON})
+            steps += [{"do": "eval", "js": "window.s66.latency.length = 0"},
+                      {"do": "throttle", "rate": throttle},
+                      {"do": "type", "keys": keys, "settle": True, "gap": KEY_GAP_MS},
+                      {"do": "eval", "js": "window.s66.idle().then(() =>"
+                                           " Array.from(window.s66.latency))"}]
+            got = browser.drive(url, steps, camera=video, timeout=600)
+            if got["failed"] or got["errors"]:
+                raise RuntimeError("%s %s" % (got["failed"], got["errors"]))
+            lat = got["results"][-1]
+            out["camera_%s_key_presses" % name] = len(lat)
+            out["camera_%s_key_median_ms" % name] = percentile(lat, 50)
+            out["camera_%s_key_p95_ms" % name] = percentile(lat, 95)
+    return out
+
+
 def camera_file_bytes(site_dir):
     """The camera's files in the build: the runtime (TensorFlow.js's scripts and its SIMD
     WebAssembly, what a phone loads), the model (weights and description), and all of the
@@ -404,6 +444,7 @@ def figures(tricks=TRICKS, shot=None):
         if shot:
             os.makedirs(os.path.dirname(shot), exist_ok=True)
         deal, _cam, _typed = camera_deal(site, deck, shot=shot)
+        out.update(keys_with_camera(site, deck))
         out.update(camera_file_bytes(site))
     out.update({k: v for k, v in deal.items() if k != "errors"})
     return out
