@@ -44,6 +44,7 @@ def gone():
                 out.append(RANKS[rk] + SUITS[s])
     return " ".join(out)
 
+
 def entered():
     """Where the match's tricks stand ("deals.tricks of this deal"): it changes when a trick
     is entered (by the camera's OK or typed), undone, or a deal begins. The page then
