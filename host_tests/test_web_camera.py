@@ -363,8 +363,8 @@ def test_a_denied_camera_says_so_and_typing_works(site):
     assert got[-1]["deal"]["trump"] and got[-1]["deal"]["played"] == 1  # typed as ever
 
 
-# After a trick is typed with camera mode on, wait until the camera reads frames again (a
-# player's key stops it for a while: keys first) and then six more: its state then.
+# Wait until the camera reads frames (again: a player's key stops it for a while, keys
+# first) and then six more: its state then.
 READ_AGAIN = """(async () => {
   const s66 = window.s66;
   const t0 = Date.now();
@@ -381,11 +381,15 @@ READ_AGAIN = """(async () => {
 
 
 @needs_browser
-def test_a_trick_typed_while_its_cards_lie_there_is_not_read_again(site, deck, tmp_path):
-    # The camera reads the deal's first trick, held still, and cannot propose it (no trump
-    # yet); the player types trump and the trick. The same cards still lie in the boxes,
-    # and with them left out of the reading (played) a box could read as another card: the
-    # camera asks for the boxes empty instead, and proposes nothing.
+@pytest.mark.parametrize("camera_first", [True, False])
+def test_a_trick_typed_while_its_cards_lie_there_is_not_read_again(site, deck, tmp_path,
+                                                                   camera_first):
+    # The deal's first trick lies still in its boxes. camera_first: the camera reads it and
+    # cannot propose it (no trump yet), and the player types trump and the trick; else the
+    # player types them first and then turns camera mode on. Typed with ranks only, nothing
+    # says those cards were played, and the camera would propose them as the next trick
+    # (or, their suits known and left out of the reading, a box could read as another
+    # card): it asks for the boxes empty instead, and proposes nothing.
     import fakecam
 
     texts = json.load(open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8"))
@@ -395,12 +399,15 @@ def test_a_trick_typed_while_its_cards_lie_there_is_not_read_again(site, deck, t
     path = str(tmp_path / "held.y4m")
     fakecam.write_y4m(path, [frames[fakecam.EMPTY + fakecam.MOVE]] * 10)  # held, always
     assert entries[0][0] == "keys" and entries[1][0] == "trick"  # trump, then the trick
-    got = run(site, [{"do": "open"}, {"do": "type", "keys": setup, "settle": True},
-                     {"do": "eval", "js": camera_figures.CAMERA_ON},
-                     {"do": "eval", "js": WAIT_NOTE % json.dumps(texts["en"]["trump first"])},
-                     {"do": "type", "keys": entries[0][1] + entries[1][3], "settle": True},
-                     {"do": "eval", "js": READ_AGAIN}, {"do": "eval", "js": NOTE},
-                     {"do": "state"}], camera=path)
+    camera_on = [{"do": "eval", "js": camera_figures.CAMERA_ON}]
+    if camera_first:
+        camera_on.append(
+            {"do": "eval", "js": WAIT_NOTE % json.dumps(texts["en"]["trump first"])})
+    typed = [{"do": "type", "keys": entries[0][1] + entries[1][3], "settle": True}]
+    steps = camera_on + typed if camera_first else typed + camera_on
+    got = run(site, [{"do": "open"}, {"do": "type", "keys": setup, "settle": True}] + steps
+              + [{"do": "eval", "js": READ_AGAIN}, {"do": "eval", "js": NOTE},
+                 {"do": "state"}], camera=path)
     after, note, state = got[-3], got[-2], got[-1]
     assert state["deal"]["played"] == 1  # the trick was entered, typed
     assert after["needEmpty"] and after["pending"] is None, after

@@ -190,7 +190,7 @@ export function createCamera(api, before) {
   let frames = 0; // frames analysed since the camera started
   let since = 0;
   let quietUntil = 0; // no frame is read before this: the player is typing
-  let lastEntered = null; // webcamera.py entered() at the last frame read
+  let lastEntered = ""; // webcamera.py entered() (deals.tricks) at the last frame read
 
   // A camera that gives less than the 640 x 480 the page asks for makes each box fewer
   // pixels, and more cards come out "not sure" (docs/web.md "Camera"): the note says so.
@@ -283,7 +283,7 @@ export function createCamera(api, before) {
         // were played, and they would be proposed again), or with their suits (left out of
         // the reading, a box of a played card could read as another). They go first.
         const where = api.entered();
-        if (lastEntered !== null && where !== lastEntered && !needEmpty) {
+        if (where !== lastEntered && !needEmpty) {
           withdraw();
           needEmpty = true;
           history = [];
@@ -365,10 +365,17 @@ export function createCamera(api, before) {
       await video.play().catch(() => {});
       running = true;
       history = [];
-      lastEntered = null;
       frames = 0;
       since = performance.now();
-      say("lay the cards");
+      // Turned on after a trick of the deal: the cards in the boxes may be one already
+      // typed (step() says why), so they go first. At a deal's start: its first trick.
+      lastEntered = api.entered();
+      if (Number(lastEntered.split(".")[1]) > 0) {
+        needEmpty = true;
+        say("clear the boxes");
+      } else {
+        say("lay the cards");
+      }
       step();
       return true;
     },
