@@ -233,19 +233,26 @@ function follow() {
   }
 }
 
-// A player's key (the camera's go through typeKeys below).
-function press(name, long, since) {
-  if (cameraTakes(name)) return;
+// One or more keys given to the firmware by act(), which answers whether the panel
+// changed; then its frame, what the firmware asked of the page, the club's turn. False if
+// the firmware failed.
+function keyed(since, act) {
   let changed;
   try {
-    changed = page.web.key(name, long);
+    changed = act();
   } catch (err) {
     fail(err);
-    return;
+    return false;
   }
   afterKey(since, changed);
   follow();
   soon();
+  return true;
+}
+
+// A player's key (the camera's go through typeKeys below).
+function press(name, long, since) {
+  if (cameraTakes(name) || !keyed(since, () => page.web.key(name, long))) return;
   if (navigator.vibrate && navigator.userActivation && navigator.userActivation.isActive) {
     navigator.vibrate(long ? 30 : 8);
   }
@@ -401,17 +408,7 @@ function cameraTakes(name) {
 // Keys the camera types for a trick it read (web/camera.js), not the player's: they act as
 // pressed one by one (webcamera.py type_keys), with one frame drawn after the last.
 function typeKeys(glue, chars) {
-  const since = performance.now();
-  let changed;
-  try {
-    changed = glue.type_keys(chars);
-  } catch (err) {
-    fail(err);
-    return;
-  }
-  afterKey(since, changed);
-  follow();
-  soon();
+  keyed(performance.now(), () => glue.type_keys(chars));
 }
 
 async function toggleCamera() {
