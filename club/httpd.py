@@ -8,8 +8,12 @@
                                 how to build it when it could not be
     GET  /director, GET /director/state.json, POST /director/act
                                 the director's page (club/directorpage.py), behind the
-                                director's password
+                                director's password (so is every other path under
+                                /director/: 404 once the password is given)
 Anything else is 404 (GET) or 501 (another method: the public pages are read-only).
+Which routes need the password is the route table's column (ROUTES), read in one place
+before any handler runs (admitted()). A handler that fails answers 500, one line of plain
+text, and writes one line to the service's log; the server goes on serving.
 
 The handlers get a Desk, not the Service: the event and its database under their lock,
 the standings as last published, the director's one path (act) and the pages' settings.
@@ -40,7 +44,8 @@ class Desk:
     (the service replaces event when the director reopens the night); act(request, via) is
     the director's one path (club/actions.py); publish() hands the pages new standings."""
 
-    def __init__(self, db, event, act, director_password=None):
+    def __init__(self, db, event, act, director_password=None, log=None):
+        self.log = log or (lambda line: None)  # the service's: a handler's failure, one line
         self.lock = threading.RLock()  # the event and the database: one user at a time
         self.db = db
         self.event = event
@@ -185,7 +190,9 @@ def director_act(desk, h, path, query):
 
 
 # (method, path, handler, needs the director's password). A path ending in "/" is every
-# path under it; the first match wins.
+# path under it; the first match of path and method wins. The last column alone decides
+# the login (admitted()). A row of no method and no handler claims its paths for the
+# director without serving them: they answer 404 behind the password.
 ROUTES = (
     ("GET", "/", live_page, False),
     ("GET", "/favicon.svg", icon, False),
@@ -197,58 +204,90 @@ ROUTES = (
     ("GET", "/director", director_page, True),
     ("GET", "/director/state.json", director_state, True),
     ("POST", "/director/act", director_act, True),
+    (None, "/director/", None, True),
 )
-DIRECTOR = "/director"  # every path under it is the director's, even one of no route
 
 
 def route(method, path):
-    """(handler, needs the password) of a request, or (None, 404 or 405)."""
-    known = False
-    for m, p, fn, secret in ROUTES:
+    """(handler, needs the password, status) of a request: status 200 with a handler, else
+    None and 404 (no such path) or 405 (the path, not with this method). It needs the
+    password when any row of its path does, whatever the method."""
+    fn = None
+    secret = known = False
+    for m, p, handler, needs in ROUTES:
         if path == p or (p.endswith("/") and p != "/" and path.startswith(p)):
+            secret = secret or needs
+            if handler is None:
+                continue
             if m == method:
-                return fn, secret
+                fn = fn or handler
             known = True
-    return None, 405 if known else 404
+    return fn, secret, 200 if fn else 405 if known else 404
+
+
+def admitted(desk, h, secret):
+    """The login, before any handler: True if the request may go on, else it has been
+    answered (404 while the director's page is off, 401 without the password)."""
+    if not secret:
+        return True
+    if desk.director_password is None:
+        error(h, 404, "the director's page is off (--director-password-file)")
+        return False
+    if not directorpage.authorised(desk.director_password, h.headers.get("Authorization")):
+        error(h, 401, "the director's password is needed", {"WWW-Authenticate":
+                                                             directorpage.REALM})
+        return False
+    return True
 
 
 def answer(desk, h):
     """Answer one request on BaseHTTPRequestHandler h."""
     path, _, query = h.path.partition("?")
     path = path.partition("#")[0]
-    fn, secret = route(h.command, path)
-    director = path == DIRECTOR or path.startswith(DIRECTOR + "/")
-    if director:
-        if desk.director_password is None:
-            error(h, 404, "the director's page is off (--director-password-file)")
-            return
-        if not directorpage.authorised(desk.director_password, h.headers.get("Authorization")):
-            error(h, 401, "the director's password is needed", {"WWW-Authenticate":
-                                                                 directorpage.REALM})
-            return
+    fn, secret, code = route(h.command, path)
+    if not admitted(desk, h, secret):
+        return
     if fn is None:
-        if secret == 405 and (director or h.command == "GET"):
+        if code == 405 and (secret or h.command == "GET"):
             error(h, 405, "not with this method")
-        elif h.command == "GET" or director:
+        elif h.command == "GET" or secret:
             error(h, 404, "no such page")
         else:
             error(h, 501, "the public pages are read-only")
         return
-    fn(desk, h, path, parse_qs(query))
+    try:
+        fn(desk, h, path, parse_qs(query))
+    except ConnectionError:  # the client went away mid-answer: nobody to tell
+        h.close_connection = True
+    except Exception as e:  # a bug of a handler: the service's log has it, the client a 500
+        desk.log("http: %s %s: %s: %s" % (h.command, path[:80], type(e).__name__,
+                                          " ".join(str(e).split())[:200]))
+        h.close_connection = True
+        if not h.answered:  # headers already out: a status now would corrupt the answer
+            try:
+                error(h, 500, "internal error: the service's log says more")
+            except OSError:
+                pass
 
 
 def serve(desk, host, port):
     """Serve desk's pages on host:port in a thread; returns the server (shutdown() ends it)."""
 
     class Handler(BaseHTTPRequestHandler):
+        answered = False  # a status line sent (answer(): too late for a 500)
+
         def log_message(self, *args):
             pass
 
+        def send_response(self, *args):
+            self.answered = True
+            super().send_response(*args)
+
         def do_GET(self):
+            self.answered = False  # a connection may carry several requests
             answer(desk, self)
 
-        def do_POST(self):
-            answer(desk, self)
+        do_POST = do_GET
 
     server = ThreadingHTTPServer((host, port), Handler)
     server.daemon_threads = True

@@ -57,12 +57,13 @@ KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
 class Service:
     def __init__(self, db_path, host, port, user=None, password=None,
                  client_id="standings-service", every=0.25, log=None, director_password=None):
-        self.log = log or (lambda line: None)  # one line per refusal and director action
+        self.log = log or (lambda line: None)  # one line per refusal, director action, failed page
         self.replies = {}  # request id -> the reply sent (a request that comes again)
         self.db = Db(db_path)
         # What the pages see (club/httpd.py): the event and the database under one lock,
         # the standings, the director's path, the table page.
-        self.desk = httpd.Desk(self.db, self.db.load(), self.director, director_password)
+        self.desk = httpd.Desk(self.db, self.db.load(), self.director, director_password,
+                               self.log)
         self.lock = self.desk.lock
         self.firmware = self.desk.firmware  # each table's, for the director's page
         self.stop = self.desk.stop

@@ -308,6 +308,55 @@ def test_the_page_needs_the_password_and_refuses_forged_posts(tmp_path, broker):
         assert _open(base + "/director", me)[0] == 404  # no password file: no page
 
 
+def test_the_route_table_decides_the_login_not_the_path(tmp_path, broker, monkeypatch):
+    # Issue 47: the table's "needs password" column was never read (the login went by the
+    # /director prefix), so a secret route elsewhere was served to anyone.
+    from club import httpd
+
+    def secret(desk, h, path, query):
+        httpd.send(h, 200, b"the director's alone\n", httpd.TEXT)
+
+    monkeypatch.setattr(httpd, "ROUTES", (("GET", "/secret.json", secret, True),)
+                        + httpd.ROUTES)
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, http=True,
+                       director_password=DIRECTOR_WEB) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        code, body = _open(base + "/secret.json")
+        assert code == 401 and b"alone" not in body
+        assert _open(base + "/secret.json", ("director", "wrong"))[0] == 401
+        assert _open(base + "/secret.json", ("director", DIRECTOR_WEB)) == (
+            200, b"the director's alone\n")
+        # Under /director/ a path of no route is still the director's: 401, then 404.
+        assert _open(base + "/director/nothing")[0] == 401
+        assert _open(base + "/director/nothing", ("director", DIRECTOR_WEB))[0] == 404
+        assert _open(base + "/standings.json")[0] == 200  # a public route stays public
+    with ServiceThread(str(tmp_path / "ev2.sqlite"), broker.port, http=True) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        assert _open(base + "/secret.json")[0] == 404  # no password file: no secret route
+
+
+def test_a_handler_that_fails_answers_500_and_the_server_goes_on(tmp_path, broker, monkeypatch):
+    from club import httpd
+
+    def broken(desk, h, path, query):
+        raise ValueError("a bug\nover two lines")
+
+    monkeypatch.setattr(httpd, "ROUTES", (("GET", "/broken", broken, False),) + httpd.ROUTES)
+    lines = []
+    with ServiceThread(str(tmp_path / "ev.sqlite"), broker.port, http=True,
+                       log=lines.append) as svc:
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        code, body = _open(base + "/broken")
+        assert code == 500
+        assert body.count(b"\n") == 1  # one line, which names neither the code nor the bug
+        for word in (b"Traceback", b"ValueError", b"a bug", b".py"):
+            assert word not in body
+        assert _open(base + "/standings.json")[0] == 200  # the server keeps serving
+        assert _open(base + "/broken")[0] == 500
+    said = [ln for ln in lines if ln.startswith("http: ")]
+    assert said == ["http: GET /broken: ValueError: a bug over two lines"] * 2
+
+
 PAGE_JS = """(async () => {
   const $ = (id) => document.getElementById(id);
   const until = async (f) => {
