@@ -111,9 +111,12 @@ repl: $(STAMP)
 #               quote rewritten from it (tools/bench.py --docs does that part alone).
 # make fuzz     a million random key presses with power cuts, every rule set, both key
 #               layouts, invariants checked after each press. SEED=N PRESSES=N; ARGS="..."
-#               passes more (e.g. ARGS="--write-errors 20" for write errors with power on).
+#               passes more (e.g. ARGS="--write-errors 20" for write errors with power on);
+#               then the club against the table (tools/clubdiff.py): CASES random and
+#               mutated deals (a million) judged by the table's core and by the service.
 SEED ?= 1
 PRESSES ?= 1000000
+CASES ?= 1000000
 
 .PHONY: bench fuzz camera-model
 
@@ -135,6 +138,7 @@ bench: $(STAMP)
 
 fuzz: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
+	$(BIN)/python tools/clubdiff.py --seed $(SEED) --cases $(CASES)
 
 # ---- Camera mode's card model (tools/cardcam/; docs/web.md "Camera") ----------------------
 # make camera-model   renders the card decks (npm, tools/cardcam/package.json: only this

@@ -64,7 +64,7 @@ def _try(core, base, recs):
         if st.deals() > n or st.over:
             return False  # it ended before this entry
         try:
-            st.apply(rec)
+            st.take(rec)
         except Refused:
             return False
     st.rolled = False

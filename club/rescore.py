@@ -210,12 +210,7 @@ def play(m, base, d, ev):
         if st.deals() >= d:
             return "the deal ended at entry %d of %d" % (k, len(recs))
         try:
-            # Match.enter's check and apply in one: an entry's function checks all
-            # before it changes anything when applied (sixtysix/deal.py), so the check
-            # alone would be done twice.
-            if st.over:
-                raise Refused("match_over")
-            st.apply(rec)
+            st.take(rec)  # as Match.enter takes it at the table: every check, then the change
         except Refused as e:
             return "entry %d (%s) refused by the core: %s" % (k + 1, words[k], e.code)
         except (IndexError, KeyError, TypeError, ValueError):

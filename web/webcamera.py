@@ -71,7 +71,7 @@ def keys(codes):
         cards.append(card(RANKS.index(code[0]), SUITS.index(code[1])))
     seat = (deal.leader + trick_winner(cards, deal.trump)) % state.rules.players
     try:
-        deal.on_trick(bytes([1, seat] + cards), False)
+        state.check(bytes([1, seat] + cards))  # the core's own check, as a typed trick gets
     except Refused as e:
         return json.dumps({"why": e.code})
     out = _PLAYER_KEYS[seat]

@@ -97,7 +97,16 @@ class MatchState:
             raise Refused("match_over")
         ENTRIES[rec[0]](self.deal, rec, False)
 
-    def apply(self, rec):
+    def take(self, rec):
+        """The one way a new record enters the match: every check (the suit guesses of a
+        trick typed in part included), then the change. Raises Refused and changes
+        nothing."""
+        self.check(rec)
+        self.replay(rec)
+
+    def replay(self, rec):
+        """A record the match took before, again (the fold of its log: Match._fold): the
+        entry's own checks run, the suit guesses do not (they ran when it was taken)."""
         # One function for the entry, its awards and the deal's end: on the board each
         # function costs heap.
         d = self.deal
@@ -242,8 +251,7 @@ class Match:
         state = self.state
         if state is None:
             raise Refused("no_match")
-        state.check(rec)
-        state.apply(rec)
+        state.take(rec)
         n = len(rec)
         log = self.log
         log.append(n)
@@ -293,7 +301,7 @@ class Match:
         if state is not None:  # a match begun (undo and mark need one)
             state.thaw(base)
             for r in log_records(log):
-                state.apply(r)
+                state.replay(r)
 
     def mark(self):
         """A token of what enter, undo and redo change, for rollback(). No copy: enter only
