@@ -277,7 +277,9 @@ def test_two_tables_updated_over_the_broker_one_after_its_match(runtime, built, 
             look = [o["look"] for o in out4 if "look" in o]
             # The match stopped the update, unswitched; the offer waited for the match's end.
             assert look == [dict(look[0], stage=1, offer=True, fw=True, record=False)], look
-            assert "club fw 20%" in look[0]["said"] and out4[-1]["stage"] == 2
+            # (the tenths shown fall where the bundle's size puts its pieces: 20%, 21%...)
+            assert any(x.startswith("club fw 2") for x in look[0]["said"])
+            assert out4[-1]["stage"] == 2
             assert code1 == 4 and out1[-1]["reset"] == 1, err1
             assert "club fw restart" in out1[-1]["said"]
             assert code2 == 4, (out2, err2)

@@ -11,12 +11,18 @@ Topics (the broker's ACL: the table reads its offer and parts, writes its wants 
                      S: "running" (offered what it runs, or nothing yet), "taking"
                      (with "offered"),
                      "switching" (all in and checked: resetting into it), "refused" (with
-                     "offered" and "why": a take.py code, "key" or "flash"), "back"
+                     "offered" where the offer says it, and "why": a take.py code, "key",
+                     "flash", "offer" (not an offer) or "error" (anything else)), "back"
                      (the version in "failed" never reached its first frame: the board
                      runs the previous one)
 One piece is asked at a time, and asked again when it does not come; a match started at the
 table, or a link gone for good, ends the job and leaves the slot unused: the retained offer
 starts it again from the beginning once the table is free.
+
+Whatever an offer or a bundle holds ends in a refusal, never in an exception to the loop. A
+refused offer is kept in fw/refused (replaced whole by one rename) with the version running:
+the same offer, retained on the broker and heard again at every boot, is only reported again;
+another offer, or another version running, is tried.
 """
 
 import json
@@ -30,6 +36,8 @@ from update.take import Refusal, Taker
 # The update's modules, dropped when the job ends (its own list, not a line in loader.py's
 # table: that table is heap every board holds during play).
 UNLOAD = ("update.job", "update.take", "update.sign", "update.slots", "update")
+REFUSED = "fw/refused"
+_PASS = ("busy", "key")  # not the offer's fault: tried again when it comes again
 _AGAIN_MS = 3000  # a piece not come by then is asked again...
 _TRIES = 5  # ...this many times, then the job gives up until the next offer
 
@@ -44,6 +52,8 @@ def _free():
 
 def _report(club, state, **more):
     r = slots.read() or {}
+    if more.get("offered") is None:
+        more.pop("offered", None)  # not known: not an offer
     more["version"] = r.get("ver", 0)
     more["state"] = state
     if r.get("back"):
@@ -55,38 +65,97 @@ def _report(club, state, **more):
 # only, as the codes the App shows as they are: the language files stay as they were.
 _WORDS = {"signature": "bad signature", "hash": "bad hash", "older": "older version",
           "space": "no room", "format": "bad bundle", "busy": "on trial", "key": "no key",
-          "failed": "did not start", "flash": "flash error"}
+          "failed": "did not start", "flash": "flash error", "offer": "bad offer"}
 
 
 def _say(club, text):
     club.on_event("fw " + _WORDS.get(text, text), None)
 
 
+def _id(offer):
+    import hashlib
+    from binascii import hexlify
+
+    return hexlify(hashlib.sha256(offer).digest()).decode()
+
+
+def remembered(offer):
+    """The refusal kept for this offer while the same version runs, or None."""
+    try:
+        with open(REFUSED, "rb") as f:
+            r = json.loads(f.read())
+    except Exception:  # none, or not whole: the offer is tried
+        return None
+    if type(r) is dict and r.get("offer") == _id(offer) and r.get("ver") == slots.version():
+        return r
+    return None
+
+
+def remember(offer, why, offered):
+    r = {"offer": _id(offer), "ver": slots.version(), "why": why}
+    if offered is not None:
+        r["offered"] = offered
+    fs = slots.Flash()
+    try:
+        try:
+            fs.stat("fw")
+        except OSError:
+            fs.mkdir("fw")
+        slots.write(r, fs, REFUSED)
+    except OSError:
+        pass  # a failing flash: the offer is tried again after the next boot
+
+
+def _code(e):
+    if isinstance(e, Refusal) and e.args and type(e.args[0]) is str:
+        return e.args[0]
+    return "flash" if isinstance(e, OSError) else "error"
+
+
+def _offer(payload):
+    """The offer as a dict; Refusal("offer") when it is not one."""
+    try:
+        o = json.loads(payload)
+    except Exception:
+        raise Refusal("offer") from None
+    if type(o) is not dict:
+        raise Refusal("offer")
+    return o
+
+
 class Job:
-    def __init__(self, club, offer, now):
+    def __init__(self, club, offer):
         self.club = club
         self.offer = offer
-        o = json.loads(offer)
-        self.version = o["version"]
-        self.size = o["size"]
-        chunk = o["chunk"]
-        if type(chunk) is not int or not 0 < chunk <= 4096 or type(self.size) is not int:
-            raise ValueError  # no piece the heap could not take
+        self.version = None  # the offer's, once it says one
+
+    def start(self, now):
+        club = self.club
+        o = _offer(self.offer)
+        v, size, chunk = o.get("version"), o.get("size"), o.get("chunk")
+        if type(v) is not int or not 0 <= v < 1 << 30:
+            raise Refusal("offer")
+        self.version = v  # said in the report, whatever else the offer holds
+        if type(size) is not int or type(chunk) is not int or not 0 < size < 1 << 30 \
+                or not 0 < chunk <= 4096:  # no piece the heap could not take
+            raise Refusal("offer")
+        self.size = size
         running = slots.version()
-        if self.version == running:  # what it runs: said to the club, nothing more
+        if v == running:  # what it runs: said to the club, nothing more
             _report(club, "back" if (slots.read() or {}).get("back") else "running")
             raise StopIteration
-        if self.version < running:
-            self.refuse("older")
+        if v < running:
+            raise Refusal("older")
         key = club.cfg.get("fleet_key")
-        if not key:
-            self.refuse("key")
         import binascii
 
         try:
-            self.taker = Taker(slots.Flash(), binascii.unhexlify(key), _free())
-        except Refusal as e:
-            self.refuse(e.args[0])
+            key = binascii.unhexlify(key)
+        except Exception:
+            key = None
+        if not key:
+            raise Refusal("key")
+        self.taker = Taker(slots.Flash(), key, _free())
         link = club.link
         self.small = link._in
         self._buffer(bytearray(chunk + 64))  # a piece in one packet
@@ -107,10 +176,14 @@ class Job:
             buf[:have] = link._in[:have]
             link._in = buf
 
-    def refuse(self, why):
+    def fail(self, e):
+        """Any exception of the job: a refusal, reported, shown and kept."""
+        why = _code(e)
+        self.end()
         _say(self.club, why)
         _report(self.club, "refused", offered=self.version, why=why)
-        raise StopIteration
+        if why not in _PASS:
+            remember(self.offer, why, self.version)
 
     def ask(self, now):
         self.asked = now
@@ -132,47 +205,63 @@ class Job:
             self.ask(now)
 
     def part(self, payload, now):
+        try:
+            if not self._part(payload, now):
+                return
+        except Exception as e:
+            return _fail(self, e)
+        _say(self.club, "restart")
+        _report(self.club, "switching", offered=self.version)
+        self.end()
+        self.club.link.poll(now)  # the state on its way before the reset
+        reset = getattr(self.club, "reset", None)
+        if reset is None:
+            import machine
+
+            reset = machine.reset
+        reset()
+
+    def _part(self, payload, now):
+        """A piece: True once all is in and switched to."""
         nl = payload.find(b"\n")
-        if payload[:nl] != b"%d %d" % (self.version, self.at):
-            return  # an old answer to a want asked again, or not one
+        v = self.version
+        if payload[:nl] != b"%d %d" % (v, self.at):
+            return False  # an old answer to a want asked again, or not one
         data = memoryview(payload)[nl + 1:]
         t = self.taker
-        try:
-            t.feed(data)
-            self.at += len(data)
-            if self.at > self.size:
-                raise Refusal("format")
-            if self.at == self.size:
-                t.finish()
-        except (Refusal, OSError) as e:  # OSError: the flash's write failed
-            t.abandon()
-            self.end()
-            try:
-                self.refuse(e.args[0] if isinstance(e, Refusal) else "flash")
-            except StopIteration:
-                pass
-            return
+        t.feed(data)
+        if t.version is not None and t.version != v:
+            raise Refusal("format")  # the head's version is not the one offered
+        self.at += len(data)
+        if self.at > self.size:
+            raise Refusal("format")
+        if self.at == self.size:
+            t.finish()
         if t.done:
-            _say(self.club, "restart")
-            _report(self.club, "switching", offered=self.version)
-            self.end()
-            self.club.link.poll(now)  # the state on its way before the reset
-            reset = getattr(self.club, "reset", None)
-            if reset is None:
-                import machine
-
-                reset = machine.reset
-            reset()
-            return
+            return True
         self.tries = 0
         self.ask(now)
+        return False
 
     def end(self, offer=None):
         """Give the link its own buffer back; offer: what waits for the table to be free
         (None: the job is over until the broker gives the retained offer again)."""
-        self.taker.abandon()
-        self._buffer(self.small)
+        t = getattr(self, "taker", None)
+        if t is not None:
+            t.abandon()
+        small = getattr(self, "small", None)  # the link's own buffer, lent while it runs
+        if small is not None:
+            self._buffer(small)
+            self.small = None
         self.club.fw = offer
+        drop()
+
+
+def _fail(job, e):
+    try:
+        job.fail(e)
+    except Exception:  # the report itself failed: the loop goes on all the same
+        job.club.fw = None
         drop()
 
 
@@ -187,16 +276,27 @@ def drop():
 def step(club, now):
     """From Club.poll: start the job on the offer heard, or take its next step."""
     job = club.fw
-    if job.__class__ is bytes:
-        club.fw = None
+    if job.__class__ is not bytes:
         try:
-            club.fw = Job(club, job, now)
-        except StopIteration:
-            club.fw = None
-        except (ValueError, KeyError, TypeError):
-            _say(club, "format")
-        if club.fw is None:
-            drop()
+            job.step(now)
+        except Exception as e:
+            _fail(job, e)
         return
-    job.step(now)
-
+    club.fw = None
+    try:
+        r = remembered(job)
+        if r is not None:  # refused before: said again, not tried again
+            _report(club, "refused", offered=r.get("offered"), why=r.get("why"))
+        else:
+            new = Job(club, job)
+            club.fw = new
+            try:
+                new.start(now)
+            except StopIteration:
+                club.fw = None
+            except Exception as e:
+                _fail(new, e)
+    except Exception:
+        club.fw = None
+    if club.fw is None:
+        drop()

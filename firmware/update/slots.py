@@ -54,12 +54,12 @@ def read(fs=None):
     return r if type(r) is dict and "slot" in r else None
 
 
-def write(r, fs=None):
+def write(r, fs=None, path=BOOT):
     fs = fs or Flash()
-    new = BOOT + ".new"
+    new = path + ".new"
     with fs.open(new, "wb") as f:
         f.write(json.dumps(r).encode())
-    fs.rename(new, BOOT)
+    fs.rename(new, path)
 
 
 def choose(fs=None):

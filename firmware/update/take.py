@@ -14,7 +14,8 @@ whatever the power does. The match's folder (data/) is never written. Nothing bu
 and a piece at a time is held in the heap.
 
 A refusal raises Refusal(code): "format", "signature", "older", "space", "hash", "busy",
-"failed" (the version this board went back from: update/slots.py).
+"failed" (a version this board went back from: update/slots.py). Nothing else leaves feed()
+or finish() but OSError (the flash's own failure): whatever a bundle holds is "format".
 """
 
 import hashlib
@@ -24,6 +25,7 @@ from update.sign import hmac_sha256, same
 
 MAGIC = b"S66FW2 "
 _LINE = 200  # bytes of a head or file line at most
+_PATH = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./"
 
 
 class Refusal(Exception):
@@ -61,6 +63,14 @@ class Taker:
 
     def feed(self, data):
         """The next bytes of the bundle."""
+        try:
+            self._feed(data)
+        except (Refusal, OSError):
+            raise
+        except Exception:  # a bundle's bytes end in a refusal, never in a crash
+            raise Refusal("format") from None
+
+    def _feed(self, data):
         mv = memoryview(data)
         at = 0
         while at < len(mv):
@@ -116,17 +126,27 @@ class Taker:
             raise Refusal("format")  # more than the head said
         self.manifest.update(line)
         self.manifest.update(b"\n")
-        w = line.decode().split()
-        if len(w) != 3 or ".." in w[0] or w[0][0] == "/" or not w[1].isdigit():
+        w = line.split()
+        if len(w) != 3 or len(w[2]) != 64 or not 0 < len(w[1]) < 10 \
+                or not _only(w[1], b"0123456789"):
             raise Refusal("format")
-        p = self._dir() + "/" + w[0]
+        size = int(w[1])
+        if not _only(w[0], _PATH):
+            raise Refusal("format")
+        rel = w[0].decode()
+        for name in rel.split("/"):
+            if name in ("", ".", ".."):
+                raise Refusal("format")
+        p = self._dir() + "/" + rel
         parts = p.split("/")
         for i in range(3, len(parts)):
             self._mkdir("/".join(parts[:i]))
+        if self._is_dir(p):
+            raise Refusal("format")  # a folder of this bundle's own, not a file
         self.out = self.fs.open(p, "wb")
         self.hash = hashlib.sha256()
-        self.sha = w[2]
-        self.left = int(w[1])
+        self.sha = w[2].decode()
+        self.left = size
         if not self.left:
             self._close()
 
@@ -174,9 +194,18 @@ class Taker:
 
     def _mkdir(self, d):
         try:
-            self.fs.stat(d)
+            st = self.fs.stat(d)
         except OSError:
             self.fs.mkdir(d)
+            return
+        if not st[0] & 0x4000:
+            raise Refusal("format")  # a file of this bundle's own in the way
+
+    def _is_dir(self, p):
+        try:
+            return bool(self.fs.stat(p)[0] & 0x4000)
+        except OSError:
+            return False
 
     # ---- the end ----
 
@@ -200,3 +229,10 @@ class Taker:
             except OSError:
                 pass
             self.out = None
+
+
+def _only(word, allowed):
+    for b in word:
+        if b not in allowed:
+            return False
+    return True
