@@ -200,3 +200,43 @@ def test_a_bad_offer_is_refused_reported_and_not_taken_again(runtime, built, tmp
                                            runtime))
         assert code == 4 and out[-1]["reset"] == 1, (out, err)
         assert record(boards["t08"])["ver"] == VERSION
+
+
+# ---- the signed head's total and count, enforced while writing (finding 2) ----
+
+def slot_files(folder):
+    """{path under fw/a: size} of every file in the slot."""
+    out = {}
+    for top, _dirs, names in os.walk(os.path.join(folder, "fw", "a")):
+        for n in names:
+            p = os.path.join(top, n)
+            out[os.path.relpath(p, folder)] = os.path.getsize(p)
+    return out
+
+
+@pytest.mark.parametrize("case", ["endless line", "past what is left", "a file more",
+                                  "a bad hash"])
+def test_the_heads_total_and_count_bound_what_is_written(unix_port, built, tmp_path, case):
+    data = packed(built)
+    head, files = split(data)
+    total = int(head.split()[3])
+    first = files[0][1]
+    if case == "endless line":  # a replayed head, then 3 MB under one line
+        junk = b"\0" * (3 << 20)
+        rest = line(b"loop.mpy", junk) + b"\n" + junk
+    elif case == "past what is left":  # each within the total, the two together past it
+        big = b"\0" * (total - len(first) + 1)
+        rest = line(files[0][0].split()[0], first) + b"\n" + first \
+            + line(b"x.mpy", big) + b"\n" + big
+    elif case == "a file more":  # the head's own files, and one it does not count
+        rest = data[len(head):] + line(b"x.mpy", b"") + b"\n"
+    else:  # the first file's bytes not as its line says, within the total
+        rest = files[0][0] + b"\n" + b"\1" * len(first) + data[len(head) + len(files[0][0])
+                                                            + 1 + len(first):]
+    path = tmp_path / "b.s66fw"
+    path.write_bytes(head + rest)
+    folder = board(str(tmp_path / "board"))
+    got = take(unix_port, folder, str(path), free=total + 4096)
+    assert got.get("why") == ("hash" if case == "a bad hash" else "format"), got
+    assert slot_files(folder) == {}  # nothing of it left in the flash
+    assert record(folder) is None

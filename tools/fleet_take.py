@@ -29,6 +29,7 @@ def main():
     from update.take import Refusal, Taker
 
     out = {}
+    t = None
     try:
         from update.slots import Flash
 
@@ -44,6 +45,8 @@ def main():
         out["ok"] = 1
     except Refusal as e:
         out["why"] = e.args[0]
+        if t is not None:
+            t.abandon()  # as update/job.py does: the slot cleared
     out["ms"] = time.ticks_diff(time.ticks_ms(), t0)
     out["heap_peak"] = max(peak, gc.mem_alloc())
     out["heap_base"] = base

@@ -13,6 +13,10 @@ the slot the one the next boot runs: until that rename the board boots what it r
 whatever the power does. The match's folder (data/) is never written. Nothing but a line
 and a piece at a time is held in the heap.
 
+The signed head bounds what is written: a file line whose size passes what the head's total
+has left, or a file more than it counts, is refused before its first byte is written; after
+a refusal abandon() clears the slot's files, so no junk stays in the flash.
+
 A refusal raises Refusal(code): "format", "signature", "older", "space", "hash", "busy",
 "failed" (a version this board went back from: update/slots.py). Nothing else leaves feed()
 or finish() but OSError (the flash's own failure): whatever a bundle holds is "format".
@@ -52,6 +56,7 @@ class Taker:
         self.line = b""  # a line coming in
         self.version = None  # from the checked head
         self.count = 0  # files still to come
+        self.total = 0  # bytes the head's total has left
         self.manifest = hashlib.sha256()
         self.out = None  # the file being written...
         self.left = 0  # ...its bytes still to come
@@ -118,6 +123,7 @@ class Taker:
             raise Refusal("space")
         self.version = version
         self.count = count
+        self.total = total
         self.want = w[4].decode()
         self._clear()
 
@@ -131,6 +137,8 @@ class Taker:
                 or not _only(w[1], b"0123456789"):
             raise Refusal("format")
         size = int(w[1])
+        if size > self.total:
+            raise Refusal("format")  # past the head's total: not one byte of it
         if not _only(w[0], _PATH):
             raise Refusal("format")
         rel = w[0].decode()
@@ -143,6 +151,7 @@ class Taker:
             self._mkdir("/".join(parts[:i]))
         if self._is_dir(p):
             raise Refusal("format")  # a folder of this bundle's own, not a file
+        self.total -= size
         self.out = self.fs.open(p, "wb")
         self.hash = hashlib.sha256()
         self.sha = w[2].decode()
@@ -222,13 +231,20 @@ class Taker:
         self.done = True
 
     def abandon(self):
-        """A refusal or a lost link: close what is open (the slot stays unused)."""
+        """A refusal or a lost link: close what is open and clear the slot's files (it stays
+        unused; a take starts it over)."""
         if self.out is not None:
             try:
                 self.out.close()
             except OSError:
                 pass
             self.out = None
+        if self.version is not None and not self.done:  # the head passed: the slot is ours
+            self.version = None
+            try:
+                self._walk(self._dir(), self.fs.remove)
+            except OSError:
+                pass  # a failing flash: the next take clears it first
 
 
 def _only(word, allowed):
