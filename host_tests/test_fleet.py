@@ -123,7 +123,8 @@ def test_a_version_that_does_not_start_is_rolled_back(unix_port, built, tmp_path
         assert record(folder)["tries"] == tries and not record(folder)["ok"]
     code, out = boot(unix_port, folder)  # ...and the third runs the previous one again
     assert code == 0 and out["path"] != "fw/a" and not out["loop"].startswith("fw/")
-    assert record(folder) == {"slot": "", "ver": 0, "ok": 1, "back": VERSION}
+    assert record(folder) == {"slot": "", "ver": 0, "ok": 1, "back": VERSION,
+                              "failed": [VERSION]}
     # The offer stays on the broker: the version that failed here is not taken again.
     assert take(unix_port, folder, bundle(built, "broken")).get("why") == "failed"
     assert record(folder)["slot"] == "" and boot(unix_port, folder)[0] == 0

@@ -7,6 +7,7 @@ runtime, over a real Mosquitto where a table's link matters."""
 import hashlib
 import json
 import os
+import subprocess
 import time
 
 import fleet
@@ -240,3 +241,66 @@ def test_the_heads_total_and_count_bound_what_is_written(unix_port, built, tmp_p
     assert got.get("why") == ("hash" if case == "a bad hash" else "format"), got
     assert slot_files(folder) == {}  # nothing of it left in the flash
     assert record(folder) is None
+
+
+# ---- failed versions: a short list, never taken again; a newer one always is (finding 5) --
+
+def broken_bundle(built, tmp_path, version):
+    """A bundle whose loop raises at import: it never reaches its first frame."""
+    from compile_check import mpy_cross
+
+    src = tmp_path / "loop.py"
+    src.write_text("raise RuntimeError('this version never starts')\n")
+    out = tmp_path / ("loop-%d.mpy" % version)
+    subprocess.run([mpy_cross(), "-o", str(out), str(src)], check=True)
+    path = tmp_path / ("broken-%d.s66fw" % version)
+    path.write_bytes(fleet.pack(dict(built[0], **{"loop.mpy": str(out)}), version, KEY))
+    return str(path)
+
+
+def test_every_failed_version_is_remembered_and_a_newer_one_taken(unix_port, built,
+                                                                  tmp_path):
+    from test_fleet import boot
+
+    folder = board(str(tmp_path / "board"))
+    for v in (VERSION, VERSION + 1):  # two versions fail in turn...
+        got = take(unix_port, folder, broken_bundle(built, tmp_path, v))
+        assert got.get("ok") == 1, (v, got)  # ...the second taken though the first failed
+        for _ in range(2):
+            assert boot(unix_port, folder)[0] != 0
+        code, out = boot(unix_port, folder)  # the third boot: the base again
+        assert code == 0 and not out["loop"].startswith("fw/"), out
+        assert record(folder)["back"] == v
+    # The first is offered again (its retained offer, a club that re-sends it): refused.
+    assert take(unix_port, folder, broken_bundle(built, tmp_path, VERSION)).get("why") == \
+        "failed"
+    assert record(folder)["failed"] == [VERSION, VERSION + 1]
+    assert record(folder)["slot"] == "" and boot(unix_port, folder)[0] == 0
+    # A newer good one is taken and runs; the list stays with it.
+    path = tmp_path / "good.s66fw"
+    path.write_bytes(packed(built, VERSION + 2))
+    assert take(unix_port, folder, str(path)).get("ok") == 1
+    code, out = boot(unix_port, folder)
+    assert code == 0 and out["path"] == "fw/a" and record(folder)["ok"] == 1, out
+    assert record(folder)["failed"] == [VERSION, VERSION + 1]
+    assert take(unix_port, folder, broken_bundle(built, tmp_path, VERSION + 1)).get("why") \
+        in ("failed", "older")
+
+
+def test_the_list_keeps_the_last_four(micropython, tmp_path):
+    """slots.choose going back from six versions in turn: the last four stay."""
+    script = tmp_path / "six.py"
+    script.write_text(
+        "import json, os\n"
+        "from update import slots\n"
+        "os.mkdir('fw')\n"
+        "for v in range(1, 7):\n"
+        "    r = slots.read() or {'slot': ''}\n"
+        "    slots.write({'slot': 'a', 'ver': v, 'prev': '', 'pver': 0, 'tries': 2, 'ok': 0,\n"
+        "                 'failed': slots.failed(r)})\n"
+        "    slots.choose()\n"
+        "print(json.dumps(slots.read()))\n")
+    proc = micropython([str(script)], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr.decode()
+    r = json.loads(proc.stdout.decode().splitlines()[-1])
+    assert r["failed"] == [3, 4, 5, 6] and r["back"] == 6 and r["slot"] == ""

@@ -5,11 +5,12 @@ replaced whole, by one rename, so a power cut leaves the old record or the new o
     {"slot": "b", "ver": 7, "prev": "a", "pver": 6, "tries": 0, "ok": 0}
 
 slot "" is the base. A new version starts with ok 0. Each boot of it adds one to tries
-before its code loads; its first frame sets tries back to 0, and its first key sets ok.
-A version that fails to reach its first frame twice (tries already 2 at a boot) is left:
-the record goes back to prev, with "back" naming the version that failed (the update job
-reports it). No record (or one that cannot be read): the base. `make deploy` removes the
-record, so the base it copies runs again.
+before its code loads; its first frame sets tries back to 0, and its first key sets ok. A
+version that fails to reach its first frame twice (tries already 2 at a boot) is left: the
+record goes back to prev, with "back" naming the version that failed (the update job reports
+it) and "failed" the last few that failed here (never taken again; a newer one is). No
+record (or one that cannot be read): the base. `make deploy` removes the record, so the base
+it copies runs again.
 
 update/boot.py uses it at boot (choose, then reached at the first frame and key), the
 update job to know the version running and to switch (write).
@@ -19,6 +20,7 @@ import json
 import os
 
 BOOT = "fw/boot"
+_FAILED = 4  # versions that failed here, kept in the record
 
 
 class Flash:
@@ -62,6 +64,15 @@ def write(r, fs=None, path=BOOT):
     fs.rename(new, path)
 
 
+def failed(r):
+    """The versions that failed to start here, the latest last (a record from before the
+    list has "back" alone)."""
+    f = r.get("failed")
+    if type(f) is list:
+        return f
+    return [r["back"]] if r.get("back") else []
+
+
 def choose(fs=None):
     """The folder this boot runs from ("" for the base); counts a trial boot, and goes back
     to the previous version after two that did not reach their first frame."""
@@ -70,8 +81,9 @@ def choose(fs=None):
         return ""
     if not r.get("ok"):
         if r.get("tries", 0) >= 2:
-            r = {"slot": r.get("prev", ""), "ver": r.get("pver", 0), "ok": 1,
-                 "back": r.get("ver", 0)}
+            ver = r.get("ver", 0)
+            r = {"slot": r.get("prev", ""), "ver": r.get("pver", 0), "ok": 1, "back": ver,
+                 "failed": ([v for v in failed(r) if v != ver] + [ver])[-_FAILED:]}
         else:
             r["tries"] = r.get("tries", 0) + 1
         try:

@@ -117,7 +117,7 @@ class Taker:
         version, count, total = int(w[1]), int(w[2]), int(w[3])
         if version <= self.running:
             raise Refusal("older")
-        if version == self.record.get("back"):
+        if version in slots.failed(self.record):
             raise Refusal("failed")  # it did not start here: not again, only a newer one
         if total > self.free + self._slot_bytes():
             raise Refusal("space")
@@ -226,8 +226,11 @@ class Taker:
         if _hex(self.manifest.digest()) != self.want:
             raise Refusal("hash")
         r = self.record
-        slots.write({"slot": self.slot, "ver": self.version, "prev": r["slot"],
-                     "pver": self.running, "tries": 0, "ok": 0}, self.fs)
+        new = {"slot": self.slot, "ver": self.version, "prev": r["slot"],
+               "pver": self.running, "tries": 0, "ok": 0}
+        if slots.failed(r):
+            new["failed"] = slots.failed(r)  # still never taken again
+        slots.write(new, self.fs)
         self.done = True
 
     def abandon(self):
