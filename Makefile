@@ -113,10 +113,17 @@ repl: $(STAMP)
 #               layouts, invariants checked after each press. SEED=N PRESSES=N; ARGS="..."
 #               passes more (e.g. ARGS="--write-errors 20" for write errors with power on);
 #               then the club against the table (tools/clubdiff.py): CASES random and
-#               mutated deals (a million) judged by the table's core and by the service.
+#               mutated deals (a million) judged by the table's core and by the service;
+#               then the update's bundle reader and offer (tools/fuzz_update.py): BUNDLES
+#               mutated bundles after a correctly signed head (a million) and a twentieth as
+#               many malformed offers, only refusals, never more written than the head's
+#               total, the match untouched; BUNDLES32 of them (100,000) on the 32-bit runtime.
 SEED ?= 1
 PRESSES ?= 1000000
 CASES ?= 1000000
+BUNDLES ?= 1000000
+BUNDLES32 ?= 100000
+MP32 := ../shared/mp32/micropython32
 
 .PHONY: bench fuzz camera-model
 
@@ -139,6 +146,9 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
 	$(BIN)/python tools/clubdiff.py --seed $(SEED) --cases $(CASES)
+	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES)
+	@if [ -x $(MP32) ]; then MICROPYPATH=firmware:tools:.frozen $(MP32) -X heapsize=2m tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES32); \
+	else echo "fuzz_update: no 32-bit runtime at $(MP32): skipped"; fi
 
 # ---- Camera mode's card model (tools/cardcam/; docs/web.md "Camera") ----------------------
 # make camera-model   renders the card decks (npm, tools/cardcam/package.json: only this
