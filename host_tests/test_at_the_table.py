@@ -62,6 +62,34 @@ def test_a_suit_key_completes_a_refused_trick(micropython, tmp_path):
                                         "trick 2 KH A"]))
 
 
+def test_a_player_key_in_a_half_typed_trick_is_refused_and_the_cards_stay(micropython, tmp_path):
+    # Issue 47, finding 1: A 1 then B dropped the ace without a word and started a trick of
+    # its own, so the next trick typed over it left the match a trick short (the stock
+    # showed 10 where the table had 8), and * could not bring the ace back. Now B is refused
+    # there: the trick stays as typed and the line says how many cards are to come. On a
+    # winner alone B names another winner, and * right after puts the one before back.
+    run = run_sim(micropython, tmp_path, "128ab|*|1b|2|b23")
+    other, star, refused, one, two = run.frames
+    assert has(refused, "1 : A _") and has(refused, T("cards to go") + " 1")
+    assert has(other, "2 : _")
+    assert has(star, "1 : _")
+    assert has(one, T("stock") + " 10") and has(two, T("stock") + " 8")
+    assert run.state == as_json(replay(["new mariage dealer=1", "trump H", "trick 1 A T",
+                                        "trick 2 T K"]))
+
+
+def test_a_player_key_on_a_refused_trick_types_it_again_and_star_brings_it_back(
+        micropython, tmp_path):
+    # A fifth ace refused, the trick kept on the line: B starts the trick again from its
+    # winner (the refused keys are off the line), * right after puts them back as they were.
+    run = run_sim(micropython, tmp_path, "128a11b11a21|b|*|*3")
+    refused, again, star, done = run.frames
+    assert has(refused, "1 : 10 A _")
+    assert has(again, "2 : _") and not has(again, "10 A")
+    assert has(star, "1 : 10 A _")
+    assert run.state == as_json(replay(FOUR_ACES + ["trick 1 T K"]))
+
+
 # --- validate before change, everywhere --------------------------------------------------
 
 

@@ -2,10 +2,13 @@
 
 Keypad: a trick is the winner's key (A-D) then one rank key per card (1-6 =
 A 10 K Q J 9), three presses for two players; a suit key (7 8 9 0) after a
-rank adds its suit. With no trick under way a suit key enters trump (once per
+rank adds its suit. A player key in a trick with some cards typed is refused (it
+says how many cards are to come); on a winner alone or a refused trick it starts
+the trick again. With no trick under way a suit key enters trump (once per
 deal) or the leader's marriage in that suit. * takes back the last key of an
-unfinished trick, else the last entry. # opens the menu, or the next deal; in a trick
-under way it says what the trick still needs. The trick's check is the core's alone.
+unfinished trick (right after a player key, what that key replaced), else the last
+entry. # opens the menu, or the next deal; in a trick under way it says what the
+trick still needs. The trick's check is the core's alone.
 
 Hidden totals: after the last trick the deal waits for a claim of 66 by that trick's side
 (the menu's Claim 66); # says nobody claims and shows the deal's result, and # again
@@ -35,12 +38,17 @@ class Scoreboard(Screen):
         # The trick just entered, while a suit key may still complete its last card:
         # a trick counts on its last rank key, before a suit could follow it.
         self.amend = None
+        # What a player key just replaced on the line (as typed() gives it): * right after
+        # puts it back. (A name the match has too: no new interned name on the board.)
+        self.prev = b""
 
     # --- keys -------------------------------------------------------------
 
     def act(self, app, action, arg):
         amend = self.amend
         self.amend = None
+        prev = self.prev
+        self.prev = b""
         state = app.match.state
         if state is None:
             # No match yet: # (OK) starts one, as the screen says; a held # (OK) opens the
@@ -59,7 +67,10 @@ class Scoreboard(Screen):
             _label, action, arg = key
         if action == keymap.UNDO:
             # * takes back the last key of the trick being typed, else the last entry.
-            if self.cards:
+            if prev:
+                self.win = prev[0] - 1
+                self.cards = bytearray(prev[1:])
+            elif self.cards:
                 self.cards = self.cards[:-1]
             elif self.win >= 0:
                 self.win = -1
@@ -97,8 +108,19 @@ class Scoreboard(Screen):
             elif arg >= state.rules.players:
                 app.refuse("no_player")
             else:
-                self.win = arg
-                self.cards = bytearray()
+                n = state.rules.players - len(self.cards)
+                if 0 < n < state.rules.players:
+                    # A trick half typed: more likely a card forgotten than a new trick, and
+                    # dropping its cards lost a trick (the next one typed over it). Refused:
+                    # the cards stay, the line says how many are to come (as #); * undoes.
+                    app.say(t("cards to go") + " " + str(n))
+                    app.beep(0)
+                else:
+                    # A new trick, or another winner for a winner alone or a refused trick
+                    # (typed again from its winner): * right after puts the line back.
+                    self.prev = self.typed()
+                    self.win = arg
+                    self.cards = bytearray()
         elif action == keymap.RANK:
             self._rank(app, state, arg)
         elif action == keymap.SUIT:
@@ -128,6 +150,7 @@ class Scoreboard(Screen):
         self.win = -1
         self.cards = bytearray()
         self.page = 0
+        self.prev = b""
 
     def _rank(self, app, state, rank):
         if self.win < 0:
