@@ -30,7 +30,9 @@ _JOBS = const(
     b"\nstats session.stats session.blobs"  # adding a finished match to the statistics
     b"\nfont ui.fontload"  # reading the font's index (Text())
     b"\nlang ui.langfile"  # reading a language file's index
-    b"\ngauge hw.gauge"  # the battery's check, a minute apart (boards that read their cell)
+    # the battery's check, a minute apart (boards that read their cell): the driver, then
+    # the App's words and checkpoint
+    b"\ngauge hw.gauge ui.app_cell session.checkpoint"
     b"\nscoreboard ui.scoreboard ui.softkeys"  # the scoreboard's code, while a list covers it
     b"\nclubwords ui.clubwords"  # the words for a club link's report (App.club_event)
     b"\namend ui.amend"  # a suit for the trick just entered; a trick its winner cannot take

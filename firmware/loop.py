@@ -28,7 +28,7 @@ through it):
     wdt.feed()                             # the watchdog: fed here and nowhere else
     power.sleep(min(power.wait_ms(now, keys.idle()), club.wait_ms(), nap))
 
-`club` is the club link (club night only), or hw/cellwatch.py's CellWatch on a board that
+`club` is the club link (club night only), or ui/cellwatch.py's CellWatch on a board that
 reads its cell, which checks the battery a minute apart and passes the turn on to the link
 (if any): the loop holds none of that code on a board that has neither.
 
@@ -43,6 +43,10 @@ import machine  # noqa: E402
 import time  # noqa: E402
 
 CLUB_FILE = "club.json"  # club night: the broker, table id and credentials (docs/club.md)
+turns = 0  # the loop's turns when run() returned (its tests count them)
+# What the loop held (keys, power, club link) when run() returned, kept so that a heap
+# measured after it counts them as a board's does.
+held = None
 
 
 def make_buzzer(cfg):
@@ -69,7 +73,7 @@ def make_buzzer(cfg):
 
 def run(loops=None, board="board.json", seconds=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
-    the app, with app.loops the turns made, or None when the board file is bad."""
+    the app (and `turns`, the turns made), or None when the board file is bad."""
     import startup  # the boot: its code is heap, given back once the boot is done
 
     # The data folder is relative to the working directory: "/" on the board.
@@ -108,6 +112,7 @@ def run(loops=None, board="board.json", seconds=None):
             wait = min(wait, nap)
         power.sleep(wait)
         n += 1
-    app.loops = n
-    app.held = (keys, power, club)
+    global turns, held
+    turns = n
+    held = (keys, power, club)
     return app

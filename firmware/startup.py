@@ -65,7 +65,7 @@ def boot(board, data, club_file, make_buzzer):
     unload("parts")
     cell = cfg.get("battery")
     if cell is not None and "adc" in cell:  # the board reads its cell: the gauge
-        from hw.cellwatch import CellWatch
+        from ui.cellwatch import CellWatch
 
         club = CellWatch(machine, cell, app, club)
     app.render()

@@ -365,6 +365,82 @@ def test_the_core_imports_nothing_above_it(graph):
             assert {m.partition(".")[0] for m in deps} <= {"sixtysix"}, module
 
 
+# ---- the floors docs/architecture.md draws ------------------------------------------------
+
+
+def doc_floors(text, known):
+    """{module or package name: floor} from the floor table of docs/architecture.md: each
+    row's backquoted firmware paths (`ui/`, `loop.py`, `update/boot.py`) in its second
+    column, those that name a module or package of `known` (a bare `blobs.py` after
+    `session/` is its folder's, already named)."""
+    floors = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) < 4 or not cells[1].isdigit():
+            continue
+        for path in cells[2].split("`")[1::2]:
+            name = path.rstrip("/")
+            name = (name[:-3] if name.endswith(".py") else name).replace("/", ".")
+            if name in known or any(k.startswith(name + ".") for k in known):
+                floors.setdefault(name, int(cells[1]))
+    return floors
+
+
+def floor_of(module, floors):
+    """The floor of the longest name in the table that is module or a package above it."""
+    parts = module.split(".")
+    for i in range(len(parts), 0, -1):
+        name = ".".join(parts[:i])
+        if name in floors:
+            return name, floors[name]
+    return None, None
+
+
+def floor_breaks(graph, floors):
+    """[(module, floor, import, its floor)] for each import that does not go down a floor
+    (within one folder imports are free), and (module, None, ...) for a module the table
+    lacks."""
+    out = []
+    for module in sorted(graph):
+        name, f = floor_of(module, floors)
+        if f is None:
+            out.append((module, None, None, None))
+            continue
+        for dep in sorted(graph[module]):
+            dname, df = floor_of(dep, floors)
+            if dname is None:
+                out.append((dep, None, None, None))
+            elif dname.partition(".")[0] != name.partition(".")[0] and df >= f:
+                out.append((module, f, dep, df))
+    return out
+
+
+@pytest.fixture(scope="module")
+def floors(graph):
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        return doc_floors(f.read(), graph)
+
+
+def test_the_floors_are_read_from_the_docs(floors):
+    # A table the reader missed would check nothing.
+    assert floors["main"] > floors["loop"] > floors["startup"] > floors["wiring"]
+    assert floors["wiring"] > floors["ui"] > floors["session"] > floors["store"]
+    assert floors["hw"] > floors["loader"] > floors["sixtysix"] == floors["compat"]
+    assert floors["update.boot"] > floors["update"]
+
+
+def test_every_import_goes_down_the_floors_the_docs_draw(graph, floors):
+    # Issue: the battery gauge (hw/) called the session and the texts (ui/), which stood
+    # hw/ above them, and no test compared the real graph with the table.
+    assert floor_breaks(graph, floors) == []
+
+
+def test_the_floor_check_catches_an_import_upwards(floors):
+    graph = {"hw.gauge": {"ui.i18n"}, "ui.i18n": set(), "mystery": set()}
+    assert floor_breaks(graph, floors) == [("hw.gauge", 2, "ui.i18n", 4),
+                                           ("mystery", None, None, None)]
+
+
 # ---- names that say one thing ------------------------------------------------------------
 
 PRODUCT = ("firmware", "web", "club")

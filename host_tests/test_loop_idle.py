@@ -19,7 +19,7 @@ def test_the_idle_main_loop_blocks_between_scans(tmp_path):
     with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
         cfg = json.load(f)
     (tmp_path / "board.json").write_text(json.dumps(cfg))
-    code = ("import main\napp = main.run(seconds=2)\nprint('LOOPS', app.loops)\n")
+    code = ("import main\napp = main.run(seconds=2)\nimport loop\nprint('LOOPS', loop.turns)\n")
     proc = run_micropython(["-c", code], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],
                            heapsize="256k")
     assert proc.returncode == 0, proc.stderr.decode()
@@ -43,7 +43,8 @@ from store.journal import Store
 Session(Store("data", os)).save_settings({"off_s": 300})
 import main
 app = main.run(loops=1)
-power = app.held[1]
+import loop
+power = loop.held[1]
 print("BOOT", power.off_ms, power.dim_ms)
 app.settings["dim_s"] = 60
 app.save_settings()
@@ -82,7 +83,8 @@ keys.STUCK_MS = 300
 Session(Store("data", os)).save_settings({"dim_s": 1, "off_s": 2})
 import main
 app = main.run(seconds=3)
-k, power = app.held[0], app.held[1]
+import loop
+k, power = loop.held[0], loop.held[1]
 print("STATE", power.state, k.idle(), k.any_down())
 """
     proc = run_micropython(["-c", code], cwd=str(tmp_path), paths=[FIRMWARE, FAKE_MACHINE],

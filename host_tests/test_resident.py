@@ -15,8 +15,8 @@ FAKE_MACHINE = os.path.join(ROOT, "host_tests", "fake_machine")
 BOOT = """
 import sys, json, loop
 app = loop.run(loops=1)
-# what the loop holds comes back with the app, so a heap measured now counts it (bench)
-print("HELD", " ".join(type(x).__name__ for x in app.held))
+# what the loop held stays referenced, so a heap measured now counts it (bench)
+print("HELD", " ".join(type(x).__name__ for x in loop.held))
 print(json.dumps(sorted(sys.modules)))
 """
 

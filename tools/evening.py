@@ -299,7 +299,7 @@ print(json.dumps({
     "lit": {s: (lit_ms.get(s, 0) / spans[s] if spans.get(s) else 0.0) for s in STATES},
     "wakeups": {s: wakes.get(s, 0) for s in STATES},
     "cpu_ms": cpu, "lightsleeps": lightsleeps[0], "deepsleeps": power.deepsleeps,
-    "turns": app.loops, "presses": state["presses"], "wake_presses": state["wake_presses"],
+    "turns": loop.turns, "presses": state["presses"], "wake_presses": state["wake_presses"],
     "key_wakes": key_wakes[0], "wake_turn_bytes": key_wakes[1], "nap_ms": naps[0],
     "deals": len(DEALS), "deal_s": DEAL_S, "evening_s": EVENING_S,
     "contrast": power.contrast, "dim_contrast": power.dim_contrast,

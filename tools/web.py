@@ -76,10 +76,10 @@ CAMERA = ("camera.js",) + tuple("camera/" + n for _p, n in TFJS_FILES) + tuple(
 LAZY = ("clubmqtt.js", "mqtt.esm.js") + CAMERA  # cached by the service worker once loaded
 # Firmware files the browser never imports: the board's boot, its board-file check and the
 # drivers of parts the page replaces (the panel's I2C driver and its set-up, sleep and wake,
-# the battery's gauge).
+# the battery's gauge and the App's answer to it).
 NOT_IMPORTED = ("main.py", "loop.py", "startup.py", "boardcheck.py", "hw/display.py",
                 "hw/display_build.py", "hw/power.py", "hw/wake.py", "hw/gauge.py",
-                "hw/cellwatch.py")
+                "ui/cellwatch.py", "ui/app_cell.py", "session/checkpoint.py")
 GLUE = ("webmain.py", "webstore.py", "export.py", "webclub.py", "webcamera.py")
 PORT = 8066
 

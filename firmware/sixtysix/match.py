@@ -97,18 +97,15 @@ class MatchState:
             raise Refused("match_over")
         ENTRIES[rec[0]](self.deal, rec, False)
 
-    def take(self, rec):
+    def take(self, rec, new=True):
         """The one way a new record enters the match: every check (the suit guesses of a
-        trick typed in part included), then the change. Raises Refused and changes
-        nothing."""
-        self.check(rec)
-        self.replay(rec)
-
-    def replay(self, rec):
-        """A record the match took before, again (the fold of its log: Match._fold): the
-        entry's own checks run, the suit guesses do not (they ran when it was taken)."""
+        trick typed in part included), then the change; raises Refused and changes nothing.
+        new=False: a record the match took before, again (the fold of its log:
+        Match._fold), whose suit guesses ran when it was taken."""
         # One function for the entry, its awards and the deal's end: on the board each
         # function costs heap.
+        if new:
+            self.check(rec)
         d = self.deal
         r = self.rules
         ENTRIES[rec[0]](d, rec, True)
@@ -301,7 +298,7 @@ class Match:
         if state is not None:  # a match begun (undo and mark need one)
             state.thaw(base)
             for r in log_records(log):
-                state.replay(r)
+                state.take(r, False)
 
     def mark(self):
         """A token of what enter, undo and redo change, for rollback(). No copy: enter only

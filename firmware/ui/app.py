@@ -66,10 +66,6 @@ class App:
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
         self.stats_due = False  # a match ended: settle() adds it to the statistics
-        self.loops = 0  # turns of the main loop (loop.py counts them for its test)
-        # What loop.run()'s loop holds (keys, power, club link), handed back with the app
-        # when a run returns, so a heap measured after it counts them as a board's does.
-        self.held = None  # type: tuple | None
         self.club_mark = 0  # club night (club_event): 1 results await the ack, 2 all acked
 
     # --- lifecycle --------------------------------------------------------

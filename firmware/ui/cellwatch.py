@@ -2,8 +2,10 @@
 
 startup.py puts a CellWatch in the club link's place in loop.run()'s turn (it passes the
 turn on to the link, when there is one), so the loop holds no gauge code on a board without
-a sense pin. The check itself (hw/gauge.py) is loaded for each check and dropped after it
-(the loader's "gauge" job).
+a sense pin. Each check loads the gauge's driver (hw/gauge.py: the charge) and the App's
+answer to it (ui/app_cell.py: the words, the checkpoint; the loader's "gauge" job), and
+deep-sleeps for as long as the answer says (0: play on); the chip then boots again as after
+a reset. Not a method of the App: on a board without a gauge it would be heap for nothing.
 """
 
 from compat import const, ticks_add, ticks_diff
@@ -22,14 +24,23 @@ class CellWatch:
 
     def poll(self, now):
         if self.due is None or ticks_diff(now, self.due) >= 0:
+            first = self.due is None
             self.due = ticks_add(now, _CHECK_MS)
             from hw import gauge
 
-            gauge.check(self.machine, self.cell, self.app)
+            m = self.machine
+            pct = gauge.percent(gauge.read_mv(m, self.cell))
+            woke = first and gauge.after_deep_sleep(m)
             del gauge
+            from ui.app_cell import check
+
+            sleep = check(self.app, pct, woke)
+            del check
             from loader import drop
 
             drop("gauge")
+            if sleep:
+                m.deepsleep(sleep)  # on the board: no return; the next boot restores
         if self.link is not None:
             self.link.poll(now)
 
