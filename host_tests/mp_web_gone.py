@@ -1,10 +1,10 @@
 """Run by test_web_camera.py in MicroPython (the unix ports, the browser's): the browser app
 (web/webmain.py) typed an entry at a time, and after each what camera mode may not read
-(web/webcamera.py gone()).
+(web/webcamera.py gone()), or with --played the cards it has played (played()).
 
-    micropython mp_web_gone.py KEYS...    (one argument per entry: its keypad keys)
+    micropython mp_web_gone.py [--played] KEYS...    (one argument per entry: its keys)
 
-Prints one JSON list: gone() before the first entry's keys and after each entry's.
+Prints one JSON list: gone() (played()) before the first entry's keys and after each entry's.
 """
 
 import json
@@ -31,12 +31,16 @@ class Storage:
 
 
 def main(entries):
+    ask = webcamera.gone
+    if entries and entries[0] == "--played":
+        ask = webcamera.played
+        entries = entries[1:]
     webmain.start(Storage())
-    out = [webcamera.gone()]
+    out = [ask()]
     for keys in entries:
         for ch in keys:
             webmain.char(ch)
-        out.append(webcamera.gone())
+        out.append(ask())
     print(json.dumps(out))
 
 

@@ -224,6 +224,25 @@ def test_camera_mode_never_reads_a_card_the_deal_has_played(request, runtime, ri
     assert any(line.startswith("trick") for line, _k in entries)
 
 
+@pytest.mark.parametrize("rid", ["mariage", "schnapsen"])
+def test_the_deal_says_which_cards_it_has_played(micropython, rid):
+    # web/webcamera.py played(): the cards of the deal's tricks entered with their suits
+    # (the core's Deal.known), no nine the rules leave out; what gone() holds beside them
+    # is those nines. A box read as one of them is not proposed (web/camera.js).
+    import keyseq
+
+    lines, _m = keyseq.random_match(rid, 3, max_deals=1)
+    entries = _as_camera_types(lines)
+    proc = micropython(["host_tests/mp_web_gone.py", "--played"] + [k for _line, k in entries],
+                       extra_path=[os.path.join(ROOT, "web")])
+    assert proc.returncode == 0, proc.stderr.decode()
+    got = [sorted(g.split()) for g in json.loads(proc.stdout.decode().strip().splitlines()[-1])]
+    nines = {"9" + s for s in "SHDC"} if rid == "schnapsen" else set()
+    want = [sorted(set(g) - nines) for g in _expected_gone([line for line, _k in entries])]
+    assert got == want
+    assert any(got)
+
+
 def test_a_rank_typed_without_suits_is_gone_once_its_four_are_out(micropython):
     # A trick typed by ranks only tells no suit: only a rank whose four cards are all out
     # (seed: four of each rank) is gone, every suit of it.
@@ -251,16 +270,16 @@ def test_a_rank_typed_without_suits_is_gone_once_its_four_are_out(micropython):
 SURE_NAMES = """(async () => {
   const cam = await import("./camera.js");
   const cases = %s;
-  return cases.map(([probs, gone, n]) =>
-    cam.sureNames(Float32Array.from(probs), n, %s, new Set(gone), %r));
+  return cases.map(([probs, gone, n, played]) =>
+    cam.sureNames(Float32Array.from(probs), n, %s, new Set(gone), %r, new Set(played)));
 })()"""
 
 
 @needs_browser
 def test_the_page_leaves_out_the_gone_cards_as_the_figures_do(site):
     # web/camera.js sureNames and tools/camera_figures.py sure_names are one rule: random
-    # readings, random cards gone, the model's thresholds (one per class), and one
-    # threshold for all; near-ties included.
+    # readings, random cards gone (some of them played, webcamera.py played()), the
+    # model's thresholds (one per class), and one threshold for all; near-ties included.
     import numpy as np
 
     rng = np.random.default_rng(9)
@@ -269,18 +288,23 @@ def test_the_page_leaves_out_the_gone_cards_as_the_figures_do(site):
         n = int(rng.integers(2, 5))
         probs = rng.dirichlet(np.full(len(scenes.CLASSES), 0.003), n).astype(np.float32)
         gone = [c for c in scenes.CARDS if rng.random() < 0.4]
-        cases.append((probs.ravel().tolist(), gone, n))
+        played = [c for c in gone if rng.random() < 0.5]
+        cases.append((probs.ravel().tolist(), gone, n, played))
     for thresholds in (scenes.meta()["thresholds"], [0.85] * len(scenes.CLASSES)):
         js = SURE_NAMES % (json.dumps(cases), json.dumps(scenes.CLASSES), thresholds)
         got = run(site, [{"do": "open"}, {"do": "eval", "js": js}])[1]
         want = [camera_figures.sure_names(np.array(p, np.float32).reshape(n, -1), set(g),
-                                          thresholds) for p, g, n in cases]
+                                          thresholds, set(pl)) for p, g, n, pl in cases]
         assert got == want
     assert sum(name != "?" for names in want for name in names) > 100  # not all unsure
     alone = [camera_figures.sure_names(np.array(p, np.float32).reshape(n, -1), set(), thresholds)
-             for p, g, n in cases]
+             for p, g, n, pl in cases]
     assert alone != want  # some boxes read otherwise once the gone cards are left out
-    assert all(name not in g for (p, g, n), names in zip(cases, want) for name in names)
+    assert all(name not in g for (p, g, n, pl), names in zip(cases, want) for name in names)
+    # a box whose first choice is a played card names it; the others read as before
+    marked = [(name[1:], pl) for (p, g, n, pl), names in zip(cases, want) for name in names
+              if name[0] == "!"]
+    assert marked and all(card in pl for card, pl in marked)
 
 
 # a low-resolution camera's frames, the page's (and the fake camera's), a phone's wide and
@@ -482,3 +506,139 @@ def test_the_camera_loads_only_when_turned_on_and_then_works_offline(site, video
                        {"do": "eval", "js": CAMERA_STATE}],
                 profile=profile, camera=video)
     assert again[3]["frames"] > 0  # the runtime and model came from the worker's cache
+
+
+# ---- a deck that reads badly says so (issue 44) ----------------------------------------------
+
+# For `ms` after the camera has read a first frame: every trick it proposed, every reading
+# of the boxes, every note, and its state at the end.
+WATCH = """(async () => {
+  const ms = %d;
+  const s66 = window.s66;
+  const pause = (t) => new Promise((ok) => setTimeout(ok, t));
+  const t0 = Date.now();
+  while (s66.camera().frames === 0) {
+    if (Date.now() - t0 > 60000) throw new Error("no frames");
+    await pause(25);
+  }
+  const t1 = Date.now();
+  const proposed = new Set(), shown = new Set(), notes = new Set();
+  for (;;) {
+    const c = s66.camera();
+    if (c.pending) proposed.add(c.pending.join(" "));
+    shown.add(c.shown.join(" "));
+    notes.add(c.note);
+    if (Date.now() - t1 > ms) {
+      return {proposed: [...proposed], shown: [...shown], notes: [...notes], last: c,
+              again: !document.getElementById("camera-again").hidden};
+    }
+    await pause(25);
+  }
+})()"""
+
+WAIT_PROPOSED = """(async () => {
+  const want = %s;
+  const t0 = Date.now();
+  for (;;) {
+    const c = window.s66.camera();
+    if (c.pending && c.pending.join(" ") === want) return c;
+    if (Date.now() - t0 > 60000) throw new Error("not proposed: " + JSON.stringify(c));
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+})()"""
+
+
+def _texts():
+    with open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _tricks_video(deck, tmp_path, tricks):
+    """The fake camera playing these tricks over and over; and how long it plays once
+    through, in ms, with two seconds to spare."""
+    import fakecam
+
+    path = str(tmp_path / "tricks.y4m")
+    fakecam.write_deal_video(path, deck, tricks, camera_figures.DEAL_SEED)
+    return path, int(1000 * fakecam.loop_seconds(len(tricks))) + 2000
+
+
+@needs_browser
+def test_a_box_read_as_a_card_the_deal_has_played_is_not_proposed(site, deck, tmp_path):
+    # Trump spades, then the first trick typed with its suits (JS AD): the ace of diamonds
+    # is out. A trick laid with it again ([AD, 9D]) is read as that ace, surely; the camera
+    # proposes nothing and names the card. Before, the ace was left out of the reading and
+    # the box read as the model's second choice: A♥ 9♦ was proposed, one tap from entered.
+    texts = _texts()["en"]
+    setup, _entries = camera_figures.plan(camera_figures.deal_lines())
+    video, loop_ms = _tricks_video(deck, tmp_path, [["AD", "9D"]])
+    want = texts["already played"] + " A♦"
+    got = run(site, [{"do": "open"}, {"do": "type", "keys": setup + "7" + "b5719", "settle": True},
+                     {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": WAIT_NOTE % json.dumps(want)},
+                     {"do": "eval", "js": WATCH % loop_ms}, {"do": "state"}], camera=video)
+    watched, state = got[-2], got[-1]
+    assert state["deal"]["played"] == 1
+    assert watched["proposed"] == [], watched
+    assert "!AD 9D" in watched["shown"], watched  # the box read as the ace played
+    assert not watched["last"]["unreliable"]  # a card lying there again says no more
+
+
+@needs_browser
+def test_a_reading_the_core_refuses_stops_the_camera_for_that_deck(site, deck, tmp_path):
+    # Three aces typed with ranks only (b11, b16): a trick read as two more aces is a fifth
+    # ace, which the core refuses (too_many). The camera then says the deck is not read
+    # reliably and proposes nothing more, though the next trick it shows ([KD, 9C]) it
+    # reads surely and the deal would take; "try again" lets it read again. Before, it
+    # named the refusal and proposed the next trick.
+    texts = _texts()
+    setup, _entries = camera_figures.plan(camera_figures.deal_lines())
+    video, loop_ms = _tricks_video(deck, tmp_path, [["AH", "AC"], ["KD", "9C"]])
+    unreliable = texts["en"]["deck unreliable"]
+    assert all(texts[lang]["deck unreliable"] != unreliable for lang in ("de", "uk", "ru"))
+    got = run(site, [{"do": "open"},
+                     {"do": "type", "keys": setup + "7" + "b11" + "b16", "settle": True},
+                     {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": WAIT_NOTE % json.dumps(unreliable)},
+                     {"do": "eval", "js": WATCH % (2 * loop_ms)},
+                     {"do": "eval", "js": "document.getElementById('camera-again').click()"},
+                     {"do": "eval", "js": CAMERA_STATE}, {"do": "state"}], camera=video)
+    watched, after, state = got[-4], got[-2], got[-1]
+    assert state["deal"]["played"] == 2  # nothing entered by the camera
+    assert watched["proposed"] == [], watched
+    assert "KD 9C" in watched["shown"], watched  # the good trick was there, read surely
+    assert watched["notes"] == [unreliable], watched
+    assert watched["last"]["unreliable"] and watched["again"], watched
+    assert not after["unreliable"] and after["needEmpty"], after  # tried again: it reads
+
+
+@needs_browser
+@pytest.mark.parametrize("typed, corrects", [("b35", True), ("b36", False)])
+def test_a_proposal_the_player_corrects_stops_the_camera_for_that_deck(site, deck, tmp_path,
+                                                                       typed, corrects):
+    # The camera proposes [KD, 9C]; the player types over it another trick (K J, ranks
+    # only): the reading was wrong, the camera says the deck is not read reliably and
+    # proposes nothing more, not even the next trick [AS, 9H] it reads surely. Typed over
+    # with the same trick (K 9: ranks only agree with it), the camera goes on.
+    texts = _texts()["en"]
+    setup, _entries = camera_figures.plan(camera_figures.deal_lines())
+    video, loop_ms = _tricks_video(deck, tmp_path, [["KD", "9C"], ["AS", "9H"]])
+    steps = [{"do": "open"}, {"do": "type", "keys": setup + "7", "settle": True},
+             {"do": "eval", "js": camera_figures.CAMERA_ON},
+             {"do": "eval", "js": WAIT_PROPOSED % json.dumps("KD 9C")},
+             {"do": "type", "keys": typed, "settle": True}]
+    if corrects:
+        steps += [{"do": "eval", "js": WAIT_NOTE % json.dumps(texts["deck unreliable"])},
+                  {"do": "eval", "js": WATCH % (2 * loop_ms)}]
+    else:
+        steps.append({"do": "eval", "js": WAIT_PROPOSED % json.dumps("AS 9H")})
+    got = run(site, steps + [{"do": "state"}], camera=video)
+    state = got[-1]
+    assert state["deal"]["played"] == 1  # the player's trick
+    if corrects:
+        watched = got[-2]
+        assert watched["proposed"] == [], watched
+        assert "AS 9H" in watched["shown"], watched
+        assert watched["last"]["unreliable"], watched
+    else:
+        assert not got[-2]["unreliable"]

@@ -76,13 +76,21 @@ def probabilities(sess, boxes):
     return (both[:len(x)] + both[len(x):]) / 2
 
 
-def sure_names(probs, gone, thresholds):
+def sure_names(probs, gone, thresholds, played=frozenset()):
     """Each box's reading as the page makes it (web/camera.js sureNames): the likeliest
     class but the cards in `gone` (no box can hold them now: web/webcamera.py gone()),
-    the others' probabilities scaled to sum to one; "?" below that class's threshold."""
+    the others' probabilities scaled to sum to one; "?" below that class's threshold.
+    played (webcamera.py played(), all in gone too): a box whose likeliest card is one of
+    them, among those not gone for another reason, is "!" and that card: not proposed."""
     keep = np.array([c not in gone for c in scenes.CLASSES])
+    may = np.array([c not in gone or c in played for c in scenes.CLASSES])
     out = []
     for p in probs:
+        if played:
+            first = scenes.CLASSES[int(np.where(may, p, -1.0).argmax())]
+            if first in played:
+                out.append("!" + first)
+                continue
         q = np.where(keep, p, 0.0)
         best = int(q.argmax())
         kept = q.sum()
@@ -90,9 +98,10 @@ def sure_names(probs, gone, thresholds):
     return out
 
 
-def read_boxes(sess, frame, n, thresholds, gone=frozenset()):
-    """What the page reads in a frame's n boxes: class names, "?" where not sure."""
-    return sure_names(probabilities(sess, scenes.crops(frame, n)), gone, thresholds)
+def read_boxes(sess, frame, n, thresholds, gone=frozenset(), played=frozenset()):
+    """What the page reads in a frame's n boxes: class names, "?" where not sure, "!" and
+    the card where it is one the deal has played."""
+    return sure_names(probabilities(sess, scenes.crops(frame, n)), gone, thresholds, played)
 
 
 # Whole deals, their tricks in play order, for the tricks read with the deal's played cards
@@ -102,9 +111,10 @@ DEAL_KINDS = ((2, True), (3, True), (4, True), (2, False))
 
 
 def dealt_tricks(rng, tricks):
-    """`tricks` tricks of whole shuffled deals: (cards, gone) each, gone the cards no box
-    can hold in it (those of the deal's earlier tricks, and the ranks its rules leave out),
-    as web/webcamera.py gone() says them once those tricks are entered."""
+    """`tricks` tricks of whole shuffled deals: (cards, gone, played) each, gone the cards
+    no box can hold in it (those of the deal's earlier tricks, and the ranks its rules leave
+    out), as web/webcamera.py gone() says them once those tricks are entered, and played
+    the earlier tricks' cards alone (webcamera.py played())."""
     out = []
     kind = 0
     while len(out) < tricks:
@@ -112,10 +122,11 @@ def dealt_tricks(rng, tricks):
         kind += 1
         cards = [c for c in scenes.CARDS if nines or c[0] != "9"]
         gone = set(scenes.CARDS) - set(cards)
+        played = set()
         for i in rng.permutation(len(cards)).reshape(-1, players):
             codes = [cards[j] for j in i]
-            out.append((codes, frozenset(gone)))
-            gone.update(codes)
+            out.append((codes, frozenset(gone | played), frozenset(played)))
+            played.update(codes)
     return out[:tricks]
 
 
@@ -131,20 +142,20 @@ def held_out(deck, tricks=TRICKS, seed=SEED, frame_size=FRAME, dealt=False):
     plan = dealt_tricks(rng, tricks) if dealt else None
     for t in range(tricks):
         if plan:
-            codes, gone = plan[t]
+            codes, gone, played = plan[t]
             n = len(codes)
         else:
             n = int(rng.integers(2, 5))
             codes = [scenes.CARDS[i] for i in rng.choice(len(scenes.CARDS), n, replace=False)]
-            gone = frozenset()
+            gone = played = frozenset()
         frame, _ = scenes.trick_frame(rng, deck, codes, *frame_size)
-        got = read_boxes(sess, frame, n, meta["thresholds"], gone)
+        got = read_boxes(sess, frame, n, meta["thresholds"], gone, played)
         ok = [g == c for g, c in zip(got, codes)]
         cards += n
         right += sum(ok)
-        unsure_cards += got.count("?")
+        unsure_cards += sum(g == "?" or g[0] == "!" for g in got)  # "!": a played card
         tricks_right += all(ok)
-        if "?" not in got and "none" not in got and not all(ok):
+        if all(g in scenes.CARDS for g in got) and not all(ok):  # proposed, and wrong
             wrong_tricks += 1
         for g, c in zip(got, codes):
             if g != c:

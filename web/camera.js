@@ -12,7 +12,10 @@
 // proposed only when every box is sure of a card and the core takes the trick
 // (web/webcamera.py); then the keys that type it go to the panel but its last card, which
 // OK adds. After a trick is entered, the boxes must be seen empty before the next one is
-// proposed.
+// proposed. A box read as a card the deal has played is not proposed. A reading the core
+// refuses for its cards, or a proposal the player types another trick over, says the deck
+// is not read reliably: nothing more is proposed until camera mode is turned on again or
+// the player asks to try again.
 
 const READS = 3; // the same sure reading in this many frames in a row
 const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
@@ -52,11 +55,23 @@ export function regions(n, width, height, inW, inH, margin) {
 // Each box's reading: its likeliest class among those the deal can still show (gone: the
 // cards webcamera.py says no box can hold now), with the probabilities of the others
 // dropped and the rest scaled to sum to one (the model's answer with those cards known
-// absent), or "?" below that class's threshold. tools/camera_figures.py reads the same way.
-export function sureNames(probs, n, classes, gone, thresholds) {
+// absent), or "?" below that class's threshold. played (webcamera.py played(), in gone
+// too): a box whose likeliest card, the others gone left out, is one of them reads "!" and
+// that card: the model calls it a card no box holds, so its second choice is no reading
+// either. tools/camera_figures.py reads the same way.
+export function sureNames(probs, n, classes, gone, thresholds, played = new Set()) {
   const k = classes.length;
   const names = [];
   for (let i = 0; i < n; i++) {
+    let first = -1;
+    for (let c = 0; c < k; c++) {
+      if (gone.has(classes[c]) && !played.has(classes[c])) continue;
+      if (first < 0 || probs[i * k + c] > probs[i * k + first]) first = c;
+    }
+    if (first >= 0 && played.has(classes[first])) {
+      names.push("!" + classes[first]);
+      continue;
+    }
     let best = -1;
     let kept = 0;
     for (let c = 0; c < k; c++) {
@@ -154,7 +169,8 @@ export async function classify(px, n) {
 }
 
 // api (page.js): typeKeys(chars) types keypad characters through the page's key path as the
-// camera's own; trickKeys(codes), drop(), players(), gone(), entered() call web/webcamera.py;
+// camera's own; trickKeys(codes), drop(), players(), gone(), played(), entered(),
+// lastTrick() call web/webcamera.py;
 // tr(key) is the page's texts; redraw() paints the panel. before: the element the view goes
 // above.
 export function createCamera(api, before) {
@@ -170,7 +186,13 @@ export function createCamera(api, before) {
   note.setAttribute("role", "status");
   const frame = document.createElement("div");
   frame.className = "cam-frame";
-  frame.append(video, overlay);
+  // Shown while the deck is not read reliably: the player asks the camera to read again.
+  // Over the view, which it takes no height from (a phone's keys have none to spare).
+  const again = document.createElement("button");
+  again.id = "camera-again";
+  again.type = "button";
+  again.hidden = true;
+  frame.append(video, overlay, again);
   view.append(frame, note);
   before.before(view); // above the keys: the view, then the keys to type on
   const crop = document.createElement("canvas");
@@ -191,6 +213,8 @@ export function createCamera(api, before) {
   let since = 0;
   let quietUntil = 0; // no frame is read before this: the player is typing
   let lastEntered = ""; // webcamera.py entered() (deals.tricks) at the last frame read
+  let unreliable = false; // the deck was read wrong: nothing is proposed
+  let dropped = null; // {codes, winner, at}: a proposal the player's key dropped at entered()
 
   // A camera that gives less than the 640 x 480 the page asks for makes each box fewer
   // pixels, and more cards come out "not sure" (docs/web.md "Camera"): the note says so.
@@ -214,17 +238,19 @@ export function createCamera(api, before) {
     g.textAlign = "center";
     boxes(n, w, h, meta.input[2], meta.input[1]).forEach(([x, y, bw, bh], i) => {
       const s = shown[i] || "";
-      g.strokeStyle = s === "?" ? "#ff6b5f" : s && s !== "none" ? "#7f7" : "#fff";
+      const bad = s === "?" || s[0] === "!"; // not sure, or a card already played
+      g.strokeStyle = bad ? "#ff6b5f" : s && s !== "none" ? "#7f7" : "#fff";
       g.strokeRect(x, y, bw, bh);
-      const label = s === "?" ? api.tr("not sure") : s && s !== "none" ? cardText(s) : String(i + 1);
+      const label = s === "?" ? api.tr("not sure") : s[0] === "!" ? cardText(s.slice(1))
+        : s && s !== "none" ? cardText(s) : String(i + 1);
       g.fillStyle = "rgba(0,0,0,0.6)";
       g.fillRect(x, y + bh - h / 9, bw, h / 9);
-      g.fillStyle = s === "?" ? "#ff6b5f" : "#fff";
+      g.fillStyle = bad ? "#ff6b5f" : "#fff";
       g.fillText(label, x + bw / 2, y + bh - h / 40);
     });
   }
 
-  async function read(n, gone) {
+  async function read(n, gone, played) {
     const w = video.videoWidth;
     const h = video.videoHeight;
     const [, inH, inW] = meta.input;
@@ -238,7 +264,8 @@ export function createCamera(api, before) {
         0, i * inH, inW, inH);
     });
     const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
-    return sureNames(probs, n, meta.classes, new Set(gone.split(" ")), meta.thresholds);
+    return sureNames(probs, n, meta.classes, new Set(gone.split(" ")), meta.thresholds,
+      new Set(played.split(" ")));
   }
 
   function steady(reads) {
@@ -254,8 +281,36 @@ export function createCamera(api, before) {
     if (api.drop()) api.redraw();
   }
 
+  // The deck reads wrong: the camera reads on (the boxes show what it sees) but proposes
+  // nothing, and says so, until camera mode is turned on again or the player tries again.
+  function distrust() {
+    unreliable = true;
+    dropped = null;
+    withdraw();
+    again.textContent = api.tr("try again");
+    again.hidden = false;
+    say("deck unreliable");
+  }
+
+  // Another trick entered where the player's key dropped a proposal: the proposal was
+  // wrong. Only the very next trick is compared (at: where the tricks stood then); a card
+  // typed without its suit agrees with the proposal's card of that rank.
+  function corrected(at, where) {
+    const [d0, t0] = at.split(".").map(Number);
+    const [d1, t1] = where.split(".").map(Number);
+    if (!(d1 === d0 && t1 === t0 + 1) && !(d1 === d0 + 1 && t1 === 0)) return false;
+    const last = api.lastTrick().split(" ");
+    if (last.length !== dropped.codes.length + 1) return false; // not a trick: no telling
+    return Number(last[0]) !== dropped.winner || dropped.codes.some((c, i) =>
+      last[i + 1][0] !== c[0] || (last[i + 1][1] !== "?" && last[i + 1][1] !== c[1]));
+  }
+
   function propose(codes, started) {
     const answer = JSON.parse(api.trickKeys(codes.join(" ")));
+    if (answer.deck) {
+      distrust(); // the core refused the cards read: a card twice, a fifth of a rank
+      return;
+    }
     if (!answer.keys) {
       const own = { trump: "trump first", typing: "typing", board: "camera board" }[answer.why];
       say(own || "not this trick", own ? "" : answer.why); // the core's refusal, named
@@ -263,7 +318,8 @@ export function createCamera(api, before) {
     }
     // The last card's rank key would enter the trick: it waits for OK, with its suit.
     const keys = answer.keys;
-    pending = { keys, rest: keys.slice(-2), codes };
+    pending = { keys, rest: keys.slice(-2), codes, winner: answer.winner };
+    dropped = null;
     api.typeKeys(keys.slice(0, -2));
     proposedAt.push(performance.now() - started);
     if (proposedAt.length > 200) proposedAt.shift();
@@ -283,14 +339,18 @@ export function createCamera(api, before) {
         // were played, and they would be proposed again), or with their suits (left out of
         // the reading, a box of a played card could read as another). They go first.
         const where = api.entered();
+        if (dropped && where !== dropped.at) {
+          if (corrected(dropped.at, where)) distrust();
+          dropped = null;
+        }
         if (where !== lastEntered && !needEmpty) {
           withdraw();
           needEmpty = true;
           history = [];
-          say("clear the boxes");
+          if (!unreliable) say("clear the boxes");
         }
         lastEntered = where;
-        const names = await read(n, api.gone());
+        const names = await read(n, api.gone(), api.played());
         timings.push(performance.now() - started);
         frames++;
         if (timings.length > 500) timings.shift();
@@ -299,7 +359,10 @@ export function createCamera(api, before) {
         shown = names;
         const empty = names.every((s) => s === "none");
         emptySeen = empty ? emptySeen + 1 : 0;
-        if (needEmpty) {
+        const seen = names.find((s) => s[0] === "!");
+        if (unreliable) {
+          say("deck unreliable");
+        } else if (needEmpty) {
           if (emptySeen >= EMPTY_READS) {
             needEmpty = false;
             say("lay the cards");
@@ -311,6 +374,8 @@ export function createCamera(api, before) {
             withdraw(); // taken away before OK, or other cards now: no longer proposed
             say("lay the cards");
           }
+        } else if (seen) {
+          say("already played", cardText(seen.slice(1)));
         } else if (names.includes("?")) {
           say("not sure");
         } else {
@@ -329,14 +394,27 @@ export function createCamera(api, before) {
   }
 
   // OK while a trick is proposed: its last card, then the camera waits for empty boxes.
+  // A trick the core then refuses (its keys stay on the panel for the player to fix) was
+  // read wrong.
   function confirm() {
     const p = pending;
     pending = null;
+    const before = api.entered();
     api.typeKeys(p.rest);
     needEmpty = true;
     history = [];
-    say("take the cards");
+    if (api.entered() === before) distrust();
+    else say("take the cards");
   }
+
+  again.addEventListener("click", () => {
+    unreliable = false;
+    again.hidden = true;
+    needEmpty = true; // the cards lying there may be the ones read wrong: they go first
+    emptySeen = 0;
+    history = [];
+    say("clear the boxes");
+  });
 
   return {
     async start() {
@@ -366,6 +444,9 @@ export function createCamera(api, before) {
       running = true;
       history = [];
       frames = 0;
+      unreliable = false; // turned on again: a deck read wrong before is read again
+      dropped = null;
+      again.hidden = true;
       since = performance.now();
       // Turned on after a trick of the deal: the cards in the boxes may be one already
       // typed (step() says why), so they go first. At a deal's start: its first trick.
@@ -398,6 +479,7 @@ export function createCamera(api, before) {
       }
       quietUntil = performance.now() + QUIET_MS;
       if (!pending) return false;
+      dropped = { codes: pending.codes, winner: pending.winner, at: api.entered() };
       withdraw();
       needEmpty = true; // the player types this trick: the camera waits for the next one
       return false;
@@ -408,7 +490,8 @@ export function createCamera(api, before) {
       return had;
     },
     info() {
-      return { pending: pending && pending.codes, needEmpty, shown, timings: timings.slice(),
+      return { pending: pending && pending.codes, needEmpty, unreliable, shown,
+        timings: timings.slice(),
         proposals: proposedAt.slice(), note: note.textContent, frames,
         fps: frames / Math.max(1e-3, (performance.now() - since) / 1000) };
     },

@@ -432,7 +432,9 @@ async function toggleCamera() {
         drop: () => glue.drop(),
         players: () => glue.players(),
         gone: () => glue.gone(),
+        played: () => glue.played(),
         entered: () => glue.entered(),
+        lastTrick: () => glue.last_trick(),
         redraw: () => draw(null),
         tr,
       }, document.getElementById("keypad"));

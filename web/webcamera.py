@@ -13,12 +13,17 @@ import webmain
 from sixtysix.cards import card
 from sixtysix.deal import trick_winner
 from sixtysix.errors import Refused
-from sixtysix.events import RANKS, SUITS
+from sixtysix.events import RANKS, SUITS, card_text
 from ui.keyboard import key_of
 
 _PLAYER_KEYS = "abcd"
 _RANK_KEYS = "123456"  # A 10 K Q J 9
 _SUIT_KEYS = "7890"  # S H D C
+# The core's refusals of a trick for its cards themselves (a card played twice, a fifth of
+# a rank, a rank the rules leave out, a winner the suits deny, a lead a marriage forbids):
+# given a reading, the deck was read wrong (web/camera.js then stops proposing). The
+# others say where the deal stands (over, a bid open), not what the camera read.
+_DECK_REFUSALS = ("card_seen", "too_many", "bad_rank", "wrong_winner", "lead_marriage")
 
 
 def players():
@@ -45,6 +50,39 @@ def gone():
     return " ".join(out)
 
 
+def played():
+    """The cards the deal has played with their suits entered, as codes ("9S QH"): the
+    core's own record (Deal.known). A box the model reads as one of them is not proposed
+    (web/camera.js): the card lies in no box now, so the reading is wrong. Empty with no
+    match."""
+    state = webmain._app().match.state
+    if state is None:
+        return ""
+    known = state.deal.known
+    return " ".join(RANKS[b >> 2] + SUITS[b & 3] for b in range(len(RANKS) * 4)
+                    if known >> b & 1)
+
+
+def last_trick():
+    """The match's last entry if it is a trick: its winner's seat and its cards in play
+    order, a card's suit "?" where it was not typed ("1 JS A?"); else "". The page compares
+    it with a proposal the player's key dropped: another trick entered there corrects the
+    camera's reading."""
+    match = webmain._app().match
+    log = match.log or (match.prev[1] if match.prev else b"")
+    if not log:
+        return ""
+    n = log[-1]
+    rec = log[-1 - n:-1]
+    if rec[0] != 1:
+        return ""
+    out = [str(rec[1])]
+    for c in rec[2:]:
+        t = card_text(c)
+        out.append(t if len(t) == 2 else t + "?")
+    return " ".join(out)
+
+
 def entered():
     """Where the match's tricks stand ("deals.tricks of this deal"): it changes when a trick
     is entered (by the camera's OK or typed), undone, or a deal begins. The page then
@@ -57,7 +95,8 @@ def entered():
 def keys(codes):
     """codes: the cards in play order, e.g. "QH KS" (rank letter of ATKQJ9, suit of SHDC).
     Answer (JSON): {"keys": the keypad characters that enter the trick, "winner": its seat}
-    or {"why": a reason the trick is not proposed now}."""
+    or {"why": a reason the trick is not proposed now}, with "deck": true where the core
+    refused the trick for its cards (_DECK_REFUSALS)."""
     app = webmain._app()
     why = app.proposable()
     if why is not None:
@@ -73,7 +112,7 @@ def keys(codes):
     try:
         state.check(bytes([1, seat] + cards))  # the core's own check, as a typed trick gets
     except Refused as e:
-        return json.dumps({"why": e.code})
+        return json.dumps({"why": e.code, "deck": e.code in _DECK_REFUSALS})
     out = _PLAYER_KEYS[seat]
     for c in cards:
         out += _RANK_KEYS[c & 7] + _SUIT_KEYS[(c >> 3) - 1]
