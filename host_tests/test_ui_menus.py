@@ -23,7 +23,7 @@ GENERAL = [T(k) for k in ("undo", "redo", "history", "statistics", "settings", "
 
 
 class FakeApp:
-    """What board_menu uses of the App: the match, and push() for the list it opens."""
+    """What scoreboard_menu uses of the App: the match, and push() for the list it opens."""
 
     def __init__(self, match):
         self.match = match
@@ -37,7 +37,7 @@ def menu_labels(match):
     from ui import menus
 
     app = FakeApp(match)
-    menus.board_menu(app)
+    menus.scoreboard_menu(app)
     assert app.pushed.title == T("menu")
     return [label for label, _fn in app.pushed.items]
 

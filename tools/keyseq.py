@@ -37,7 +37,7 @@ _RANK_KEYS = "123456"
 _SUIT_KEYS = "7890"
 _SOFT_KEYS = "wseq"  # four buttons: UP DOWN OK BACK, left to right under the screen
 
-# Menu items (ui/menus.py board_menu) by their role.
+# Menu items (ui/menus.py scoreboard_menu) by their role.
 TRUMP = "trump"
 MARRIAGE = "marriage"
 CLOSE = "close"

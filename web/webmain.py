@@ -29,7 +29,7 @@ from sixtysix.snapshot import snapshot
 from store.journal import Store
 from ui.app import App
 from ui.keyboard import key_of
-from ui.keymap import BOARD_KEYS, BUTTON_NAMES, LIST_KEYS, NUMBER_KEYS, action
+from ui.keymap import BUTTON_NAMES, LIST_KEYS, NUMBER_KEYS, SCOREBOARD_KEYS, action
 from ui.text import board_font
 from webstore import WebFS
 
@@ -44,35 +44,35 @@ class WebApp(App):
         """The trick being typed on the scoreboard (its winner + 1, then its cards), b""
         when none, or while a list covers the scoreboard (App.push dropped it, and the
         trick with it)."""
-        board = self.board  # None while a list covers the scoreboard
-        return b"" if board is None else board.typed()
+        scoreboard = self.scoreboard  # None while a list covers the scoreboard
+        return b"" if scoreboard is None else scoreboard.typed()
 
     def retype(self, line):
         """Put back a trick typed() gave, if the scoreboard is shown and this deal can still
         be typing it (Scoreboard.retype checks)."""
-        board = self.board
-        if board is not None and self.match.state is not None:
-            board.retype(self.match.state, line)
+        scoreboard = self.scoreboard
+        if scoreboard is not None and self.match.state is not None:
+            scoreboard.retype(self.match.state, line)
             self.dirty = True
 
     def proposable(self):
         """Why camera mode (webcamera.py) cannot propose a trick now: "board" (a list
         covers the scoreboard, no match, or not the keypad's layout), "typing" (a trick is
         being typed), or None."""
-        board = self.board
-        if self.lists or board is None or self.match.state is None or self.layout != "keypad":
+        scoreboard = self.scoreboard
+        if self.lists or scoreboard is None or self.match.state is None or self.layout != "keypad":
             return "board"
-        if board.win >= 0 or board.cards:
+        if scoreboard.win >= 0 or scoreboard.cards:
             return "typing"
         return None
 
     def drop_typed(self):
         """Clear the trick being typed (a camera's proposal the player typed over or took
         away); nothing is entered. True if the scoreboard changed."""
-        board = self.board
-        if self.lists or board is None or board.win < 0:
+        scoreboard = self.scoreboard
+        if self.lists or scoreboard is None or scoreboard.win < 0:
             return False
-        board.clear()
+        scoreboard.clear()
         self.dirty = True
         return True
 
@@ -173,7 +173,7 @@ def held_keys():
     names = BUTTON_NAMES if layout != "keypad" else "0123456789ABCD*#"
     return " ".join(n for n in names
                     if any(action(layout, n, True, m) is not None
-                           for m in (BOARD_KEYS, LIST_KEYS, NUMBER_KEYS)))
+                           for m in (SCOREBOARD_KEYS, LIST_KEYS, NUMBER_KEYS)))
 
 
 def picks():

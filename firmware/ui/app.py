@@ -5,10 +5,10 @@ show()), a Session (the match as saved on flash), a key layout name and the
 settings; main.py and the simulator feed it key events, and after each key call settle()
 (what the key left to do: a match's statistics) and render() (drawing, which writes nothing).
 Screens (ui/screen.py) are small objects with draw(app, fb) and act(app, action, arg);
-the scoreboard (`board`) is under the lists (`lists`, the top one last). The App imports
+the scoreboard (`scoreboard`) is under the lists (`lists`, the top one last). The App imports
 the scoreboard (ui/scoreboard.py) at boot and the lists (ui/menus.py) through menus() when one
 is wanted; neither imports the App: they get it as an argument. Only one of the two is in
-RAM at a time: a list pushed over the scoreboard drops the scoreboard's code (`board` is
+RAM at a time: a list pushed over the scoreboard drops the scoreboard's code (`scoreboard` is
 None until it is back), home() drops the lists' code, and the scoreboard's comes back when
 the screen is next wanted (a key or a frame), once the list's code has left the call stack.
 """
@@ -61,7 +61,7 @@ class App:
         # The saved settings: the wiring (wiring.py) reads them before the UI loads.
         values.update(session.load_settings() if settings is None else settings)
         self.lang = use(values["lang"])
-        self.board = None  # the scoreboard (ui/scoreboard.py), None while a list covers it
+        self.scoreboard = None  # the scoreboard (ui/scoreboard.py), None while a list covers it
         self.lists = []  # the lists over it, the top one last
         self.message = ""  # one line at the bottom until the next key: a refusal or news
         self.dirty = True
@@ -96,16 +96,16 @@ class App:
         lists = self.lists
         if lists:
             return lists[-1]
-        board = self.board
-        if board is None:
+        scoreboard = self.scoreboard
+        if scoreboard is None:
             # Back from a list: the scoreboard's code loads here, after the key that closed
             # the list has returned. Loaded in home(), it would share the heap with the
             # lists' code, which the closing key's call frames still hold.
             gc.collect()  # the lists' code freed first, so the scoreboard's takes its place
             from ui.scoreboard import Scoreboard
 
-            board = self.board = Scoreboard()
-        return board
+            scoreboard = self.scoreboard = Scoreboard()
+        return scoreboard
 
     def menus(self):
         """The lists (ui/menus.py), imported on first use; home() drops them again."""
@@ -115,11 +115,11 @@ class App:
 
     def push(self, screen):
         self.lists.append(screen)
-        if self.board is not None:
+        if self.scoreboard is not None:
             # A list covers the scoreboard: its code (ui/scoreboard.py) leaves the heap until
             # home() comes back to it. A trick half typed goes with it, as it always did
             # when a list opened (nothing else of the scoreboard outlives a list).
-            self.board = None
+            self.scoreboard = None
             drop("scoreboard")
         self.dirty = True
 
@@ -156,7 +156,7 @@ class App:
         self.dirty = True
         if act is None:
             return
-        if act[0] == keymap.UNDO and screen.key_mode != keymap.BOARD_KEYS:
+        if act[0] == keymap.UNDO and screen.key_mode != keymap.SCOREBOARD_KEYS:
             del screen  # the list's last reference here: its code may leave the heap
             self.home()  # undo works from every screen: it returns to the scoreboard
             screen = self.screen

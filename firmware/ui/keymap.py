@@ -34,7 +34,7 @@ _SUITS = const("7890")
 
 
 # How keys read on a screen (its key_mode, ui/screen.py).
-BOARD_KEYS = const(0)  # the scoreboard: players, ranks, suits
+SCOREBOARD_KEYS = const(0)  # the scoreboard: players, ranks, suits
 LIST_KEYS = const(1)  # lists: digits pick an item, A/B move
 NUMBER_KEYS = const(2)  # a number being typed: keypad digits give PICK 0-9
 
@@ -42,12 +42,12 @@ NUMBER_KEYS = const(2)  # a number being typed: keypad digits give PICK 0-9
 def action(layout, name, long, mode):
     """(action, argument) for a key event, or None for a key that means nothing here.
 
-    mode: the screen's key_mode (BOARD_KEYS, LIST_KEYS or NUMBER_KEYS)."""
+    mode: the screen's key_mode (SCOREBOARD_KEYS, LIST_KEYS or NUMBER_KEYS)."""
     if layout == KEYPAD:
         if long:
             # A long press has one meaning everywhere: * redo (undo in lists), # menu.
             if name == "*":
-                return (REDO, 0) if mode == BOARD_KEYS else (UNDO, 0)
+                return (REDO, 0) if mode == SCOREBOARD_KEYS else (UNDO, 0)
             if name == "#":
                 return (MENU, 0)
             return None
@@ -55,7 +55,7 @@ def action(layout, name, long, mode):
             return None
         if mode == NUMBER_KEYS and name in "0123456789":
             return (PICK, int(name))
-        if mode != BOARD_KEYS:
+        if mode != SCOREBOARD_KEYS:
             # A digit picks its item (0 the tenth); A/B move the cursor; # picks; * goes back.
             i = "1234567890".find(name)
             if i >= 0:
@@ -75,6 +75,6 @@ def action(layout, name, long, mode):
     if long:
         # Long BACK undoes from every screen; long OK opens the menu; long UP redoes.
         return ((REDO, 0), None, (MENU, 0), (UNDO, 0))[i]
-    if mode != BOARD_KEYS:
+    if mode != SCOREBOARD_KEYS:
         return ((UP, 0), (DOWN, 0), (OK, 0), (BACK, 0))[i]
     return (SOFT, i)

@@ -32,7 +32,7 @@ def _suit_key(app, suit):
 # --- the action menu ---------------------------------------------------------
 
 
-def board_menu(app):
+def scoreboard_menu(app):
     """The deal's entries while a match is under way, then the general items; with no match
     the general items alone (history, statistics, settings, a new match). An entry the deal
     would refuse whatever is picked under it is left out: after a deal ended, closing and

@@ -54,12 +54,12 @@ class Scoreboard(Screen):
             # No match yet: # (OK) starts one, as the screen says; a held # (OK) opens the
             # menu as during a match, its general items (settings, statistics, ...) alone.
             if action == keymap.MENU:
-                app.menus().board_menu(app)
+                app.menus().scoreboard_menu(app)
             elif action == keymap.OK or action == keymap.SOFT and arg == 2:
                 app.menus().new_match(app)
             return
         if action == keymap.SOFT:
-            from ui.softkeys import soft  # four buttons only: dropped with the board
+            from ui.softkeys import soft  # four buttons only: dropped with the scoreboard
 
             key = soft(self, app)[arg]  # (label, action, argument), or None
             if key is None:
@@ -84,7 +84,7 @@ class Scoreboard(Screen):
             if arg == 1:  # four buttons: the suit list, as a suit key on the keypad
                 app.menus().suit_list(app)
             else:
-                app.menus().board_menu(app)
+                app.menus().scoreboard_menu(app)
         elif state.over:
             if action == keymap.OK:
                 app.menus().new_match(app)
@@ -95,7 +95,7 @@ class Scoreboard(Screen):
                 # claims 66 and the deal is scored by the last trick's rules
                 app.enter(b"\x0d")
             elif self.win < 0:
-                app.menus().board_menu(app)
+                app.menus().scoreboard_menu(app)
             elif not app.settings["quick"]:
                 # # in a trick under way: how many cards it still needs (rank keys), or on a
                 # refused trick kept on the line, that * puts it right first.
@@ -244,8 +244,8 @@ class Scoreboard(Screen):
                 fb.fill_rect(W - 2, y, 2, h, 1)
         pct = getattr(app, "battery", None)
         if pct is not None:
-            # A board that reads its cell (hw/gauge.py sets app.battery, on those boards
-            # only): the top left's first two columns (names start at x 2) hold its
+            # A board that reads its cell (ui/app_cell.py sets app.battery, on those
+            # boards only): the top left's first two columns (names start at x 2) hold its
             # charge, a bar from the bottom up.
             h = (pct * 9 + 99) // 100
             fb.fill_rect(0, 9 - h, 2, h, 1)

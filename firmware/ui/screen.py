@@ -20,7 +20,7 @@ class Screen:
     """A screen: draw(app, fb) draws it, act(app, action, arg) takes (action, argument)
     pairs from ui/keymap.py; each kind of screen defines both.
 
-    key_mode says how the keys read on it: ui/keymap.py's BOARD_KEYS (0, the scoreboard),
+    key_mode says how the keys read on it: ui/keymap.py's SCOREBOARD_KEYS (0, the scoreboard),
     LIST_KEYS or NUMBER_KEYS. (A number here, so that this module imports no other.)
 
     There are no on_hide / on_open hooks (micro-gui has them): the scoreboard, the one

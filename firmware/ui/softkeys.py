@@ -1,6 +1,6 @@
 """The scoreboard's soft keys on four buttons: what each button does there, and their labels
 on the bottom line. The scoreboard (ui/scoreboard.py) loads this module on a four-button board
-only (a keypad's keys are printed on its overlay), and App.push drops it with the board.
+only (a keypad's keys are printed on its overlay), and App.push drops it with the scoreboard.
 """
 
 from ui import keymap
