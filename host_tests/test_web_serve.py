@@ -78,6 +78,38 @@ def test_a_taken_port_is_said_plainly_before_any_build(tmp_path):
     assert not out.exists()  # said before the build
 
 
+def test_a_second_make_web_leaves_the_first_ones_folder_alone(tmp_path):
+    # Issue 47: a second make web emptied and rebuilt build/web under the first, whose
+    # HTTPS server then answered 404 for /ca.crt, the address its banner gives phones.
+    out = tmp_path / "web"
+    first = subprocess.Popen([sys.executable, os.path.join(TOOLS, "web.py"), "--port", "0",
+                              "--out", str(out)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        url = None
+        for line in first.stdout:  # waits for the banner, however loaded the machine
+            if line.startswith("serving the scorekeeper at "):
+                url = line.split()[4]
+                break
+        assert url is not None, first.stderr.read()
+        marker = out / "index.html"
+        before = marker.stat().st_mtime_ns
+        second = subprocess.run([sys.executable, os.path.join(TOOLS, "web.py"), "--port", "0",
+                                 "--out", str(out)], capture_output=True, text=True,
+                                timeout=120, cwd=ROOT)
+        assert second.returncode != 0
+        assert "is being served by another make web (process %d" % first.pid in second.stderr
+        assert "--out DIR" in second.stderr and "Traceback" not in second.stderr
+        assert marker.stat().st_mtime_ns == before  # not rebuilt under the first
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert r.status == 200 and b"<html" in r.read().lower()
+    finally:
+        first.terminate()
+        first.wait(timeout=30)
+    # Stopped, its lock goes: a new make web builds again.
+    assert web.served_by(str(out)) is None
+
+
 def test_make_web_passes_host_and_port():
     proc = subprocess.run(["make", "-n", "web", "HOST=0.0.0.0", "WEB_PORT=8099"], cwd=ROOT,
                           capture_output=True, text=True)

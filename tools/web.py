@@ -237,8 +237,29 @@ def service_worker(files, version, lazy=LAZY):
     return src[:start] + "const BUILD = " + build + ";" + src[end:]
 
 
+def served_by(out):
+    """(pid, port) of a live `make web` serving the folder out, else None: its lock file
+    (out + ".serving", beside the folder, so it is never served) names them."""
+    try:
+        with open(out.rstrip("/") + ".serving") as f:
+            pid, port = (int(w) for w in f.read().split())
+        if pid != os.getpid():
+            os.kill(pid, 0)  # raises when no such process runs
+            return pid, port
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def build(out=OUT):
-    """Write the site into out (emptied first); returns {file name: bytes}."""
+    """Write the site into out (emptied first); returns {file name: bytes}. Refused while
+    another `make web` serves that folder: emptying it under that server left a phone's
+    /ca.crt answered 404."""
+    other = served_by(out)
+    if other is not None:
+        raise SystemExit("make web: %s is being served by another make web (process %d, "
+                         "port %d); stop that one first, or build elsewhere: --out DIR"
+                         % (os.path.relpath(out), other[0], other[1]))
     for path in ([os.path.join(RUNTIME, name) for name in RUNTIME_FILES] + [MQTT_BUNDLE]
                  + [os.path.join(TFJS, p, "dist", name) for p, name in TFJS_FILES]):
         if not os.path.exists(path):
@@ -495,6 +516,9 @@ def main(argv=None):
         return 0
     if tls:  # the authority's certificate (never a key), for a phone to install
         shutil.copyfile(tls["ca"], os.path.join(args.out, "ca.crt"))
+    lock = args.out.rstrip("/") + ".serving"
+    with open(lock, "w") as f:
+        f.write("%d %d\n" % (os.getpid(), server.server_address[1]))
     print(banner(args.host, server.server_address[1], tls), flush=True)
     try:
         server.serve_forever()
@@ -502,6 +526,10 @@ def main(argv=None):
         pass
     finally:
         server.server_close()
+        try:
+            os.remove(lock)
+        except OSError:
+            pass
     return 0
 
 
