@@ -172,3 +172,28 @@ camera-model: $(TRAIN_STAMP) $(NODE_STAMP)
 	rm -rf build/cards
 	node tools/cardcam/render.mjs build/cards
 	$(TRAIN_VENV)/bin/python tools/cardcam/train.py --cards build/cards
+
+# ---- Card designs made to break the camera model (tools/cardcam/decks.py; issue 44) -------
+# make camera-decks [SEED=N]       draws the deck generator's design N (seeded: every element
+#                                  varied, design.json says how) and the hand-made designs
+#                                  (four-colour, one symbol, large index, German suits:
+#                                  fixed, never a seed's) into build/decks/<design>/
+# make camera-designs [TRICKS=N]   the committed model on the measured seeds (decks.MEASURED,
+#                                  never trained on) and the hand-made designs, read as the
+#                                  bench reads the held-out deck (tools/cardcam/measure_designs.py;
+#                                  docs/web.md "Camera")
+# The typefaces are npm @fontsource packages pinned in tools/cardcam/package.json: only these
+# targets and camera-model install them, never make test.
+CARDCAM_STAMP := tools/cardcam/node_modules/.installed
+TRICKS ?= 2000
+
+$(CARDCAM_STAMP): tools/cardcam/package.json tools/cardcam/package-lock.json
+	cd tools/cardcam && npm ci --no-audit --no-fund --loglevel=error
+	touch $(CARDCAM_STAMP)
+
+.PHONY: camera-decks camera-designs
+camera-decks: $(STAMP) $(CARDCAM_STAMP)
+	$(BIN)/python tools/cardcam/decks.py build/decks --seed $(SEED) --hand all
+
+camera-designs: $(STAMP) $(NODE_STAMP) $(CARDCAM_STAMP)
+	$(BIN)/python tools/cardcam/measure_designs.py --tricks $(TRICKS)
