@@ -387,6 +387,62 @@ def test_a_denied_camera_says_so_and_typing_works(site):
     assert got[-1]["deal"]["trump"] and got[-1]["deal"]["played"] == 1  # typed as ever
 
 
+# What camera mode left after it was turned on and failed: the note, whether the video's
+# box shows, what the page fetched of the model and TensorFlow.js, and the view after a tap
+# on its own close button.
+AFTER_FAILURE = """(() => {
+  const view = document.getElementById("camera-view");
+  const frame = view.querySelector(".cam-frame");
+  const fetched = performance.getEntriesByType("resource").map((e) => e.name)
+    .filter((n) => /camera\\/(tf-|cards\\.bin|model\\.json)/.test(n));
+  const shown = !frame.hidden && frame.getBoundingClientRect().height > 0;
+  document.getElementById("camera-close").click();
+  return {note: document.getElementById("camera-note").textContent, shown, fetched,
+          closed: view.hidden};
+})()"""
+
+
+@needs_browser
+def test_no_camera_is_said_in_players_words_and_loads_nothing_of_the_model(site):
+    # Issue 47: with no camera the note read "no camera here ... NotFoundError" (the
+    # browser's name for it), 2 MB of TensorFlow.js and the model came anyway (fetched
+    # before the camera answered), and an empty black box stayed over the keys with no way
+    # to close it but a reload.
+    setup, entries = camera_figures.plan(camera_figures.deal_lines())
+    texts = json.load(open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8"))
+    got = run(site, [{"do": "open"}, {"do": "type", "keys": setup, "settle": True},
+                     {"do": "eval", "js": "document.getElementById('camera-open').click()"},
+                     {"do": "eval", "js": WAIT_NOTE % json.dumps(texts["en"]["no camera here"])},
+                     {"do": "eval", "js": AFTER_FAILURE},
+                     {"do": "type", "keys": entries[0][-1] + entries[1][-1], "settle": True},
+                     {"do": "state"}])
+    after = got[4]
+    assert after == {"note": texts["en"]["no camera here"], "shown": False, "fetched": [],
+                     "closed": True}
+    assert got[-1]["deal"]["trump"] and got[-1]["deal"]["played"] == 1  # typed as ever
+
+
+@needs_browser
+def test_a_plain_http_address_from_another_computer_says_to_open_the_secure_one(site):
+    # The page at a name that is not this computer (a laptop's address on the club's WiFi,
+    # here a name mapped to loopback): not a secure origin, so the browser gives it no
+    # camera. The note says so and gives the https address, instead of "no camera here" on
+    # a phone that has one.
+    texts = json.load(open(os.path.join(ROOT, "web", "pagetext.json"), encoding="utf-8"))
+    port = site.split(":")[-1].strip("/")
+    url = "http://table.test:%s/" % port
+    want = texts["en"]["camera needs https"] + " https://table.test:%s/" % port
+    got = run(url, [{"do": "open"},
+                    {"do": "eval", "js": "window.isSecureContext"},
+                    {"do": "eval", "js": "document.getElementById('camera-open').click()"},
+                    {"do": "eval", "js": WAIT_NOTE % json.dumps(want)},
+                    {"do": "eval", "js": AFTER_FAILURE}],
+              args=["--host-resolver-rules=MAP table.test 127.0.0.1",
+                    "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"])
+    assert got[1] is False
+    assert got[4] == {"note": want, "shown": False, "fetched": [], "closed": True}
+
+
 # Wait until the camera reads frames (again: a player's key stops it for a while, keys
 # first) and then six more: its state then.
 READ_AGAIN = """(async () => {

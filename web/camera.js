@@ -193,7 +193,18 @@ export function createCamera(api, before) {
   again.type = "button";
   again.hidden = true;
   frame.append(video, overlay, again);
-  view.append(frame, note);
+  // Its own way out, whatever happened: camera mode off, the keys as ever.
+  const close = document.createElement("button");
+  close.id = "camera-close";
+  close.type = "button";
+  close.textContent = "×";
+  close.title = close.ariaLabel = api.tr("close camera");
+  close.addEventListener("click", () => {
+    const open = document.getElementById("camera-open");
+    if (running && open) open.click(); // as the player's own camera button: page.js turns it off
+    else stopped();
+  });
+  view.append(close, frame, note);
   before.before(view); // above the keys: the view, then the keys to type on
   const crop = document.createElement("canvas");
   const cropCtx = crop.getContext("2d", { willReadFrequently: true });
@@ -416,29 +427,57 @@ export function createCamera(api, before) {
     say("clear the boxes");
   });
 
+  function stopped() {
+    running = false;
+    if (timer) clearTimeout(timer);
+    timer = 0;
+    withdraw();
+    if (stream) for (const t of stream.getTracks()) t.stop();
+    stream = null;
+    video.srcObject = null;
+    view.hidden = true;
+  }
+
   return {
     async start() {
       view.hidden = false;
-      say("camera loading");
+      frame.hidden = true; // no black box over the keys until a camera answers
+      // The camera is asked for first: the model and TensorFlow.js (about 2 MB) load only
+      // once there is one. Each way it can fail is said in the player's words.
+      if (!window.isSecureContext) {
+        // A plain http page from another computer: the browser gives it no camera at all.
+        say("camera needs https", "https://" + location.host + location.pathname);
+        return false;
+      }
       if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
         say("no camera here");
         return false;
       }
+      say("camera asking");
       try {
-        const [media] = await Promise.all([
-          navigator.mediaDevices.getUserMedia({
-            audio: false,
-            video: { facingMode: { ideal: "environment" }, width: { ideal: 640 },
-              height: { ideal: 480 } },
-          }),
-          loadModel(),
-        ]);
-        stream = media;
+        stream = await navigator.mediaDevices.getUserMedia({
+          audio: false,
+          video: { facingMode: { ideal: "environment" }, width: { ideal: 640 },
+            height: { ideal: 480 } },
+        });
       } catch (err) {
-        const denied = err && (err.name === "NotAllowedError" || err.name === "SecurityError");
-        say(denied ? "camera denied" : "no camera here", denied ? "" : String(err && err.name));
+        const name = err && err.name;
+        say(name === "NotAllowedError" || name === "SecurityError" ? "camera denied"
+          : name === "NotReadableError" || name === "AbortError" ? "camera busy"
+            : "no camera here");
         return false;
       }
+      say("camera loading");
+      try {
+        await loadModel();
+      } catch (err) {
+        stopped();
+        view.hidden = false;
+        say("camera error");
+        console.warn("camera: " + err);
+        return false;
+      }
+      frame.hidden = false;
       video.srcObject = stream;
       await video.play().catch(() => {});
       running = true;
@@ -460,16 +499,7 @@ export function createCamera(api, before) {
       step();
       return true;
     },
-    stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = 0;
-      withdraw();
-      if (stream) for (const t of stream.getTracks()) t.stop();
-      stream = null;
-      video.srcObject = null;
-      view.hidden = true;
-    },
+    stop: stopped,
     // A key from the player (page.js): true if the camera took it (OK on a proposal).
     // Any other key drops the proposal first, and then types as ever.
     key(name, okName) {
