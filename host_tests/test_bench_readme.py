@@ -21,7 +21,7 @@ import json
 import os
 import re
 
-import bench
+import benchdocs
 import flash_figures
 import pytest
 from conftest import ROOT
@@ -37,7 +37,7 @@ def _read(rel):
         return f.read()
 
 
-DOCS = bench.doc_files(ROOT)
+DOCS = benchdocs.doc_files(ROOT)
 
 
 def _row(result, key):
@@ -51,24 +51,24 @@ def test_every_marked_figure_is_bench_json(rel):
     text = _read(rel)
     result = _result()
     wrong = []
-    for m in re.finditer(bench.FIGURE, text, re.S):
+    for m in re.finditer(benchdocs.FIGURE, text, re.S):
         try:
-            want = bench.formatted(bench.figure(result, m.group(1)), m.group(2))
+            want = benchdocs.formatted(benchdocs.figure(result, m.group(1)), m.group(2))
         except KeyError as e:
             wrong.append("%s: %s" % (m.group(0), e))
             continue
         if m.group(3) != want:
             wrong.append("%s: bench.json says %s" % (m.group(0), want))
     assert wrong == [], "%s: run tools/bench.py --docs (or make bench)" % rel
-    assert bench.docs_with(text, result) == text, \
+    assert benchdocs.docs_with(text, result) == text, \
         "%s differs from bench.json: run tools/bench.py --docs (or make bench)" % rel
 
 
 def test_the_docs_have_the_table_and_quote_the_known_figures():
-    assert bench._MARK_START in _read(bench.TABLE_DOC)
+    assert benchdocs.MARK_START in _read(benchdocs.TABLE_DOC)
     marked = set()
     for rel in DOCS:
-        marked |= {m.group(1) for m in re.finditer(bench.FIGURE, _read(rel), re.S)}
+        marked |= {m.group(1) for m in re.finditer(benchdocs.FIGURE, _read(rel), re.S)}
     for path in ("heap_mp32.peak", "heap_mp32.smallest_k", "heap_mp32.romfs.peak",
                  "heap_start_mp32", "flash_event", "web_first_load.first_load_bytes",
                  "web_first_load.key_to_frame_median_ms", "web_first_load.key_to_frame_p95_ms",
@@ -135,9 +135,9 @@ def _plain(text):
     """The text with code blocks, inline code, HTML comments and marked figures (with the
     figures table) blanked out, line breaks kept."""
     blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
-    text = re.sub(re.escape(bench._MARK_START) + ".*?" + re.escape(bench._MARK_END), blank,
+    text = re.sub(re.escape(benchdocs.MARK_START) + ".*?" + re.escape(benchdocs.MARK_END), blank,
                   text, flags=re.S)
-    text = re.sub(bench.FIGURE, blank, text, flags=re.S)
+    text = re.sub(benchdocs.FIGURE, blank, text, flags=re.S)
     text = re.sub(r"(?ms)^ *```.*?^ *```[^\n]*$", blank, text)
     text = re.sub(r"<!--.*?-->", blank, text, flags=re.S)
     return re.sub(r"`[^`\n]*`", blank, text)

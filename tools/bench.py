@@ -77,7 +77,7 @@ WebAssembly port; the other figures on the 64-bit unix port.
 
 At the end it writes every figure the docs quote (README.md and docs/*.md) from bench.json,
 as `--docs` does: the figures table (docs/performance.md), and each figure the docs mark with
-`<!-- bench:KEY.FIELD FORMAT -->...<!-- /bench -->` (docs_with() below).
+`<!-- bench:KEY.FIELD FORMAT -->...<!-- /bench -->` (tools/benchdocs.py's docs_with()).
 
 Runs the worker parts of itself under MicroPython (`micropython tools/bench.py WORKER ...`).
 """
@@ -87,6 +87,8 @@ import sys
 from targets import TARGETS  # the limits, shared with web_figures.py
 
 MICRO = sys.implementation.name == "micropython"
+if not MICRO:  # writing the figures into the docs: the orchestrator's part alone
+    import benchdocs
 
 HUNDRED = "new schnapsen target=99 dealer=1"  # a long match: 100+ deals
 GROWTH_RULES = "mariage"
@@ -1011,7 +1013,7 @@ def web_only():
     rows = web_rows(web)
     with open(os.path.join(_root(), "bench.json")) as f:
         result = json.load(f)
-    print(table({"rows": rows}))
+    print(benchdocs.table({"rows": rows}))
     _put_rows(result, rows)
 
 
@@ -1031,7 +1033,7 @@ def camera_only():
     with open(path) as f:
         result = json.load(f)
     result["rows"] = [r for r in result["rows"] if not r["key"].startswith("camera_")] + rows
-    print(table({"rows": rows}))
+    print(benchdocs.table({"rows": rows}))
     with open(path, "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")
@@ -1203,134 +1205,6 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
             "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
 
 
-def table(result):
-    rows = result["rows"]
-    w1 = max(len(r["figure"]) for r in rows)
-    w2 = max(len(r["value"]) for r in rows)
-    w3 = max(len(r["target"]) for r in rows)
-    out = ["%-*s  %-*s  %-*s  %s" % (w1, "figure", w2, "measured", w3, "target", "status")]
-    out.append("-" * (w1 + w2 + w3 + 14))
-    for r in rows:
-        out.append("%-*s  %-*s  %-*s  %s" % (w1, r["figure"], w2, r["value"], w3, r["target"],
-                                             r["status"]))
-    return "\n".join(out)
-
-
-TABLE_DOC = "docs/performance.md"  # the file that holds the figures table
-_MARK_START = "<!-- bench: start (tools/bench.py --docs writes this table from bench.json) -->"
-_MARK_END = "<!-- bench: end -->"
-
-
-def figures_table(result):
-    """The figures as the docs show them: a Markdown table, one row per figure."""
-    out = ["| figure | measured | target | status |", "|---|---|---|---|"]
-    for r in result["rows"]:
-        name = r["figure"].strip()
-        if r["figure"].startswith("  "):
-            name = "&nbsp;&nbsp;" + name
-        status = {"met": "met", "NOT MET": "**not met**"}.get(r["status"], "")
-        out.append("| %s | %s | %s | %s |" % (name, r["value"].replace("|", "/"),
-                                              r["target"] if r["target"] != "-" else "",
-                                              status))
-    return "\n".join(out)
-
-
-def table_with(text, result):
-    """A docs file's text with its figures table replaced by `result`'s."""
-    a = text.index(_MARK_START) + len(_MARK_START)
-    b = text.index(_MARK_END)
-    return text[:a] + "\n" + figures_table(result) + "\n" + text[b:]
-
-
-# ---- the figures in the docs, from bench.json -------------------------------------------
-# In README.md and docs/*.md a measured figure sits between markers that name where in
-# bench.json it comes from: a row's key, then fields of its raw value, and a format:
-#     <!-- bench:heap_mp32.peak -->61,104<!-- /bench -->      61,104 (an int: thousands)
-#     <!-- bench:heap_mp32.peak kB -->61.1<!-- /bench -->     kilobytes (1000), one decimal
-#     <!-- bench:heap_mp32.peak kB0 -->61<!-- /bench -->      kilobytes, whole
-#     <!-- bench:flash_event .0f -->20<!-- /bench -->         any format() spec
-# tools/bench.py --docs (and the end of `make bench`) rewrites the text between them;
-# host_tests/test_bench_readme.py fails when one differs, or when a docs line quotes a
-# measured-looking figure without them.
-
-FIGURE = r"<!-- bench:(\w[\w.]*)(?: (\S+))? -->(.*?)<!-- /bench -->"  # a re for CPython
-
-
-def doc_files(root=None):
-    """README.md and docs/*.md, as paths relative to the root."""
-    import os
-
-    root = root or _root()
-    names = sorted(n for n in os.listdir(os.path.join(root, "docs")) if n.endswith(".md"))
-    return ["README.md"] + ["docs/" + n for n in names]
-
-
-def figure(result, path):
-    """The value a marker's path names: a row's key, then fields of its raw value."""
-    key, *fields = path.split(".")
-    rows = [r for r in result["rows"] if r["key"] == key]
-    if not rows:
-        raise KeyError("bench.json has no figure %r" % key)
-    value = rows[0]["raw"]
-    for name in fields:
-        if not isinstance(value, dict) or name not in value:
-            raise KeyError("bench.json's %r has no field %r" % (key, path))
-        value = value[name]
-    return value
-
-
-def formatted(value, fmt=None):
-    """A figure as the docs write it: ints with thousands commas, kB/kB0 kilobytes (1000
-    bytes) with one decimal or none, any other fmt a format() spec."""
-    if fmt == "kB":
-        return "%.1f" % (value / 1000.0)
-    if fmt == "kB0":
-        return "%d" % round(value / 1000.0)
-    if fmt:
-        return format(value, fmt)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return "{:,}".format(value)
-    return str(value)
-
-
-def docs_with(text, result):
-    """A docs file's text with every marked figure (and the figures table, if it has it)
-    written from `result`."""
-    import re
-
-    if _MARK_START in text:
-        text = table_with(text, result)
-
-    def one(m):
-        value = formatted(figure(result, m.group(1)), m.group(2))
-        return m.group(0)[:m.start(3) - m.start(0)] + value + "<!-- /bench -->"
-
-    return re.sub(FIGURE, one, text, flags=re.S)
-
-
-def write_docs(result, root=None):
-    """Write the figures of `result` into README.md and docs/*.md; returns the number of
-    marked figures and the files changed."""
-    import os
-    import re
-
-    root = root or _root()
-    marked = 0
-    new = {}
-    for rel in doc_files(root):  # all of them first: a marker bench.json lacks writes none
-        with open(os.path.join(root, rel), encoding="utf-8") as f:
-            text = f.read()
-        marked += len(re.findall(FIGURE, text, re.S))
-        if docs_with(text, result) != text:
-            new[rel] = docs_with(text, result)
-    for rel, text in new.items():
-        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
-            f.write(text)
-    return marked, sorted(new)
-
-
 def main(argv):
     if MICRO:
         what = argv[1]
@@ -1383,7 +1257,7 @@ def main(argv):
         with open(path, "w") as f:
             json.dump(result, f, indent=1, sort_keys=True)
             f.write("\n")
-        print(table({"rows": [new]}))
+        print(benchdocs.table({"rows": [new]}))
         _say_docs(result)
         return 0
     if "--camera" in argv:
@@ -1399,7 +1273,7 @@ def main(argv):
     t0 = time.time()
     result = build(quick="--quick" in argv)
     result["seconds"] = round(time.time() - t0, 1)
-    print(table(result))
+    print(benchdocs.table(result))
     path = os.path.join(_root(), "bench.json")
     with open(path, "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
@@ -1412,7 +1286,7 @@ def main(argv):
 
 
 def _say_docs(result):
-    marked, changed = write_docs(result)
+    marked, changed = benchdocs.write_docs(result)
     print("docs: the figures table (%d rows) and %d marked figures from bench.json; %s"
           % (len(result["rows"]), marked,
              "rewritten: " + ", ".join(changed) if changed else "all were current"))
