@@ -6,8 +6,17 @@
 A request is a dict with "cmd" and that command's fields:
 
     correct  table inc match deal result={"gp": [..], "winner": W, "over": X} why
-                              if one deal can give it there (club/legal.py asks the core)
-    void     table inc match deal why
+             [reopen_match]   if one deal can give it there (club/legal.py asks the core);
+                              the note says the deal before -> after and the match's
+                              totals and winner; a change that leaves a finished match
+                              not over (or won by another side) needs reopen_match
+    void     table inc match deal why [reopen_match]
+                              as correct; a deal that does not count (voided already) is
+                              refused
+    seat     round rules seats=[[table, [names]]] [force]
+                              a round played already (a match of it heard, or a later
+                              round seated) is seated again over other seatings only
+                              with force, and the note names what it replaced
     accept   row why          a result that did not count (a refused row kept whole: a
              [result]         conflict's other copy, a late or a held result) counts, in
                               place of the copy that counted for its (table, inc, seq): a
@@ -42,7 +51,7 @@ import traceback
 from net import wire
 
 from club import legal
-from club.db import accept_entry
+from club.db import accept_entry, digest_of
 from club.standings import Invalid, check
 
 WHY_MAX = 200  # characters of a reason
@@ -100,6 +109,8 @@ def describe(request):
                                               r.get("deal"))
         if cmd == "correct" and isinstance(r.get("result"), dict):
             text += " to %s" % ":".join(str(g) for g in r["result"].get("gp") or [])
+        if r.get("reopen_match") is True:
+            text += " --reopen-match"
     elif cmd == "accept":
         if "round" in r:
             text = "accept round %s" % r.get("round")
@@ -111,6 +122,8 @@ def describe(request):
             text += " as %s" % ":".join(str(g) for g in r["result"].get("gp") or [])
     elif cmd == "seat":
         text = "seat round %s (%s tables)" % (r.get("round"), len(r.get("seats") or ()))
+        if r.get("force") is True:
+            text += " --force"
     else:
         text = cmd
     if r.get("why"):
@@ -194,37 +207,158 @@ def _deals(svc, m):
 
 
 def _correct(svc, r):
+    """correct and void: checked, then stored, and said: the deal before -> after, the
+    match's new totals and winner. The whole match is played again in the core with the
+    change (club/legal.py's ended()): a change that leaves a finished match not over (its
+    winner under the target) or won by another side is refused unless the request says
+    "reopen_match" (the match's end is then stored as the core gives it); one that ends a
+    match at its last deal stores that end; one that puts a deal after the match's end or
+    makes a deal one deal cannot give is refused. A match stored is never impossible."""
     _open(svc)
     why = _why(r)
     m = _match(svc, r)
     deal = _int(r, "deal")
     have = _deals(svc, m)
     action = "set" if r["cmd"] == "correct" else "void"
+    reopen = r.get("reopen_match") is True
+    live = _live(svc, m.table, m.inc, m.match)
+    was = dict(live).get(deal)
     if action == "void" and deal not in have:
         raise Declined("no such deal: %s match %d deal %d" % (m.table, m.match, deal))
+    if action == "void" and was is None:
+        raise Declined("%s %s match %d deal %d does not count already (%s): nothing to void"
+                       % (m.table, m.inc, m.match, deal, _not_counting(svc, m, deal)))
     if action == "set" and not 1 <= deal <= max(have | {0}) + 1:
         raise Declined("no such deal: %s match %d has deals 1..%d" % (m.table, m.match,
                                                                     max(have | {0})))
     fix = {"table": m.table, "inc": m.inc, "match": m.match, "deal": deal, "action": action,
            "result": None, "why": why}
+    head = _head(svc, m.table, m.inc, m.match)
     if action == "set":
         given = r.get("result")
         if not isinstance(given, dict):
             raise Declined("a correction needs its result: game points, winner")
-        res = {"v": 1, "inc": m.inc, "seq": 1, "kind": "deal", "match": m.match,
-               "deal": deal, "gp": given.get("gp"), "winner": given.get("winner"),
-               "over": given.get("over", -1), "reason": "director"}
+        res = _set(m, deal, given.get("gp"), given.get("winner"), given.get("over", -1))
         try:
-            legal.given(_head(svc, m.table, m.inc, m.match),
-                        _live(svc, m.table, m.inc, m.match), deal, res["gp"],
-                        res["winner"], res["over"])
+            legal.given(head, live, deal, res["gp"], res["winner"], res["over"])
             check(res)
         except (Invalid, legal.Illegal) as e:
             raise Declined(str(e)) from None
         fix["result"] = res
+    change = "%s deal %d" % ("void" if action == "void" else "correct", deal)
+    extra, said = _match_end(svc, m, head, live, fix, change, reopen)
     fix["id"] = svc.db.add_correction(fix)
     svc.event.correct(fix)
-    return _accepted(svc, "", [m.table])
+    for more in extra:
+        more["id"] = svc.db.add_correction(more)
+        svc.event.correct(more)
+    note = "%s %s match %d deal %d: %s -> %s; %s%s" % (
+        m.table, m.inc, m.match, deal, _deal_text(m, was),
+        "void" if action == "void" else _deal_text(m, fix["result"]),
+        _match_text(svc, m), said)
+    return _accepted(svc, note, [m.table])
+
+
+def _set(m, deal, gp, winner, over):
+    """A deal's result as the director sets it (a `deal` message without entries)."""
+    return {"v": 1, "inc": m.inc, "seq": 1, "kind": "deal", "match": m.match, "deal": deal,
+            "gp": gp, "winner": winner, "over": over, "reason": "director"}
+
+
+def _match_end(svc, m, head, live, fix, change, reopen):
+    """([the corrections the match's end needs beside fix], what the note adds); raises
+    Declined for a change that leaves an impossible match (see _correct)."""
+    if head is None:  # the match's rules are not known: nothing to play it in
+        return [], ""
+    after = dict(svc.event.corrections)
+    after[(m.table, m.inc, m.match, fix["deal"])] = fix
+    live_after = m.live(after)
+    try:
+        legal.ended(head, live)
+        broken_before = None
+    except legal.Illegal as e:
+        broken_before = str(e)
+    try:
+        end = legal.ended(head, live_after)
+    except legal.Illegal as e:
+        if broken_before is None:
+            raise Declined("%s: %s" % (change, e)) from None
+        # The match did not hold before this change either: the director mends it a step
+        # at a time, and the note says what is left.
+        return [], " (the match still does not hold: %s)" % e
+    if not live_after:
+        return [], ""
+    was_over = live[-1][1].get("over", -1) if live else -1
+    last, msg = live_after[-1]
+    now = end["over"]
+    if was_over >= 0 and now != was_over and not reopen:
+        who = _side(m, was_over)
+        if now < 0:
+            what = "leaves the match not over: %s has %d of %d after deal %d, where %s had " \
+                   "won it" % (who, end["tally"][was_over], end["goal"], last, who)
+        else:
+            what = "leaves the match won by %s, not by %s" % (_side(m, now), who)
+        raise Declined("%s %s; give --reopen-match to store the match so, or correct "
+                       "another deal first so that it ends as it did" % (change, what))
+    extra = []
+    if msg.get("over", -1) != now:  # the last deal says how the match ends: as the core
+        extra.append({"table": m.table, "inc": m.inc, "match": m.match, "deal": last,
+                      "action": "set", "result": _set(m, last, msg["gp"], msg["winner"], now),
+                      "why": "%s (the match's end after %s)" % (fix["why"], change)})
+    if was_over >= 0 and now != was_over:
+        said = " (reopened: --reopen-match)" if now < 0 else " (its winner changed: " \
+            "--reopen-match)"
+    elif was_over < 0 and now >= 0:
+        said = " (the match now ends at deal %d)" % last
+    else:
+        said = ""
+    return extra, said
+
+
+def _not_counting(svc, m, deal):
+    """Why a deal of match m does not count: voided, taken back at the table, or held."""
+    fix = svc.event.corrections.get((m.table, m.inc, m.match, deal))
+    if fix is not None and fix["action"] == "void":
+        return "voided by the director: %s" % fix["why"]
+    got = m.deals.get(deal)
+    if got is not None and got[1] is None:
+        return "held"
+    return "taken back at the table"
+
+
+def _side(m, s):
+    """Side s of match m by its players' names ("side 0" when they are not known)."""
+    from club.standings import side_names
+
+    names = (m.head or {}).get("names") or []
+    if not names or s < 0:
+        return "side %d" % s if s >= 0 else "no side"
+    return "+".join(side_names(names, 2 if len(names) == 4 else len(names), s))
+
+
+def _deal_text(m, msg):
+    """A deal's result as the note says it: "2:0 won by Ann", "0:0 no winner", "none"."""
+    if msg is None:
+        return "none"
+    gp = ":".join(str(g) for g in msg.get("gp") or [])
+    w = msg.get("winner", -1)
+    text = "%s %s" % (gp, "won by %s" % _side(m, w) if w >= 0 else "no winner")
+    if msg.get("over", -1) >= 0:
+        text += ", the match to %s" % _side(m, msg["over"])
+    return text
+
+
+def _match_text(svc, m):
+    """The match's totals and winner, as the standings have them now."""
+    for row in svc.event.match_rows():
+        if (row["table"], row["inc"], row["match"]) == (m.table, m.inc, m.match) \
+                and row["deals"]:
+            sides = ["+".join(members) for members in row["sides"]]
+            totals = ", ".join("%s %d" % (n, g) for n, g in zip(sides, row["gp"]))
+            end = "won by %s" % sides[row["winner"]] if row["winner"] >= 0 else "not over"
+            return "the match: %s, %s (%d deal%s)" % (totals, end, row["deals"],
+                                                     "" if row["deals"] == 1 else "s")
+    return "the match: no deal counts"
 
 
 MANY = 200  # rows one accept may name
@@ -326,10 +460,11 @@ def _accept_one(svc, rid, why, given, tables):
     how = svc.event.take(table, count, accept_entry(rid, table, count, why))
     if counted is not None:
         # The copy that counted is kept aside in its turn: the director may choose it back.
-        svc.db.add_refused(wire.topic(table, wire.RESULT),
-                           json.dumps(counted, separators=(",", ":")).encode(),
-                           "conflict: %s replaced by the director's accept of row %d"
-                           % (what, rid), "conflict", None, (table, msg["inc"], msg["seq"]))
+        # Its copies sent again later are copies of this row (club/db.py's digest_of).
+        svc.db.add_copy("conflict", wire.topic(table, wire.RESULT),
+                        json.dumps(counted, separators=(",", ":")).encode(),
+                        "conflict: %s replaced by the director's accept of row %d"
+                        % (what, rid), digest_of(counted), (table, msg["inc"], msg["seq"]))
     tables.append(table)
     # A held result's number was taken but counted nothing: it now counts, in no copy's place.
     return "%s counts%s%s" % (what, how_scored, ", in place of the copy that did"
@@ -505,6 +640,15 @@ def _seat(svc, r):
                 if n in players:
                     raise Declined("%s is seated at %s and at %s in round %d (seat %s "
                                    "again to move them)" % (n, t, players[n], rnd, t))
+    replaced = []  # (table, the seating it had) of this round that this one changes
+    for table, names in seats:
+        had = ev.seats.get((table, rnd))
+        if had is not None and had != {"round": rnd, "names": names, "rules": rules}:
+            replaced.append((table, had))
+    played = _played(ev, rnd)
+    if replaced and played and r.get("force") is not True:
+        raise Declined("round %d is played already (%s): seating it again replaces %s; "
+                       "give --force to replace it" % (rnd, played, _seatings(replaced)))
     released = 0
     for table, names in seats:
         body = {"round": rnd, "names": names, "rules": rules}
@@ -512,11 +656,33 @@ def _seat(svc, r):
             released += len(svc.seated(table, body))
     unheard = sorted(t for t in tables if t not in ev.latest_inc)
     note = "round %d: %d tables" % (rnd, len(tables))
+    if replaced and played:
+        note += "; replaced (--force) %s of a round played already (%s): its matches " \
+            "stay as they were judged" % (_seatings(replaced), played)
     if released:
         note += "; %d results held as not seated now count" % released
     if unheard:
         note += "; not heard from yet (check each has a login): " + " ".join(unheard[:20])
     return _accepted(svc, note)
+
+
+def _played(ev, rnd):
+    """What says round rnd is played already ("3 matches heard", "round 4 seated"), or
+    "" while it is not: a match of it heard from a table, or a later round seated."""
+    heard = sum(1 for m in ev.results.values()
+                if m["kind"] == "match" and m.get("round") == rnd)
+    later = max([r for _t, r in ev.seats if r > rnd] or [0])
+    said = []
+    if heard:
+        said.append("%d match%s heard" % (heard, "es" if heard > 1 else ""))
+    if later:
+        said.append("round %d seated" % later)
+    return ", ".join(said)
+
+
+def _seatings(replaced):
+    """The seatings a seat replaces, as the seat command writes them."""
+    return " ".join("%s=%s" % (t, ",".join(had.get("names") or ())) for t, had in replaced)
 
 
 def fit(reply, limit=7000):

@@ -18,7 +18,9 @@ refused      messages not counted, each with its reason (why) and its kind:
              is also in results (its number is taken and acked); load() holds it again.
              A bad message that comes again byte for byte on the same topic (a broken table
              resending it) is the same row: copies counts them, last is when the latest came
-             (digest: the SHA-256 of the whole message, which may be longer than body).
+             (digest: the SHA-256 of the whole message, which may be longer than body). So
+             is a conflict that comes again (digest_of: its result as canonical JSON): one
+             row per distinct message, while that row is not accepted.
 accepted     the director's accepts of refused rows (one per row): that result counts, as
              result when it is set (a deal as its entries score, or as the director gave it:
              club/actions.py), else as the row has it
@@ -31,6 +33,7 @@ The service commits before it acks, so an acked result is on disk: a restart rel
 whole event from here (load()) and nothing the tables were told is lost.
 """
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -167,11 +170,17 @@ class Db:
     def add_bad(self, topic, body, why, digest):
         """A bad message (kind "bad"), of which digest is the whole message's SHA-256: a new
         row, or one more copy of the row that has it on this topic. Returns (id, copies)."""
+        return self.add_copy("bad", topic, body, why, digest)
+
+    def add_copy(self, kind, topic, body, why, digest, key=(None, None, None)):
+        """A message of this kind (bad or conflict) whose digest is that of a row on this
+        topic not accepted: one more copy of that row, else a new row. Returns (id,
+        copies)."""
         row = self.conn.execute(
-            "SELECT id, copies FROM refused WHERE kind = 'bad' AND topic = ? AND digest = ?",
-            (topic, digest)).fetchone()
+            "SELECT id, copies FROM refused WHERE kind = ? AND topic = ? AND digest = ? AND "
+            "id NOT IN (SELECT refused_id FROM accepted)", (kind, topic, digest)).fetchone()
         if row is None:
-            return self.add_refused(topic, body, why, digest=digest), 1
+            return self.add_refused(topic, body, why, kind, None, key, digest), 1
         self.conn.execute("UPDATE refused SET copies = copies + 1, last = ? WHERE id = ?",
                           (time.time(), row[0]))
         return row[0], row[1] + 1
@@ -344,6 +353,13 @@ class Db:
 
     def close(self):
         self.conn.close()
+
+
+def digest_of(msg):
+    """A conflict's digest: the SHA-256 of its result as canonical JSON (the same result
+    in any key order or spacing is the same message)."""
+    return hashlib.sha256(json.dumps(msg, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()
 
 
 def accept_entry(rid, table, msg, why):

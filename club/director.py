@@ -4,15 +4,25 @@ count, close and reopen the night.
     python -m club.director [--broker H:P --user director --password-file F]
                             [--timeout S] COMMAND
 
-    seat ROUND RULES TABLE=NAME,NAME ...   retained seatings: each table starts the round's
-                                           match with those names (club/<table>/seat)
-    correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] --why TEXT
+    seat ROUND RULES TABLE=NAME,NAME ... [--force]
+                                           retained seatings: each table starts the round's
+                                           match with those names (club/<table>/seat); a
+                                           round played already is seated again only with
+                                           --force, which says what it replaced
+    correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] [--reopen-match] --why TEXT
                                            the deal counts as given (supersedes the table's),
                                            if one deal of the match's rule set can give it
                                            there: sides 0-based, one scores (the winner),
                                            --over the side that has won the match after it
                                            (-1: not over); a refusal lists what can be given
-    void TABLE INC MATCH DEAL --why TEXT   the deal does not count
+    void TABLE INC MATCH DEAL [--reopen-match] --why TEXT
+                                           the deal does not count (once: a deal that does
+                                           not count is refused)
+                                           correct and void say what changed: the deal
+                                           before -> after, the match's totals and winner;
+                                           one that leaves a finished match not over (its
+                                           winner under the target) is refused unless
+                                           --reopen-match
     list [--before ROW | --all]            the results that do not count (held, conflict,
                                            late, refused), each with its row, newest first:
                                            the newest page, the page below ROW, or every
@@ -33,12 +43,13 @@ count, close and reopen the night.
                                            row and why
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
-    pair ROUND RULES [--system swiss|roundrobin] [--tables T ...] [--add NAME ...] [--send]
+    pair ROUND RULES [--system swiss|roundrobin] [--tables T ...] [--add NAME ...]
+         [--send [--force]]
                                            the next round's seating proposed from the
                                            standings (club/pairing.py: Swiss, no repeat
                                            opponents, a bye for who does not fill a
                                            table; or round robin), printed as the seat
-                                           command; --send seats it
+                                           command; --send seats it (--force: as seat's)
     cards TABLE ...                        a printable page of QR codes, one a table, that
                                            open the browser table page (club/tablecards.py)
     reopen --why TEXT                      the night is open again
@@ -444,10 +455,16 @@ def parser():
     s.add_argument("round", type=int)
     s.add_argument("rules")
     s.add_argument("seats", nargs="+")
+    s.add_argument("--force", action="store_true",
+                   help="seat a round played already again (a match of it heard, or a later "
+                   "round seated): the verdict says what it replaced")
     for name in ("correct", "void"):
-        c = sub.add_parser(name, description="the deal counts as given, if one deal of the "
-                           "match's rule set can give it there (a refusal lists what can)"
-                           if name == "correct" else "the deal does not count")
+        c = sub.add_parser(name, description=(
+            "the deal counts as given, if one deal of the match's rule set can give it "
+            "there (a refusal lists what can)" if name == "correct" else
+            "the deal does not count (once: a deal that does not count is refused)")
+            + "; the verdict says what changed: the deal before -> after, the match's "
+            "totals and winner")
         c.add_argument("table")
         c.add_argument("inc", help="the table's INC, as show lists its matches")
         c.add_argument("match", type=int)
@@ -459,6 +476,10 @@ def parser():
             c.add_argument("--over", type=int, default=-1,
                            help="the side that has won the match after this deal (-1: not "
                            "over)")
+        c.add_argument("--reopen-match", action="store_true",
+                       help="a finished match this leaves not over (its winner under the "
+                       "target) or won by another side is stored so; without it that is "
+                       "refused")
         c.add_argument("--why", required=True)
     c = sub.add_parser("accept", description="a result kept aside (a conflict's other copy, "
                        "a late or a held one) counts: a deal as the core scores its entries; "
@@ -479,6 +500,8 @@ def parser():
     c.add_argument("--add", nargs="+", default=[],
                    help="players who join (or sat out every round so far)")
     c.add_argument("--send", action="store_true", help="seat it (as the seat command)")
+    c.add_argument("--force", action="store_true",
+                   help="with --send: seat a round played already again (as seat --force)")
     c = sub.add_parser("list", description="the results that do not count (held, conflict, "
                        "late, refused), newest first, a page at a time, then how many in all")
     c.add_argument("--before", type=int, metavar="ROW", help="the page below that row")
@@ -503,6 +526,8 @@ def run(argv=None):
     if a.cmd in ("correct", "void"):
         fix = {"cmd": a.cmd, "table": a.table, "inc": a.inc, "match": a.match,
                "deal": a.deal, "why": a.why}
+        if a.reopen_match:
+            fix["reopen_match"] = True
         if a.cmd == "correct":
             fix["result"] = {"gp": game_points(a.gp), "winner": a.winner, "over": a.over}
     link = Link(a)
@@ -521,7 +546,10 @@ def command(link, a, seats, fix):
         a.cmd = "seat"
     if a.cmd == "seat":
         # The service checks and stores the round first; the tables hear it only then.
-        verdict(link, a, {"cmd": "seat", "round": a.round, "rules": a.rules, "seats": seats})
+        ask = {"cmd": "seat", "round": a.round, "rules": a.rules, "seats": seats}
+        if a.force:
+            ask["force"] = True
+        verdict(link, a, ask)
         link.publish(seat_messages(a.round, a.rules, seats))
         print("round %d seated: %d tables" % (a.round, len(seats)))
     elif fix is not None:

@@ -15,6 +15,7 @@ change here.
 
     outs = outcomes(head, live, deal)     {(gp tuple, winner): [over, ...]}
     given(head, live, deal, gp, winner, over)   raises Illegal(what to give)
+    ended(head, live)                     how the match ends after the deals that count
     scored(head, live, deal, ev)          the core's deal message for these entries
 
 head is the match's `match` message, live the deals that count ([(deal, message)] in
@@ -74,7 +75,7 @@ def _try(core, base, recs):
 class _Start:
     """The core's match at the start of a deal, with the deals that count played in."""
 
-    def __init__(self, head, live, deal):
+    def __init__(self, head, live, deal=None):
         if head is None:
             raise Illegal("its match's rules are not known (the match's first result "
                           "never came)")
@@ -89,7 +90,7 @@ class _Start:
         self.holes = []  # deals before this one that do not count
         want = 1
         for k, msg in live:
-            if k >= deal:
+            if deal is not None and k >= deal:
                 break
             self.holes += range(want, k)
             want = k + 1
@@ -101,8 +102,9 @@ class _Start:
                                                          _side(msg["winner"]), k))
             _try(self.core, self.base, recs)
             self.base = self.core.state.freeze()
-        self.holes += range(want, deal)
-        self._over(deal)
+        if deal is not None:  # None: every deal that counts, the match as it ends
+            self.holes += range(want, deal)
+            self._over(deal)
         self.core.state.thaw(self.base)
 
     def _over(self, k):
@@ -181,6 +183,18 @@ def given(head, live, deal, gp, winner, over):
             raise Illegal("over: the match goes on after this deal: give over -1")
         raise Illegal("over: after this deal side %d has won the match: give over %d"
                       % (overs[0], overs[0]))
+
+
+def ended(head, live):
+    """The match after every deal that counts, played in the core: {"over": the side that
+    has won it, or -1, "tally": per side what counts toward the target (game points; the
+    games with four players), "goal": the target (the games to win with four players)}.
+    Raises Illegal: a deal one deal cannot give there, or a deal after the match's end."""
+    s = _Start(head, live)
+    st, r = s.core.state, s.rules
+    return {"over": st.winner if st.over else -1,
+            "tally": list(st.games if r.pairs else st.score),
+            "goal": r.games if r.pairs else r.target}
 
 
 def scored(head, live, deal, ev):

@@ -115,17 +115,32 @@ class Judge:
         names = msg["names"]
         if seat is None:
             return "seat", "table %s was not seated for round %d" % (table, rnd)
+        # One match a pair a round: the table's match of this round that counts already
+        # (from another device: twin; from this one, a match started after it: second)
+        # holds this one, whatever its names and rules, and the reason says so.
+        for inc, mid in self.rounds.get((table, rnd), ()):
+            g = self.games.get((table, inc, mid))
+            if (inc, mid) == (msg["inc"], msg["match"]) or g is None or g.held is not None \
+                    or g.round != rnd:
+                continue
+            if inc != msg["inc"]:
+                return "twin", ("table %s plays round %d on another device (%s, match %d), "
+                                "which counts: one device a table" % (table, rnd, inc, mid))
+            other = []
+            if list(seat.get("names") or ()) != list(names):
+                other.append("names %s" % ",".join(names))
+            if _rules_words(str(seat.get("rules"))) != _rules_words(msg["rules"]):
+                other.append("rules %r" % msg["rules"])
+            return "second", ("a second match of round %d at table %s: its match %d of the "
+                              "round counts (one match a pair a round)%s" % (
+                                  rnd, table, mid, "; this one has " + " and ".join(other)
+                                  if other else ""))
         if list(seat.get("names") or ()) != list(names):
             return "names", "round %d seated %s at table %s, not %s" % (
                 rnd, ",".join(seat.get("names") or ()), table, ",".join(names))
         if _rules_words(str(seat.get("rules"))) != _rules_words(msg["rules"]):
             return "rules", "round %d is played by %r, not %r" % (
                 rnd, seat.get("rules"), msg["rules"])
-        for inc, mid in self.rounds.get((table, rnd), ()):
-            g = self.games.get((table, inc, mid))
-            if inc != msg["inc"] and g is not None and g.held is None and g.round == rnd:
-                return "twin", ("table %s plays round %d on another device (%s, match %d), "
-                                "which counts: one device a table" % (table, rnd, inc, mid))
         return None
 
     def _unseated(self, names):

@@ -39,7 +39,7 @@ from net.wire import PROBE, WANT
 from club import actions, httpd, tablepage
 from club.bounded import REPEAT_S, Publisher
 from club.broker import hostport, password
-from club.db import Db, accept_entry
+from club.db import Db, accept_entry, digest_of
 from club.standings import Invalid, check
 
 # A result is a few hundred bytes: anything past this is refused before it is parsed, and
@@ -394,11 +394,21 @@ class Service:
             else:
                 self.log("refused %s: %s" % (topic, why))
             return
-        self.db.add_refused(topic, payload[:keep], why, kind, None, key)
-        self.db.commit()
         text = why.split(": ", 1)[-1] if why.startswith(kind + ":") else why
         if text.startswith(what + " "):
             text = text[len(what) + 1:]
+        if kind == "conflict":  # the same other copy again: one more copy of its row
+            rid, copies = self.db.add_copy(kind, topic, payload[:keep], why,
+                                           digest_of(json.loads(payload)), key)
+            self.db.commit()
+            if copies > 1:
+                self.log("conflict %s again (row %d, %d copies): %s, not counted"
+                         % (what, rid, copies, text))
+            else:
+                self.log("conflict %s: %s, not counted" % (what, text))
+            return
+        self.db.add_refused(topic, payload[:keep], why, kind, None, key)
+        self.db.commit()
         self.log("%s %s: %s, not counted" % (kind, what, text))
 
     def _judged(self):

@@ -89,6 +89,8 @@ def _kept(lines, rows, counts, width):
             said = "%s %s #%s %s " % (r.get("table"), r.get("inc"), r.get("seq"), r.get("what"))
             if why.startswith(said):
                 why = why[len(said):]
+            if (r.get("copies") or 1) > 1:  # the same message again: one row, its copies
+                why += " (%d copies)" % r["copies"]
             lines.append("      " + why)
     if counts.get("refused"):
         lines.append("")

@@ -146,7 +146,8 @@ def test_an_impossible_correction_is_refused_and_a_possible_one_accepted(tmp_pat
         assert players(before) == {"Ann": (1, 0, 2), "Bob": (1, 0, 1)}
         code, out = run(capsys, cli(tmp_path, broker, "correct", "t01", INC, 1, 1, "0,3", 1,
                                     "--why", "misread"))
-        assert (code, out) == (0, "accepted\n")
+        assert (code, out) == (0, "accepted: t01 %s match 1 deal 1: 2:0 won by Ann -> 0:3 won "
+                                  "by Bob; the match: Ann 0, Bob 4, not over (2 deals)\n" % INC)
         after = until(lambda: (lambda d: d if d["audit"] else None)(
             json.loads(svc.svc.snapshot)))
         t.close()
@@ -155,7 +156,9 @@ def test_an_impossible_correction_is_refused_and_a_possible_one_accepted(tmp_pat
     said = [ln for ln in lines if ln.startswith("director")]
     assert said[0] == ("director refused: correct t01 %s match 1 deal 1 to 9:0 (misread): "
                        "game points: 9 is not what one deal can give (0..3)" % INC)
-    assert said[-1] == "director accepted: correct t01 %s match 1 deal 1 to 0:3 (misread)" % INC
+    assert said[-1] == ("director accepted: correct t01 %s match 1 deal 1 to 0:3 (misread) - "
+                        "t01 %s match 1 deal 1: 2:0 won by Ann -> 0:3 won by Bob; the match: "
+                        "Ann 0, Bob 4, not over (2 deals)" % (INC, INC))
     assert len(said) == 4
 
 

@@ -522,7 +522,8 @@ def test_a_conflicting_copy_is_kept_and_said_and_every_result_is_logged(tmp_path
         "counted t01 abcd0001 #1 match", "counted t01 abcd0001 #2 deal",
         "duplicate t01 abcd0001 #2 deal",
         "conflict t01 abcd0001 #2 deal: differs from the copy kept, not counted",
-        "director accepted: void t01 abcd0001 match 1 deal 1 (misdealt)"]
+        "director accepted: void t01 abcd0001 match 1 deal 1 (misdealt) - t01 abcd0001 "
+        "match 1 deal 1: 2:0 won by Ann -> void; the match: no deal counts"]
     (topic, kept, why), = _refused(svc)
     assert kept == len(other) and why.startswith("conflict")  # the whole second copy
     assert svc.event.applied == 2  # the first copy counted, the second did not
