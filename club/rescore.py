@@ -28,6 +28,8 @@ Codes:
   score   the entries score otherwise than the result says
   twin    the table's match of this round counts already from another incarnation (another
           device on the table's login)
+  second  the table's match of this round counts already from the same device (one match a
+          pair a round)
   unseated  a round-0 match naming a player seated in the latest round
 (club/standings.py adds "before", a result numbered before where the table's results began,
 and "late", a result kept as late at the close and sent again after a reopen.)
@@ -39,7 +41,8 @@ from net.wire import MAX, deal_body
 from sixtysix.errors import Refused
 from sixtysix.match import Match
 
-CODES = ("rules", "seat", "names", "match", "order", "events", "score", "twin", "unseated")
+CODES = ("rules", "seat", "names", "match", "order", "events", "score", "twin", "second",
+         "unseated")
 MAX_ENTRIES = 400  # a deal's entries (a trick-by-trick deal has some 20)
 _COMPARED = ("gp", "winner", "reason", "over")
 
