@@ -263,6 +263,7 @@ class Bundles:
         except Refusal as e:
             why = e.args[0]
         except Exception as e:  # noqa: BLE001 - anything but a refusal is the failure sought
+            _trace(e)
             return self.fail(data, "raised %r" % (e,))
         self.cases += 1
         if why is not None:
@@ -428,6 +429,7 @@ class Offers:
         club = self.club
         offer = self.offer()
         club.link._out = b""
+        self.said = []  # what the panel said: this case's only (the heap stays small)
         small = club.link._in
         club.fw = offer or None
         now = rng.below(1000)
@@ -446,6 +448,7 @@ class Offers:
             _remove("fw/boot")  # switched: back to the version before, for the next cases
             club.fw = None
         except Exception as e:  # noqa: BLE001 - anything leaving the job is the failure sought
+            _trace(e)
             return self.fail(offer, "raised %r" % (e,))
         self.cases += 1
         if club.fw is not None:
@@ -472,6 +475,12 @@ class Offers:
     def fail(self, offer, why):
         self.failure = "offer case %d: %s; the offer: %r" % (self.cases, why, offer[:300])
         return self.failure
+
+
+def _trace(e):
+    pe = getattr(sys, "print_exception", None)  # MicroPython's
+    if pe is not None:
+        pe(e)
 
 
 class _Reset(Exception):
