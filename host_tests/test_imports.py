@@ -10,6 +10,7 @@ Outside firmware/ a module name is resolved as the folder's code finds it when i
 
 import ast
 import os
+import re
 
 import pytest
 from conftest import FIRMWARE, ROOT
@@ -469,3 +470,65 @@ def test_no_product_package_shares_a_name_with_a_module():
     assert {n: (packages[n], modules[n]) for n in set(packages) & set(modules)} == {}
     assert {n: fs for n, fs in modules.items() if len(fs) > 1} == {}
     assert {n: ps for n, ps in packages.items() if len(ps) > 1} == {}
+
+
+# ---- the page's modules ------------------------------------------------------------------
+
+# import ... from "./x.js", import "./x.js", import("./x.js"), new URL("./x.js", ...) (a
+# worker's module).
+JS_IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|new URL\(\s*)["']\./([^"']+)["']""")
+
+
+def page_graph():
+    """{file under web/ (or the build's, as micropython.mjs): the files it imports}, for
+    every file the page reaches from page.js, statically or with import()."""
+    graph, todo = {}, ["page.js"]
+    while todo:
+        name = todo.pop()
+        if name in graph:
+            continue
+        path = os.path.join(ROOT, "web", name)
+        if not name.endswith(".js") or not os.path.exists(path):
+            graph[name] = set()  # not ours: the runtime, npm's bundles, the model
+            continue
+        with open(path, encoding="utf-8") as f:
+            graph[name] = set(JS_IMPORT.findall(f.read()))
+        todo.extend(graph[name])
+    return graph
+
+
+def test_the_page_is_modules_of_one_job_each_under_300_lines():
+    # Issue 47: web/page.js (595 lines) held the frame pipeline, the keys, the texts, the
+    # beeper, the club form, the downloads, the bundle and the test hooks over one object
+    # of 28 fields. Each job has its module now (tools/web.py PAGE), each under 300 lines;
+    # page.js reaches every one, and the build ships (and the service worker caches) every
+    # file the page reaches.
+    import web
+
+    graph = page_graph()
+    assert set(web.PAGE) <= set(graph), set(web.PAGE) - set(graph)
+    for name in web.PAGE:
+        with open(os.path.join(ROOT, "web", name), encoding="utf-8") as f:
+            lines = len(f.read().splitlines())
+        assert lines <= web.PAGE_LINES, "web/%s has %d lines" % (name, lines)
+    # Reached but not the page's own: the durable store and its copy, the club's transport
+    # and camera mode (each a job of its own), and what the build brings from npm.
+    others = {"durable.js", "mirror.js", "clubmqtt.js", "camera.js"}
+    assert {n for n in graph if n.endswith(".js") and os.path.exists(
+        os.path.join(ROOT, "web", n))} - set(web.PAGE) == others
+    shipped = set(web.STATIC) | set(web.RUNTIME_FILES) | set(web.CAMERA) | {"mqtt.esm.js"}
+    assert set(graph) - shipped == set()
+    assert not set(web.PAGE) & set(web.LAZY)  # cached at install: the page works offline
+
+
+def test_every_call_into_python_from_the_page_is_counted():
+    # The test of one call per key (test_web_page.py) reads runtime.js's count: a Python
+    # module the page imports is always wrapped by counted(), so no call goes uncounted.
+    for name in sorted(page_graph()):
+        path = os.path.join(ROOT, "web", name)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if "pyimport(" in line:
+                    assert "counted(" in line, "web/%s:%d: %s" % (name, n, line.strip())

@@ -177,3 +177,29 @@ def test_on_the_board_the_history_list_offers_no_export():
     items[1][1](Host)
     items[2][1](Host)
     assert asked == ["csv", "json"]
+
+
+CALLS = {"do": "eval", "js": "window.s66.calls()"}
+
+
+@needs_browser
+def test_a_key_is_one_call_into_python(site):
+    # Issue 47: after each key the page called into Python up to five more times (wanted,
+    # lang, picks; tick and club_info on a club table) where one answer would do. Now the
+    # key's own call (webmain.py key(), char()) answers everything the page reads after it:
+    # the frame, an export asked for, the language, the digits that pick. A whole deal, a
+    # list and a language chosen in the settings, typed on the keyboard: one call a key. The
+    # on-screen keys as the driver clicks them: two, the driver's own keyFor and the key.
+    entries = first_deal(KEYPAD)
+    m = Match()
+    for line, _k in entries:
+        m.enter_line(line)
+    typed = ("".join(k for _line, k in entries) + menu(m.state, KEYPAD, SETTINGS) + "1"
+             + pick(KEYPAD, LANGS.index("uk"), len(LANGS)))
+    clicked = "***"  # out of the lists, then undo on the scoreboard
+    r = run(site, [{"do": "open"}, CALLS, {"do": "type", "keys": typed}, CALLS,
+                   {"do": "eval", "js": "window.s66.lang()"}, {"do": "state"},
+                   {"do": "click", "keys": clicked}, CALLS])
+    assert r[4] == "uk" and r[5]["deals"] == 1  # the keys did what they say
+    assert r[3] - r[1] == len(typed), (r[3] - r[1], len(typed))
+    assert r[7] - r[3] == 2 + 2 * len(clicked), (r[7] - r[3], len(clicked))

@@ -12,9 +12,10 @@ package-lock.json). The build writes:
   index.html           web/index.html with the keys filled in (the keypad overlay's labels,
                        tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
                        page's texts in the four languages (web/pagetext.json)
-  page.js durable.js mirror.js style.css manifest.webmanifest icon.svg clubcfg.js
-  clubmqtt.js          from web/,
-                       as they are
+  page.js and its modules (PAGE: runtime.js frames.js keybind.js keypath.js texts.js
+  beeper.js clubpage.js cammode.js downloads.js bundle.js hooks.js), durable.js
+  mirror.js style.css manifest.webmanifest icon.svg clubcfg.js clubmqtt.js
+                       from web/, as they are
   icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
                        loaded by clubmqtt.js only on a page with club settings
@@ -56,8 +57,13 @@ WEB = os.path.join(ROOT, "web")
 OUT = os.path.join(ROOT, "build", "web")
 RUNTIME = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
-STATIC = ("page.js", "durable.js", "mirror.js", "style.css", "manifest.webmanifest", "icon.svg",
-          "clubcfg.js", "clubmqtt.js", "camera.js")
+# The page's modules, one job each (page.js boots; docs/web.md, "The page's modules"): each
+# is under PAGE_LINES lines (host_tests/test_imports.py), and what they share is runtime.js's.
+PAGE = ("page.js", "runtime.js", "frames.js", "keybind.js", "keypath.js", "texts.js",
+        "beeper.js", "clubpage.js", "cammode.js", "downloads.js", "bundle.js", "hooks.js")
+PAGE_LINES = 300
+STATIC = PAGE + ("durable.js", "mirror.js", "style.css", "manifest.webmanifest", "icon.svg",
+                 "clubcfg.js", "clubmqtt.js", "camera.js")
 # The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
 # from icon.svg by tools/web_icons.py and committed.
 ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
@@ -125,7 +131,7 @@ def bundle_files(tmp):
 
 def pack(files):
     """firmware.pack: b"S66P", the index's length (uint32 LE), the index as JSON
-    ([[path, size], ...]), then the files' bytes in the index's order (web/page.js unpacks)."""
+    ([[path, size], ...]), then the files' bytes in the index's order (web/bundle.js unpacks)."""
     index = []
     data = []
     for rel in sorted(files):
@@ -197,7 +203,7 @@ def buttons_html(words=()):
 def board_tones():
     """The beeper's patterns as the board plays them: loop.py make_buzzer's table
     ((frequency Hz, ms) per pattern number), read from its source, so that the page's
-    Web Audio beeper (web/page.js) plays the same tones."""
+    Web Audio beeper (web/beeper.js) plays the same tones."""
     import ast
 
     with open(os.path.join(ROOT, "firmware", "loop.py"), encoding="utf-8") as f:

@@ -122,14 +122,15 @@ def keys(codes):
 def type_keys(chars):
     """Type keypad characters (a trick's keys, or the last card's on OK) as the player types
     them: each key acts and settles as App.press() has it, and the panel is drawn once at
-    the end, as the frames between would never be seen. True if the panel changed."""
+    the end, as the frames between would never be seen. What the page reads after a key,
+    as webmain.key() answers it (webmain.after())."""
     app = webmain._app()
     for ch in chars:
         name, long = key_of(app.layout, ch)
         app.key(name, long)
         app.settle()
     webmain._keep_typed()
-    return app.render()
+    return webmain.after(app.render())
 
 
 def drop():

@@ -1,19 +1,21 @@
 """The scorekeeper in a browser: the firmware's App, Session and Store on the WebAssembly port.
 
-The page (page.js) calls start() once, then one function per key press. One call per press
-matters there: the port frees garbage only between calls from JavaScript.
+The page (page.js and its modules) calls start() once, then one function per key press,
+which answers everything the page reads after the key (after()). One call per press matters
+there: the port frees garbage only between calls from JavaScript.
 
 What the page supplies, as loop.py does on the board:
-  display   Panel, a 128x64 MONO_VLSB frame buffer; page.js paints its bytes onto the canvas
+  display   Panel, a 128x64 MONO_VLSB frame buffer; frames.js paints its bytes onto the canvas
             straight from the WebAssembly memory (frame_address()), so a frame costs no copy
   keys      key names from the on-screen keys, or keyboard characters mapped by the
             table the terminal simulator reads too (ui/keyboard.py)
   storage   the page's durable store (durable.js: IndexedDB, each write committed to disk
             in order, the frame painted only after) through webstore.WebFS
   club      the club night's link (webclub.py), only when the page has club settings:
-            page.js calls tick() after each key and when mqtt.js has news, never waiting
+            clubpage.js calls tick() after each key's writes are on disk and when mqtt.js
+            has news, never waiting
   buzzer    the board's beeper as Web Audio: the app calls it (only while its sound
-            setting is on, ui/app.py beep()) with the pattern's number, and page.js plays
+            setting is on, ui/app.py beep()) with the pattern's number, and beeper.js plays
             it (start()'s beep argument, a JavaScript function)
 """
 
@@ -24,7 +26,7 @@ import uctypes
 
 import export
 import wiring
-from hw.keys import LONG_MS  # noqa: F401  (page.js reads it: a long press, as on the board)
+from hw.keys import LONG_MS  # noqa: F401  (keybind.js reads it: a long press, as on the board)
 from sixtysix.snapshot import snapshot
 from store.journal import Store
 from ui.app import App
@@ -82,7 +84,7 @@ class WebApp(App):
 
 
 class Panel(framebuf.FrameBuffer):
-    """The panel: the frame buffer page.js reads; show() only counts frames."""
+    """The panel: the frame buffer frames.js reads; show() only counts frames."""
 
     width = 128
     height = 64
@@ -152,11 +154,15 @@ def start(storage, layout="keypad", club="", beep=None):
 
 
 def tick():
-    """One step of the club link (never a wait); True if the panel changed."""
-    if _page.club is None:
-        return False
-    _page.club.poll(time.ticks_ms())
-    return _app().render()
+    """One step of the club link (never a wait), and the page's club line after it, in one
+    call: JSON {"changed": the panel changed, "club": club_info()}."""
+    club = _page.club
+    if club is None:
+        return '{"changed":false,"club":null}'
+    club.poll(time.ticks_ms())
+    changed = _app().render()
+    return '{"changed":%s,"club":%s}' % ("true" if changed else "false",
+                                          club.info(_app().message))
 
 
 def club_info():
@@ -176,12 +182,16 @@ def held_keys():
                            for m in (SCOREBOARD_KEYS, LIST_KEYS, NUMBER_KEYS)))
 
 
-def picks():
+def _picks():
     """How many keypad digits pick a list's items now (1-9, then 0 for the tenth): the
     items of a numbered list on top, 10 while a number is typed (the digits are digits
-    then), else 0 (the scoreboard: the keys are ranks and suits). page.js labels those keys
-    with their numbers while it is not 0."""
-    screen = _app().screen
+    then), else 0 (the scoreboard: the keys are ranks and suits; and the four buttons'
+    layout, which has no digits). keypath.js labels those keys with their numbers while it
+    is not 0."""
+    app = _app()
+    if app.layout != "keypad":
+        return 0
+    screen = app.screen
     mode = screen.key_mode
     if mode == NUMBER_KEYS:
         return 10
@@ -195,10 +205,25 @@ def frame_address():
 
 
 def key(name, long=False):
-    """One key event; True if the panel changed. The trick being typed is kept after it."""
+    """One key event; what the page needs after it, as after() gives it. The trick being
+    typed is kept after it."""
     changed = _app().press(name, bool(long))
     _keep_typed()
-    return changed
+    return after(changed)
+
+
+def after(changed):
+    """Everything the page reads after a key, as one JSON object, so that a key is one call
+    into Python (the page made four calls per key before, six with the club):
+      changed  the panel changed: the page draws its frame (frames.js)
+      wanted   the export ("csv" or "json") chosen in the device's history list since the
+               last key, or "": the page downloads it as its own links do (downloads.js)
+      lang     the UI's language: the page's texts follow it (texts.js)
+      picks    how many keypad digits pick a list's items now (_picks(), keypath.js)"""
+    kind = _page.wanted
+    _page.wanted = ""
+    return json.dumps({"changed": bool(changed), "wanted": kind, "lang": _app().lang,
+                       "picks": _picks()})
 
 
 # The trick being typed survives a reload, a layout switch and a killed browser on the page
@@ -240,12 +265,12 @@ def _retype(app, saved):
 
 
 def char(ch):
-    """A keyboard character, as in the terminal simulator: -1 if it is no key here, else
-    1 if the panel changed, 0 if not."""
+    """A keyboard character, as in the terminal simulator: "" if it is no key here, else
+    what key() answers."""
     name, long = key_of(_app().layout, ch)
     if name is None:
-        return -1
-    return 1 if key(name, long) else 0
+        return ""
+    return key(name, long)
 
 
 def key_for(ch):
@@ -269,14 +294,6 @@ def state():
 
 def _want(kind):
     _page.wanted = kind
-
-
-def wanted():
-    """The export ("csv" or "json") chosen in the device's history list since the last call,
-    or "": page.js asks after each key and downloads it as its own links do."""
-    kind = _page.wanted
-    _page.wanted = ""
-    return kind
 
 
 def export_text(kind):
