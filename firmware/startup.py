@@ -50,9 +50,19 @@ def boot(board, data, club_file, make_buzzer):
 
     from hw.power import Power
 
+    # The club link's WiFi stays up all evening on a board with WiFi and a club file
+    # (parts.make_club): the idle policy then never light-sleeps, which would drop the
+    # association (hw/power.py, Power's `wifi`).
+    wifi = False
+    if cfg.get("wifi"):
+        try:
+            os.stat(club_file)
+            wifi = True
+        except OSError:
+            pass
     # The idle policy hears the settings at the app's boot and after each change; the
     # panel's contrast follows them there too (App).
-    power = Power(display, None, machine, wake)
+    power = Power(display, None, machine, wake, wifi)
     import wiring  # the one wiring, the simulator's and the browser's too
 
     # The match is rebuilt before the UI's code loads (see wiring.build).

@@ -809,3 +809,93 @@ def test_the_club_station_listens_every_third_beacon(tmp_path, pm):
     club.poll(20)
     expect = [("active", True)] + [("config", {"pm": 2})] * pm + [("connect", "club")]
     assert wlan.calls == expect
+
+
+def test_with_the_club_wifi_up_the_policy_never_light_sleeps(slept):
+    """Power's `wifi` (startup.py: a board with WiFi and a club file): an explicit light
+    sleep would drop the association, so the CPU idles in time.sleep_ms and the keys are
+    scanned as with no wake source (dimmed: every scan_ms; off: every nowake_ms). Deep sleep,
+    which boots afresh, is kept."""
+    clock = Clock(NEAR_WRAP)
+    machine = FakeMachine()
+    arms = []
+    p = Power(FakeDisplay(clock), SETTINGS, machine, lambda: arms.append(clock.t), True)
+    p.start(clock.now)
+    assert p.cap_ms == 100 and p.deep_ms == 1800 * S
+    loop(p, clock, 31 * S, until=lambda p: p.state == DIM)
+    dimmed = loop(p, clock, 91 * S, until=lambda p: p.state == OFF)
+    assert set(dimmed) == {20}  # dimmed: scanned as bright
+    assert set(loop(p, clock, 60 * S)) == {100}  # off: nowake_ms
+    assert p.lightsleeps == 0 and arms == []
+    loop(p, clock, 1800 * S, until=lambda p: p.state == DEEP)
+    assert machine.calls == [("deepsleep",)] and len(arms) == 1
+    assert p.wakeups == len(slept)
+
+
+LOOP_SLEEPS = """
+import os
+import sys
+import time
+import machine
+
+light = [0]
+
+
+def lightsleep(ms=None):  # a board with no key pressed: the whole sleep
+    light[0] += 1
+    time.sleep_ms(ms)
+
+
+machine.lightsleep = lightsleep
+
+
+class _Esp32:  # the key wake source, as parts.py sets it up
+    @staticmethod
+    def wake_on_gpio(pins, level):
+        pass
+
+
+sys.modules["esp32"] = _Esp32
+from session import Session
+from store.journal import Store
+
+Session(Store("data", os)).save_settings({"dim_s": 1, "off_s": 5})
+import main
+main.run(seconds=2)
+import loop
+power = loop.held[1]
+print("SLEEPS", light[0], power.state, power.cap_ms, loop.turns)
+"""
+
+
+@pytest.mark.parametrize("wifi,club", [(True, True), (True, False), (False, True)])
+def test_the_loop_light_sleeps_only_without_the_club_wifi(tmp_path, wifi, club):
+    """The real loop.run() on the unix port with the fake machine (and a lightsleep that
+    sleeps): with the club link's WiFi up (a board with "wifi" and a club file) the dimmed
+    table never calls machine.lightsleep, it scans its keys every 20 ms instead; without
+    the club file, or on a board without WiFi, it light-sleeps as before."""
+    import json
+    import os
+
+    from conftest import FIRMWARE, ROOT, run_micropython
+
+    with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+        cfg = json.load(f)
+    cfg["wifi"] = wifi
+    (tmp_path / "board.json").write_text(json.dumps(cfg))
+    if club:  # no WiFi name: no network module needed; port 9: refused at once
+        (tmp_path / "club.json").write_text(json.dumps({"table": "1", "broker": "127.0.0.1",
+                                                        "port": 9}))
+    proc = run_micropython(["-c", LOOP_SLEEPS], cwd=str(tmp_path), heapsize="512k",
+                           paths=[FIRMWARE, os.path.join(ROOT, "host_tests", "fake_machine")])
+    assert proc.returncode == 0, proc.stderr.decode()
+    line = [x for x in proc.stdout.decode().splitlines() if x.startswith("SLEEPS")][0]
+    sleeps, state, cap, turns = (int(x) for x in line.split()[1:])
+    assert state == DIM  # dimmed after 1 s, as the settings say
+    if wifi and club:
+        assert sleeps == 0
+        assert cap == 100  # scanned as with no wake source
+        assert turns > 25  # the dimmed second scanned every 20 ms
+    else:
+        assert sleeps >= 1
+        assert cap == 3600000  # a key ends the light sleep

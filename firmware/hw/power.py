@@ -27,7 +27,9 @@ one frame). If no key can end a sleep early (no wake source), a dimmed panel is 
 bright one, and with the panel off a press is only seen by the next scan, so the wait is at
 most nowake_ms: a press shorter than about that may go unnoticed while the panel is off.
 sleep(ms) then uses machine.lightsleep(ms) when the board has it and the last wait_ms() said
-"nap, keys idle", otherwise time.sleep_ms(ms); both block, neither spins.
+"nap, keys idle", otherwise time.sleep_ms(ms); both block, neither spins. While the club
+link's WiFi is up (Power's `wifi`) there is no lightsleep: a light sleep called by the
+firmware drops the WiFi association.
 
 All tick arithmetic goes through compat.ticks_diff (ESP32 ticks wrap at 2**30 ms). update(),
 key(), watch(), timeout() and wait_ms() allocate nothing (small ints and bools only).
@@ -89,6 +91,14 @@ class Power:
       sleep at once, hw/keys.py): no deep sleep then, and plain sleeps of at most nowake_ms
       instead of the light sleep.
 
+    wifi: true while the club link keeps a WiFi association (startup.py: a board with WiFi
+      and a club file). machine.lightsleep() is then never called: an explicit light sleep
+      powers the radio down and the association is lost (ESP-IDF, "Sleep Modes": WiFi
+      connections survive only modem sleep and the automatic light sleep of power
+      management). The CPU idles in time.sleep_ms while the radio keeps its own modem sleep,
+      and the keys are scanned as with no wake source (dimmed: every scan_ms; off: every
+      nowake_ms). Deep sleep, which boots afresh, is kept.
+
     Derived from the settings: dim_ms, off_ms, deep_ms (0 = stage disabled; deep_ms is 0
     unless the board can deep sleep and wake on a key), scan_ms, and cap_ms, the longest wait
     with the panel off (the cap_ms setting when a key can end a lightsleep, else nowake_ms).
@@ -97,10 +107,12 @@ class Power:
     sleep()), lightsleeps, deepsleeps.
     """
 
-    def __init__(self, display, settings=None, machine=None, wake=None):
+    def __init__(self, display, settings=None, machine=None, wake=None, wifi=False):
         self._display: "Panel" = display
-        # machine.lightsleep / deepsleep, or None (so too without a machine)
-        self._lightsleep: "Callable | None" = getattr(machine, "lightsleep", None)
+        # machine.lightsleep / deepsleep, or None (so too without a machine; no lightsleep
+        # while the club link's WiFi is up)
+        self._lightsleep: "Callable | None" = None if wifi else getattr(machine, "lightsleep",
+                                                                         None)
         self._deepsleep: "Callable | None" = getattr(machine, "deepsleep", None)
         # A wake source only helps when sleep() can use lightsleep (which it ends early).
         self._can_wake = bool(wake) and self._lightsleep is not None
