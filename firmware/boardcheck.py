@@ -22,7 +22,8 @@ The format:
      "wifi": true | false,
      "battery": {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion",
                  "adc": pin, "divider": 3.2, "adc_on": pin},
-     "watchdog": ms}
+     "watchdog": ms,
+     "supply": {"iq_mA": 5.0, "led_mA": 1.0}}
 
 "bus" is "i2c" (the default) or "spi" (the 7-pin modules: D0 = sck, D1 = mosi, DC, CS, RES =
 reset). chip, sda and scl are required on I2C, chip, sck, mosi, dc and cs on SPI; addr
@@ -38,6 +39,9 @@ battery gauge (hw/gauge.py): an ADC1 pin (32-39; ADC2 cannot be read while WiFi 
 an output driven low to connect a divider the board switches (the Heltec's).
 "watchdog" (optional): the watchdog's timeout in ms (2000-60000; 0: none; startup.py's
 _WATCHDOG_MS, 8 s, when absent).
+"supply" (optional): what the board draws besides the chip and the panel, for the hours of
+play only (tools/battery.py): the regulator's quiescent current "iq_mA" and the power LED's
+current "led_mA" (0: none, or removed), both required with it, each 0-50 mA.
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
@@ -69,8 +73,9 @@ _SPI_FREQ_MAX_SH1106 = const(4000000)
 
 # The top level's fields and the battery's, split at run time: the names only the check
 # knows ("battery", "mAh", "kind") are then never interned for good in the board's heap.
-_TOP = const("name display keys buzzer wake wifi battery watchdog")
+_TOP = const("name display keys buzzer wake wifi battery watchdog supply")
 _BATTERY = const("mAh V kind adc divider adc_on")
+_SUPPLY = const("iq_mA led_mA")
 _CELL = const(((50, 100000, "a capacity in mAh"), (1, 24, "a cell voltage in V")))
 _DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
 _DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
@@ -307,6 +312,14 @@ def check(cfg):
         v = cfg[top[7]]
         if type(v) is not int or not (v == 0 or 2000 <= v <= 60000):
             c.err("watchdog: %r is not a timeout in ms (2000-60000, or 0 for none)" % (v,))
+    if top[8] in cfg:  # "supply": the regulator's and the power LED's mA, for the bench only
+        b = cfg[top[8]]
+        names = _SUPPLY.split()
+        if c.fields(top[8], b, names, names):
+            for k in names:
+                v = b.get(k, 0)  # (a missing one is reported above)
+                if type(v) not in (int, float) or not 0 <= v <= 50:
+                    c.err("supply.%s: %r is not a current in mA (0-50)" % (k, v))
     c.duplicates()
     return c.errors
 
@@ -323,7 +336,9 @@ def check_display(cfg):
 
 
 def load(path):
-    """(cfg, errors) for a board file; cfg is None when it cannot be read or parsed."""
+    """(cfg, errors) for a board file; cfg is None when it cannot be read or parsed. The
+    checked cfg comes without "supply": that is for the bench's hours of play alone
+    (tools/battery.py reads the file itself), and the board holds cfg all evening."""
     import json
 
     try:
@@ -333,4 +348,7 @@ def load(path):
         return None, ["%s: cannot be read" % path]
     except ValueError as e:
         return None, ["%s: not valid JSON (%s)" % (path, e)]
-    return cfg, check(cfg)
+    errors = check(cfg)
+    if type(cfg) is dict:
+        cfg.pop(_TOP.split()[8], None)  # "supply" (a name never interned on the board)
+    return cfg, errors

@@ -82,6 +82,11 @@ def test_board_files_say_what_the_design_says():
     # without one is good too.
     for n in ("devkitc-ssd1306-keypad.json", "devkitc-ssd1306-buttons.json"):
         assert load(n)["battery"] == {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}
+    # Every DevKitC build names its supply: the AMS1117's quiescent current and the power
+    # LED's (docs/boards.md, Battery).
+    for n in os.listdir(os.path.join(ROOT, "boards")):
+        if n.startswith("devkitc-"):
+            assert load(n)["supply"] == {"iq_mA": 5.0, "led_mA": 1.0}, n
     assert boardcheck.check(edit(ref, "battery-", None)) == []
     # The Heltec reads its cell (the gauge): GPIO 37 through 220k/100k, switched by GPIO 21.
     b = load("heltec-wifi-kit-32.json")["battery"]
@@ -136,7 +141,7 @@ ERRORS = [
     # (board, path, value, the messages)
     (good, "colour", "red",
      ["unknown field 'colour' (allowed: name, display, keys, buzzer, wake, wifi, battery, "
-     "watchdog)"]),
+     "watchdog, supply)"]),
     (good, "display.sdaa", 21,
      ["display: unknown field 'sdaa' (allowed: bus, chip, sda, scl, addr, freq, reset, "
       "rotate)"]),
@@ -256,6 +261,17 @@ ERRORS = [
      ["watchdog: True is not a timeout in ms (2000-60000, or 0 for none)"]),
     (good, "watchdog", 0, []),
     (good, "watchdog", 60000, []),
+    # The supply (optional; the bench's hours of play): the regulator's and the LED's mA.
+    (good, "supply", 5, ["supply: must be an object {...}"]),
+    (good, "supply.led_mA-", None, ["supply: missing field 'led_mA'"]),
+    (good, "supply.led", 1, ["supply: unknown field 'led' (allowed: iq_mA, led_mA)"]),
+    (good, "supply.iq_mA", 60, ["supply.iq_mA: 60 is not a current in mA (0-50)"]),
+    (good, "supply.led_mA", -1, ["supply.led_mA: -1 is not a current in mA (0-50)"]),
+    (good, "supply.led_mA", True, ["supply.led_mA: True is not a current in mA (0-50)"]),
+    (good, "supply.iq_mA", "5", ["supply.iq_mA: '5' is not a current in mA (0-50)"]),
+    (good, "supply.led_mA", 0, []),
+    (good, "supply.iq_mA", 0.055, []),
+    (good, "supply-", None, []),
 ]
 
 
@@ -270,7 +286,7 @@ def test_several_problems_are_all_reported():
     cfg["extra"] = 1
     assert boardcheck.check(cfg) == [
         "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi, battery, "
-     "watchdog)",
+     "watchdog, supply)",
         "display.sda: pin 6 is wired to the flash chip (GPIO 6-11); use another pin",
         "keys.cols[1]: pin 36 is input-only (34-39) and has no internal pull-up",
     ]

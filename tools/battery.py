@@ -4,10 +4,12 @@ arithmetic that turns a measured evening into an average current.
 tools/evening.py measures an evening on the device (the real main loop on a fake clock):
 the time in each panel state, the CPU's time awake and in light sleep, the loop's wake-ups,
 the lit-pixel share of the frames and the bytes sent to the panel. This module prices that
-evening with the datasheet currents below; tools/bench.py reports the result for the
-keypad and the four-button builds, with and without the club link. Nothing here is
-measured on a board: the currents are datasheet figures and the assumptions named below.
-Runs under CPython.
+evening with the datasheet currents below and the board file's cell ("battery") and supply
+(the regulator's quiescent current and the power LED's); tools/bench.py reports the result
+for the keypad and the four-button builds, with and without the club link, the keypad
+build with each saving, and a design the firmware does not have (wifi_per_deal()). Nothing
+here is measured on a board: the currents are datasheet figures and the assumptions named
+below. Runs under CPython.
 """
 
 # ---- ESP32 (ESP32-WROOM-32 on the DevKitC) ----------------------------------------------
@@ -26,29 +28,44 @@ TURN_MS = 0.5
 I2C_HZ = 400000
 
 # Light sleep ended by a key: the time from the key's edge to the CPU running the loop again.
-# ESP-IDF's "Sleep Modes" page gives no figure for the ESP32; a scope measurement of an
-# ESP32-C3 at 160 MHz (the esp32.com forum, "ESP32-C3 Light Sleep Timing") shows about
-# 0.5 ms. WAKE_MS allows four times that.
+# An estimate, not a measurement: ESP-IDF's "Sleep Modes" page gives no figure for the ESP32;
+# a scope measurement of an ESP32-C3 at 160 MHz (the esp32.com forum, "ESP32-C3 Light Sleep
+# Timing") shows about 0.5 ms. WAKE_MS allows four times that. Only a board on a scope can
+# measure it (the host has no light sleep to time).
 WAKE_MS = 2.0
 
 # ---- Wi-Fi, the club link ---------------------------------------------------------------
 # ESP-IDF Programming Guide for the ESP32, "Introduction to Low Power Mode in Wi-Fi
-# Scenarios", the summary table (station connected, average currents). The table's station
-# runs with power save (net/: WLAN.config(pm=PM_POWERSAVE), ESP-IDF's maximum modem sleep,
-# which listens every third beacon): the table's DTIM3 column, Modem-sleep with the CPU on
-# and Auto Light-sleep with the CPU paused between beacons. The DTIM1 column (MicroPython's
-# default, minimum modem sleep) is kept for the comparison: 31.12 and 3.34 mA.
+# Scenarios", the summary table (station connected, average currents; the modem-sleep
+# table beside it: 160 MHz, DFS off). The table's station runs with power save (net/:
+# WLAN.config(pm=PM_POWERSAVE), ESP-IDF's maximum modem sleep, which listens every third
+# beacon): the DTIM3 column. The DTIM1 column (MicroPython's default, minimum modem sleep)
+# is kept for the comparison: 31.12 mA.
 WIFI_MODEM_SLEEP_MA = 28.81
-WIFI_LIGHT_SLEEP_MA = 2.33
 WIFI_DTIM1_MODEM_SLEEP_MA = 31.12
-WIFI_DTIM1_LIGHT_SLEEP_MA = 3.34
+# Auto light sleep keeps the association with the CPU paused between beacons (same table),
+# but only ESP-IDF's power management enters it; an explicit light sleep (what
+# machine.lightsleep() is) powers the radio down and the association is lost (ESP-IDF,
+# "Sleep Modes"). So the firmware never light-sleeps while the club link is up (hw/power.py,
+# Power's `wifi`): the CPU idles awake all evening in modem sleep. Kept for the docs only.
+WIFI_AUTO_LIGHT_SLEEP_MA = 2.33
 # The radio's share while the CPU is awake: the modem-sleep average over the idle CPU's
 # own current (the datasheet's low end at 160 MHz).
 WIFI_AWAKE_EXTRA_MA = WIFI_MODEM_SLEEP_MA - CPU_MA[160][0]
-# Assumption: with the panel dimmed or off, the link stays associated through the loop's
-# 0.5 s light sleeps (net/clublink.py Club.wait_ms) and costs what ESP-IDF measures for auto
-# light sleep.
-# club_awake (below) prices the other case, the CPU kept in modem sleep.
+
+# A design the firmware does not have (priced by wifi_per_deal()): WiFi up only to send a
+# deal's result and hear the club's news and offers (retained, so heard at each connect),
+# the chip light-sleeping as without the club link in between. Each connection costs the
+# start of the radio, the scan and WPA2 handshake, DHCP, the TCP and MQTT connect, the
+# publish and its ack. The current: the ESP32 Series Datasheet's "RF Power-Consumption
+# Specifications" give 95-100 mA receiving and 180-240 mA transmitting (802.11n MCS7 to
+# 802.11b at full power); a connection listens far more than it sends: 120 mA. The time:
+# a scope capture of an ESP32 waking and making a TCP connection with every WiFi parameter
+# given (channel, BSSID, static IP, an open network) shows about 200 ms (T. von Eicken,
+# "ESP32 Deep-Sleep with Periodic Wake-up", 2018); WPA2, DHCP and the MQTT exchange take
+# longer: 2 s allowed, ten times that.
+WIFI_CONNECT_S = 2.0
+WIFI_CONNECT_MA = 120.0
 
 # ---- SSD1306 0.96" module ---------------------------------------------------------------
 # SSD1306 datasheet (Solomon Systech, Rev 1.5), section 8.8 "SEG/COM Driving block": a lit
@@ -65,18 +82,26 @@ PUMP_FACTOR = 7.5 / 3.3
 PANEL_BASE_MA = 1.0
 PANEL_SLEEP_MA = 0.010  # display off (0xAE, sleep mode): the datasheet's sleep current
 
-# ---- the DevKitC's supply -----------------------------------------------------------------
-# AMS1117-3.3 (Advanced Monolithic Systems datasheet, electrical characteristics):
-# quiescent current 5 mA typical, drawn from its input on top of the 3.3 V load.
-REGULATOR_IQ_MA = 5.0
-# The USB-UART bridge: nothing counted. On battery no USB host is attached; the DevKitC's
-# power LED is not counted either (a meter on a real board will show it).
-USB_UART_MA = 0.0
+# ---- the supply -----------------------------------------------------------------------
+# The board file's "supply": the regulator's quiescent current ("iq_mA", drawn from its
+# input on top of the load) and the power LED's current ("led_mA"), both counted at the
+# regulator's input. The DevKitC's: AMS1117-3.3 (Advanced Monolithic Systems datasheet,
+# electrical characteristics: quiescent current 5 mA typical) and a red power LED on the
+# 3.3 V rail, 1 mA (an estimate from its resistor; a meter on a real board settles it).
+# The USB-UART bridge: nothing counted (no USB host on battery: it sits in suspend).
+#
 # The cell feeds the board's 5 V pin through a boost converter (an 18650 holder with a 5 V
-# output, as the DevKitC's AMS1117 needs more than a Li-ion cell's 3.0-4.2 V): assumed
-# 85 % efficient.
+# output, as the DevKitC's AMS1117 needs more than a Li-ion cell's 3.0-4.2 V). Its
+# efficiency depends on the load: the loss is taken as a fixed part (switching and control,
+# BOOST_NOLOAD_MA from the cell) plus a share of the power (BOOST_EFFICIENCY_MAX, the
+# efficiency at hundreds of mA). No datasheet curve at a load of 10-40 mA was found for the
+# converters of the common 18650 holders, so both are assumed, chosen to err low: they give
+# about 76 % at the keypad build's 11 mA (where 85 % was assumed before) and 85 % at the
+# club link's 36 mA. A converter that skips pulses at light load (PFM) loses much less than
+# 3 mA with nothing to power, so a holder with one plays longer than these rows say.
 SUPPLY_V = 5.0
-BOOST_EFFICIENCY = 0.85
+BOOST_EFFICIENCY_MAX = 0.90
+BOOST_NOLOAD_MA = 3.0
 
 DEFAULT_CELL = {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}
 EVENING_H = 3
@@ -107,10 +132,34 @@ def wake_to_frame_ms(turn_bytes, i2c_hz=I2C_HZ):
     return WAKE_MS + TURN_MS + turn_bytes * 9 * 1000.0 / i2c_hz
 
 
-def evening(ev, cell, cpu_mhz=CPU_MHZ, club_awake=False):
+def supply_of(board):
+    """The board file's "supply" ({"iq_mA", "led_mA"}): a board without one cannot be
+    priced."""
+    supply = board.get("supply")
+    if supply is None:
+        raise ValueError("%s: no \"supply\" (iq_mA, led_mA) in the board file" %
+                         board.get("name"))
+    return supply
+
+
+def boost(board_ma, cell_v):
+    """(the cell's current in mA, the converter's efficiency) for `board_ma` drawn at
+    SUPPLY_V: the power over BOOST_EFFICIENCY_MAX plus the fixed loss."""
+    out = board_ma * SUPPLY_V
+    cell_ma = out / (cell_v * BOOST_EFFICIENCY_MAX) + BOOST_NOLOAD_MA
+    return cell_ma, out / (cell_ma * cell_v)
+
+
+def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0):
     """Price an evening measured by tools/evening.py (its JSON, parsed): the average
     current on each rail and from the cell, the time share of each state, hours of play
-    and evenings per charge on `cell` ({"mAh", "V"})."""
+    and evenings per charge on `cell` ({"mAh", "V"}) with the board's `supply` ({"iq_mA",
+    "led_mA"}). led=False: the power LED removed. wifi_connects: a design the firmware does
+    not have (wifi_per_deal()), that many WiFi connections in an evening without the club
+    link up."""
+    if ev["club"] and ev["lightsleeps"]:
+        raise ValueError("an evening with the club link up and light sleeps: WiFi does not "
+                         "survive them (hw/power.py)")
     total = float(ev["evening_s"] * 1000)
     ms = ev["ms"]
     awake_ms = ev["cpu_ms"]["awake"]
@@ -120,17 +169,17 @@ def evening(ev, cell, cpu_mhz=CPU_MHZ, club_awake=False):
     busy_ms = ev["turns"] * TURN_MS + ev["panel_bytes"] * 9 * 1000.0 / I2C_HZ
     busy_share = min(1.0, busy_ms / awake_ms) if awake_ms else 0.0
     cpu_awake = idle + (busy - idle) * busy_share
-    if ev["club"]:
+    if ev["club"]:  # the CPU awake all evening, the radio in modem sleep
         cpu_awake += WIFI_AWAKE_EXTRA_MA
-        light = cpu_awake if club_awake else WIFI_LIGHT_SLEEP_MA
-    else:
-        light = LIGHT_SLEEP_MA
+    light = LIGHT_SLEEP_MA
     # deep sleep: the fake machine's deepsleep() returns and the loop naps on; on a board
     # the chip sleeps at the deep-sleep current instead
     light_ms = max(0, light_ms - ms["deep"])
     esp_mah_ms = cpu_awake * awake_ms + light * light_ms + DEEP_SLEEP_MA * ms["deep"]
     # a wake-up from light sleep runs a loop turn at the busy current
     esp_mah_ms += ev["lightsleeps"] * TURN_MS * (busy - light)
+    # the design's connections, on top of the time they take from the sleeps (errs low)
+    esp_mah_ms += wifi_connects * WIFI_CONNECT_S * 1000 * WIFI_CONNECT_MA
     bright = panel_ma(ev["lit"]["bright"], ev["contrast"])
     dim = panel_ma(ev["lit"]["dim"], ev["dim_contrast"])
     panel_mah_ms = (bright * ms["bright"] + dim * ms["dim"] +
@@ -138,16 +187,28 @@ def evening(ev, cell, cpu_mhz=CPU_MHZ, club_awake=False):
     esp = esp_mah_ms / total
     panel = panel_mah_ms / total
     rail = esp + panel  # the 3.3 V rail
-    board = rail + REGULATOR_IQ_MA + USB_UART_MA  # into the regulator, at 5 V
-    cell_ma = board * SUPPLY_V / (cell["V"] * BOOST_EFFICIENCY)
+    led_ma = supply["led_mA"] if led else 0.0
+    board = rail + led_ma + supply["iq_mA"]  # into the regulator, at 5 V
+    cell_ma, efficiency = boost(board, cell["V"])
     hours = cell["mAh"] / cell_ma
     return {
         "esp32_ma": round(esp, 3), "panel_ma": round(panel, 3), "rail_3v3_ma": round(rail, 3),
-        "board_5v_ma": round(board, 3), "cell_ma": round(cell_ma, 3),
+        "led_ma": led_ma, "iq_ma": supply["iq_mA"],
+        "board_5v_ma": round(board, 3), "boost_efficiency": round(efficiency, 4),
+        "cell_ma": round(cell_ma, 3),
         "hours": round(hours, 2), "evenings": round(hours / EVENING_H, 2),
         "share": {s: round(ms[s] / total, 4) for s in ("bright", "dim", "off", "deep")},
         "cpu_share": {"awake": round(awake_ms / total, 4), "light": round(light_ms / total, 4)},
         "cpu_awake_ma": round(cpu_awake, 3), "cpu_busy_share": round(busy_share, 4),
         "panel_bright_ma": round(bright, 3), "panel_dim_ma": round(dim, 3),
-        "cell": cell, "cpu_mhz": cpu_mhz,
+        "cell": cell, "cpu_mhz": cpu_mhz, "wifi_connects": wifi_connects,
     }
+
+
+def wifi_per_deal(ev, cell, supply):
+    """The design the firmware does not have, priced: an evening without the club link up
+    (`ev`, the chip light-sleeping), plus one WiFi connection per deal to send its result
+    and hear the club's news and offers."""
+    if ev["club"]:
+        raise ValueError("the design's evening is one without the club link up")
+    return evening(ev, cell, supply, wifi_connects=ev["deals"])

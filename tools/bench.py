@@ -50,10 +50,13 @@ WebAssembly port; the other figures on the 64-bit unix port.
                timeout); panel on (bright, then dimmed), then panel off.
   battery      tools/evening.py: a 3-hour evening (a deal every 4 minutes, idle between) on
                the real loop.run() with the fake machine and a fake clock, for the keypad
-               and the four-button builds, with and without the club link up: the time in
-               each power state, the loop's wake-ups, the lit pixels. tools/battery.py
-               prices it with datasheet currents and the board file's cell; the key-to-frame
-               estimate after a light sleep (the wake, a loop turn, the bytes it sends).
+               and the four-button builds, with and without the club link up (a club file
+               beside board.json: the loop then never light-sleeps), and the keypad build
+               again with each saving (contrast, dimming, key scan). tools/battery.py prices
+               it with datasheet currents and the board file's cell and supply (the power
+               LED removed too), and the design the firmware does not have (WiFi up only
+               per deal); the key-to-frame estimate after a light sleep (the wake, a loop
+               turn, the bytes it sends), computed, not measured.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame (first visit and from the cache), key-to-frame latency for
                keyboard keys and for taps with real touch events (median, p95); the
@@ -651,6 +654,8 @@ def build(quick=False):
         first = measure_first_frame(tmp, flash, hundred, 5 if quick else 9)
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
         evenings = measure_evenings(tmp)
+        savings = measure_savings(tmp, [ev for ev in evenings
+                                        if ev["keys"] == "keypad" and not ev["club"]][0])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     web = None
@@ -677,7 +682,7 @@ def build(quick=False):
 
     result = figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
                      club, measure_deploy(), evenings, font_figures.figures(),
-                     fleet_figures.figures())
+                     fleet_figures.figures(), savings)
     if not browser.missing():
         import camera_figures
 
@@ -745,39 +750,91 @@ def _evening_keys(path, layout, deals):
         f.write("%d\n" % last + "\n".join(out) + "\n")
 
 
-def measure_evenings(tmp, layouts=("keypad", "buttons")):
-    """tools/evening.py for the keypad and the four-button builds, with and without the club
-    link, priced by tools/battery.py with the board file's cell."""
+def _evening(tmp, layout, keys, club=False, settings=None, name=""):
+    """tools/evening.py once, in a flash folder of its own: its JSON, parsed."""
     import json
     import os
     import shutil
 
-    import battery
     import runtimes
 
     root = _root()
+    folder = os.path.join(tmp, "evening-%s%s%s" % (layout, "-club" if club else "", name))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    shutil.copy(os.path.join(root, EVENING_BOARDS[layout]), os.path.join(folder, "board.json"))
+    args = [os.path.join(root, "tools", "evening.py"), keys]
+    if club:
+        args.append("club")
+    if settings:
+        args.append(json.dumps(settings))
+    proc = runtimes.run("mp64", args,
+                        paths=[os.path.join(root, "host_tests", "fake_machine")] +
+                        _source_paths(), heapsize="4m", cwd=folder)
+    return _json_out(proc, "evening " + layout + name)
+
+
+def _evening_board(layout):
+    import json
+    import os
+
+    with open(os.path.join(_root(), EVENING_BOARDS[layout])) as f:
+        return json.load(f)
+
+
+def measure_evenings(tmp, layouts=("keypad", "buttons")):
+    """tools/evening.py for the keypad and the four-button builds, with and without the club
+    link, priced by tools/battery.py with the board file's cell and supply. The evenings
+    without the club link also price the design the firmware does not have (WiFi up only
+    per deal: "battery_wifi_per_deal")."""
+    import os
+
+    import battery
+
     out = []
     for layout in layouts:
-        board = EVENING_BOARDS[layout]
-        with open(os.path.join(root, board)) as f:
-            cfg = json.load(f)
+        cfg = _evening_board(layout)
+        cell, supply = battery.cell_of(cfg), battery.supply_of(cfg)
         keys = os.path.join(tmp, "evening-%s.txt" % layout)
         _evening_keys(keys, layout, 3 * 3600 // 240)
         for club in (False, True):
-            folder = os.path.join(tmp, "evening-%s%s" % (layout, "-club" if club else ""))
-            shutil.rmtree(folder, ignore_errors=True)
-            os.makedirs(folder)
-            shutil.copy(os.path.join(root, board), os.path.join(folder, "board.json"))
-            proc = runtimes.run("mp64", [os.path.join(root, "tools", "evening.py"), keys] +
-                                (["club"] if club else []),
-                                paths=[os.path.join(root, "host_tests", "fake_machine")] +
-                                _source_paths(), heapsize="4m", cwd=folder)
-            ev = _json_out(proc, "evening " + layout)
-            ev["battery"] = battery.evening(ev, battery.cell_of(cfg))
-            if club:  # the club rows' other case: the link keeps the CPU in modem sleep
-                ev["battery_cpu_kept_awake"] = battery.evening(ev, battery.cell_of(cfg),
-                                                               club_awake=True)
+            ev = _evening(tmp, layout, keys, club)
+            ev["battery"] = battery.evening(ev, cell, supply)
+            if not club:
+                ev["battery_wifi_per_deal"] = battery.wifi_per_deal(ev, cell, supply)
             out.append(ev)
+    return out
+
+
+# What a player (or the board) can change, each priced on its own and then together: the
+# keypad build without the club link (bench rows "battery_keypad_" + name).
+SAVINGS = (
+    ("led_off", "power LED removed (the DevKitC cannot switch it)", None, False),
+    ("contrast40", "contrast 40 (the settings' lowest; 200 before)", {"contrast": 40}, True),
+    ("dim15", "dimmed after 15 s (the settings' shortest; 30 before)", {"dim_s": 15}, True),
+    ("scan40", "keys scanned every 40 ms (scan_ms; 20 before)", {"scan_ms": 40}, True),
+    ("all", "all four together", {"contrast": 40, "dim_s": 15, "scan_ms": 40}, False),
+)
+
+
+def measure_savings(tmp, base):
+    """The keypad build's evening again for each of SAVINGS (`base`: its evening without
+    the club link, from measure_evenings()), priced: [(name, label, evening)]."""
+    import os
+
+    import battery
+
+    cfg = _evening_board("keypad")
+    cell, supply = battery.cell_of(cfg), battery.supply_of(cfg)
+    keys = os.path.join(tmp, "evening-keypad.txt")
+    if not os.path.exists(keys):
+        _evening_keys(keys, "keypad", 3 * 3600 // 240)
+    out = []
+    for name, label, settings, led in SAVINGS:
+        ev = dict(base) if settings is None else _evening(tmp, "keypad", keys, False,
+                                                          settings, "-" + name)
+        ev["battery"] = battery.evening(ev, cell, supply, led=led)
+        out.append((name, label, ev))
     return out
 
 
@@ -852,8 +909,9 @@ def wake_rows(pw):
     return rows
 
 
-def battery_rows(evenings):
-    """The battery rows and the wake-to-frame row, from measure_evenings()."""
+def battery_rows(evenings, savings=()):
+    """The battery rows and the wake-to-frame row, from measure_evenings() and
+    measure_savings()."""
     import battery
 
     rows = []
@@ -862,25 +920,47 @@ def battery_rows(evenings):
         rows.append({"figure": name, "value": value, "target": target,
                      "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
 
+    def told(b):
+        return "%.0f h / %.1f evenings (%.1f mA from the cell)" % (b["hours"], b["evenings"],
+                                                                   b["cell_ma"])
+
     for ev in evenings:
         b = ev["battery"]
         cell = b["cell"]
         goal = TARGETS["evenings_club" if ev["club"] else "evenings"]
         row("battery, %s build%s, %d mAh %s: hours of play / 3-hour evenings" % (
-            ev["keys"], ", club link up" if ev["club"] else "", cell["mAh"], cell["kind"]),
-            "%.0f h / %.1f evenings (%.1f mA from the cell)" % (b["hours"], b["evenings"],
-                                                                 b["cell_ma"]),
+            ev["keys"], ", club link up (CPU awake, WiFi in modem sleep)" if ev["club"] else "",
+            cell["mAh"], cell["kind"]), told(b),
             ">= %d evenings" % goal, b["evenings"] >= goal,
             "battery_%s%s" % (ev["keys"], "_club" if ev["club"] else ""), ev)
+    for ev in evenings:
+        d = ev.get("battery_wifi_per_deal")
+        if d is not None:
+            row("  design, not built, for the club link's goal (>= %d evenings): %s build, WiFi "
+                "up only per deal (%d connections of %.0f s at %.0f mA), light sleep between" % (
+                    TARGETS["evenings_club"], ev["keys"], d["wifi_connects"],
+                    battery.WIFI_CONNECT_S, battery.WIFI_CONNECT_MA), told(d), "-", None,
+                "battery_%s_wifi_per_deal" % ev["keys"],
+                {"battery": d, "connect_s": battery.WIFI_CONNECT_S,
+                 "connect_ma": battery.WIFI_CONNECT_MA})
+    for name, label, ev in savings:
+        b = ev["battery"]
+        row("  keypad build, no club link: %s" % label, told(b),
+            ">= %d evenings" % TARGETS["evenings"], b["evenings"] >= TARGETS["evenings"],
+            "battery_keypad_" + name,
+            {"battery": b, "settings": ev.get("settings", {}), "led": b["led_ma"] > 0,
+             "contrast": ev["contrast"], "dim_s": ev["dim_s"], "scan_ms": ev["scan_ms"],
+             "lightsleeps": ev["lightsleeps"]})
     waking = [ev for ev in evenings if not ev["club"]]
     if waking:
         turn = max(ev["wake_turn_bytes"] for ev in waking)
         ms = battery.wake_to_frame_ms(turn)
-        row("key to frame after a light sleep (wake %.1f ms + a loop turn + %d bytes to the "
-            "panel), estimate" % (battery.WAKE_MS, turn), "%.1f ms" % ms,
+        row("key to frame after a light sleep, computed, not measured: wake %.1f ms (an "
+            "estimate) + a loop turn %.1f ms (assumed) + %d bytes to the panel (measured)" % (
+                battery.WAKE_MS, battery.TURN_MS, turn), "%.1f ms (estimate)" % ms,
             "<= %d ms" % TARGETS["wake_frame_ms"], ms <= TARGETS["wake_frame_ms"],
             "wake_to_frame", {"wake_ms": battery.WAKE_MS, "turn_ms": battery.TURN_MS,
-                              "turn_bytes": turn, "ms": round(ms, 2)})
+                              "turn_bytes": turn, "ms": round(ms, 2), "measured": False})
     return rows
 
 
@@ -903,7 +983,9 @@ def battery_only():
     tmp = tempfile.mkdtemp(prefix="s66-bench-battery-")
     try:
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
-        new = wake_rows(misc["power"]) + battery_rows(measure_evenings(tmp))
+        evenings = measure_evenings(tmp)
+        base = [ev for ev in evenings if ev["keys"] == "keypad" and not ev["club"]][0]
+        new = wake_rows(misc["power"]) + battery_rows(evenings, measure_savings(tmp, base))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for r in new:
@@ -1051,7 +1133,7 @@ def fleet_row(fl):
 
 
 def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web=None,
-            club=None, deploy=None, evenings=None, font=None, fleet=None):
+            club=None, deploy=None, evenings=None, font=None, fleet=None, savings=()):
     rows = []
 
     def row(name, value, target, ok, key, raw):
@@ -1150,7 +1232,7 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
                                                 fl["events"]), "-", None, "flash_all_event",
         fl["bytes_per_deal"] * fl["deals"] / fl["events"])
     rows += wake_rows(misc["power"])
-    rows += battery_rows(evenings or ())
+    rows += battery_rows(evenings or (), savings)
     if web:
         rows += web_rows(web)
     if club:

@@ -4,7 +4,7 @@ Runs in MicroPython's unix port with the compiled or source firmware and the fak
 (host_tests/fake_machine) on the path, in a folder holding board.json, as a board's file
 system does:
 
-    evening.py KEYS [club]
+    evening.py KEYS [club] [SETTINGS]
 
 The real loop.run() boots and runs the main loop for three hours of a fake clock. Time moves
 only when the loop blocks: hw/power.py's time.sleep_ms and machine.lightsleep (added to the
@@ -17,9 +17,15 @@ press wakes it first (the firmware swallows that press). The first line of KEYS 
 number of deals the match on the device must hold at the end (a check that the keys did
 enter the deals).
 
-With `club`, the loop runs with the club link up and idle: the stand-in's wait is net/clublink.py's
-Club.wait_ms() over a link that is up with nothing due (no broker is involved: the radio's
-cost is tools/battery.py's).
+With `club`, a club file lies beside board.json, as on a table of a club night: the boot
+sees it (startup.py: the club link's WiFi is up, so the idle policy never light-sleeps) and
+builds the club link, which the loop then runs as a stand-in, up and idle: its wait is
+net/clublink.py's Club.wait_ms() over a link that is up with nothing due (no broker is
+involved: the radio's cost is tools/battery.py's).
+
+SETTINGS (a JSON object, e.g. '{"dim_s": 15}') are saved as the device's settings before
+it boots, as a player would set them in the settings list (tools/bench.py prices the
+savings with them).
 
 Prints one JSON line: ms per panel state (bright, dim, off, deep), CPU ms awake and in light
 sleep, loop wake-ups per panel state, presses, time-weighted lit-pixel share per panel state,
@@ -65,6 +71,7 @@ _lines = open(sys.argv[1]).read().splitlines()
 EXPECT_DEALS = int(_lines[0])
 DEALS = _lines[1:]
 CLUB = "club" in sys.argv[2:]
+SETTINGS = [json.loads(a) for a in sys.argv[2:] if a.startswith("{")]
 with open("board.json") as f:
     CFG = json.load(f)
 
@@ -283,6 +290,16 @@ def _booted(*args):
 
 
 startup.boot = _booted
+if CLUB:  # the club file the boot looks for (loop.CLUB_FILE); no WiFi name: no network
+    with open("club.json", "w") as f:
+        json.dump({"table": "1", "broker": "127.0.0.1"}, f)
+if SETTINGS:  # the player's settings, on the flash before the boot
+    import os
+
+    from session import Session
+    from store.journal import Store
+
+    Session(Store("data", os)).save_settings(SETTINGS[0])
 
 import loop  # noqa: E402
 
@@ -304,4 +321,5 @@ print(json.dumps({
     "deals": len(DEALS), "deal_s": DEAL_S, "evening_s": EVENING_S,
     "contrast": power.contrast, "dim_contrast": power.dim_contrast,
     "panel_bytes": sum(b.sent for b in machine.buses), "club": CLUB,
-    "keys": _keys["type"]}))
+    "keys": _keys["type"], "settings": SETTINGS[0] if SETTINGS else {},
+    "scan_ms": power.scan_ms, "dim_s": power.dim_ms // 1000}))
