@@ -21,6 +21,8 @@ import re
 import sys
 import threading
 
+from net import wire
+
 from club import broker
 
 CHUNK = 2048  # bytes of bundle a piece: with its head, far under the 8,192-byte limit
@@ -54,22 +56,22 @@ class Fleet:
         offer = json.dumps({"version": self.version, "size": len(self.data),
                             "chunk": self.chunk})
         for t in self.tables:
-            self.client.subscribe("club/%s/fw/want" % t)
-            self.client.subscribe("club/%s/fw/state" % t)
-            self.client.publish("club/%s/fw/offer" % t, offer, qos=1, retain=True)
+            self.client.subscribe(wire.fw_topic(t, wire.FW_WANT))
+            self.client.subscribe(wire.fw_topic(t, wire.FW_STATE))
+            self.client.publish(wire.fw_topic(t, wire.FW_OFFER), offer, qos=1, retain=True)
 
     def withdraw(self):
         for t in self.tables:
-            self.client.publish("club/%s/fw/offer" % t, b"", qos=1, retain=True)
+            self.client.publish(wire.fw_topic(t, wire.FW_OFFER), b"", qos=1, retain=True)
 
     def _on_message(self, client, userdata, msg):
         parts = msg.topic.split("/")
         if len(parts) != 4 or parts[1] not in self.tables:
             return
         table, kind = parts[1], parts[3]
-        if kind == "want":
+        if kind == wire.FW_WANT:
             self.answer(table, msg.payload)
-        elif kind == "state":
+        elif kind == wire.FW_STATE:
             self.heard(table, msg.payload)
 
     def answer(self, table, payload):
@@ -80,8 +82,8 @@ class Fleet:
         if version != self.version or not 0 <= at < len(self.data):
             return
         piece = self.data[at:at + self.chunk]
-        self.client.publish("club/%s/fw/part" % table, b"%d %d\n" % (version, at) + piece,
-                            qos=0)
+        self.client.publish(wire.fw_topic(table, wire.FW_PART),
+                            b"%d %d\n" % (version, at) + piece, qos=0)
         self.parts += 1
 
     def heard(self, table, payload):

@@ -113,7 +113,7 @@ class Service:
         _rc, self._sub_mid = client.subscribe(
             [(wire.topic("+", wire.RESULT), 1), (wire.topic("+", wire.SEAT), 1),
              (wire.DIRECTOR_DO + "+", 1), (WANT, 0), (PROBE, 1),
-             (wire.topic("+", "fw/state"), 0)])
+             (wire.fw_topic("+", wire.FW_STATE), 0)])
         mark = "mark " + os.urandom(4).hex()
         # Queued before the live mark goes, so the work thread knows it when it comes.
         self.inbox.put(("mark", mark.encode()))

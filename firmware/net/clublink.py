@@ -233,7 +233,7 @@ class Club:
         self.link.subscribe(self.t_ack)
         self.link.subscribe(self.t_seat)
         if "fleet_key" in self.cfg:  # a table that takes updates over WiFi (update/job.py)
-            self.link.subscribe(self.t_ack[:-3] + b"fw/offer")
+            self.link.subscribe(self.fw_topic(wire.FW_OFFER))
 
     def suback(self, pid, granted):
         if granted == 0x80:
@@ -264,11 +264,15 @@ class Club:
                     self._take_seating()
             except (ValueError, KeyError, TypeError):
                 self.on_event("seating", None)
-        elif topic[-6:] == b"/offer":  # an update, kept until the table is free
+        elif topic == self.fw_topic(wire.FW_OFFER):  # an update, kept until the table is free
             if self.fw is None or self.fw.__class__ is bytes:
                 self.fw = payload or None
         elif self.fw is not None and self.fw.__class__ is not bytes:
             self.fw.part(payload, self._now)  # a piece of it (update/job.py)
+
+    def fw_topic(self, kind):
+        """This table's update topic of `kind` (net/wire.py FW_*), as bytes."""
+        return wire.fw_topic(self.cfg["table"], kind).encode()
 
     def down(self, why):
         self.link.close()

@@ -55,9 +55,21 @@ WANT = STANDINGS + "/want"  # a reader's request for every part
 PROBE = "club/service/probe"
 
 
+# An update over WiFi (update/job.py, club/fleet.py): club/<table>/fw/<kind>.
+FW_OFFER = "offer"  # retained, from the club
+FW_WANT = "want"  # from the table: the next piece it needs
+FW_PART = "part"  # from the club: a piece
+FW_STATE = "state"  # retained, from the table: what it runs, takes or refused
+
+
 def topic(table, kind):
     """A table's topic: kind RESULT, ACK or SEAT ("+" as the table: every table's)."""
     return "club/" + table + "/" + kind
+
+
+def fw_topic(table, kind):
+    """A table's update topic: kind FW_OFFER, FW_WANT, FW_PART or FW_STATE."""
+    return topic(table, "fw/" + kind)
 
 
 def table_of(name, kind):

@@ -58,7 +58,7 @@ def _report(club, state, **more):
     more["state"] = state
     if r.get("back"):
         more["failed"] = r["back"]
-    club.link.publish(club.t_ack[:-3] + b"fw/state", json.dumps(more), retain=True)
+    club.link.publish(club.fw_topic("state"), json.dumps(more), retain=True)
 
 
 # The panel's words (the bottom line, after "club "), short for its 21 characters; English
@@ -159,9 +159,10 @@ class Job:
         link = club.link
         self.small = link._in
         self._buffer(bytearray(chunk + 64))  # a piece in one packet
-        base = club.t_ack[:-3]
-        self.t_want = base + b"fw/want"
-        self.t_part = base + b"fw/part"
+        # The topics are net/wire.py's (FW_WANT, FW_PART), through the club link: the
+        # update sits below net/ and imports none of it.
+        self.t_want = club.fw_topic("want")
+        self.t_part = club.fw_topic("part")
         link.subscribe(self.t_part)
         self.at = 0
         self.tries = 0
