@@ -135,7 +135,7 @@ def private_crossings(sources):
 
 def test_no_module_uses_another_folder_s_private_names():
     # Issue 47: the gauge called session._summary and session's _drop_saved; the update job
-    # swapped the MQTT link's _in buffer.
+    # swapped the MQTT link's _in buffer (now MQTT.use_buffer).
     sources = {}
     for rel in screens() + list(OWN):
         with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
@@ -144,12 +144,9 @@ def test_no_module_uses_another_folder_s_private_names():
 
 
 # Names of another format, not another folder's insides: a font_to_py module keeps its glyphs
-# under _font and _mvi (ui/fontload.py reads them). The update job still borrows the MQTT
-# link's input buffer (issue 47; the list may only shrink).
+# under _font and _mvi (ui/fontload.py reads them).
 KNOWN_PRIVATE = {("firmware/ui/fontload.py", "font._font"),
-                 ("firmware/ui/fontload.py", "font._mvi"),
-                 ("firmware/update/job.py", "link._in"),
-                 ("firmware/update/job.py", "link._have")}
+                 ("firmware/ui/fontload.py", "font._mvi")}
 
 
 def test_the_private_name_check_catches_a_crossing():

@@ -118,6 +118,17 @@ class MQTT:
         self._send(bytes(_head(0x82, len(t) + 3)) + pid.to_bytes(2, "big") + t + bytes((qos,)))
         return pid
 
+    def use_buffer(self, buf):
+        """Take in packets with buf from now on, what has come so far copied into it (when it
+        holds that much); returns the buffer used before. The update job lends one a piece
+        of its bundle fits in (update/job.py), and gives the old one back after."""
+        old = self._in
+        have = self._have
+        if have <= len(buf):
+            buf[:have] = old[:have]
+            self._in = buf
+        return old
+
     def disconnect(self):
         if self.state == UP:
             self._send(b"\xe0\x00")

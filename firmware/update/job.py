@@ -157,8 +157,7 @@ class Job:
             raise Refusal("key")
         self.taker = Taker(slots.Flash(), key, _free())
         link = club.link
-        self.small = link._in
-        self._buffer(bytearray(chunk + 64))  # a piece in one packet
+        self.small = link.use_buffer(bytearray(chunk + 64))  # a piece in one packet
         # The topics are net/wire.py's (FW_WANT, FW_PART), through the club link: the
         # update sits below net/ and imports none of it.
         self.t_want = club.fw_topic("want")
@@ -169,13 +168,6 @@ class Job:
         self.shown = -1
         _report(club, "taking", offered=self.version)
         self.ask(now)
-
-    def _buffer(self, buf):
-        link = self.club.link
-        have = link._have
-        if have <= len(buf):
-            buf[:have] = link._in[:have]
-            link._in = buf
 
     def fail(self, e):
         """Any exception of the job: a refusal, reported, shown and kept."""
@@ -252,7 +244,7 @@ class Job:
             t.abandon()
         small = getattr(self, "small", None)  # the link's own buffer, lent while it runs
         if small is not None:
-            self._buffer(small)
+            self.club.link.use_buffer(small)
             self.small = None
         self.club.fw = offer
         drop()
