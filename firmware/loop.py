@@ -71,9 +71,11 @@ def make_buzzer(cfg):
     return beep
 
 
-def run(loops=None, board="board.json", seconds=None):
+def run(loops=None, board="board.json", seconds=None, trial=None):
     """Boot and run the loop (forever, `loops` turns, or `seconds` of wall time). Returns
-    the app (and `turns`, the turns made), or None when the board file is bad."""
+    the app (and `turns`, the turns made), or None when the board file is bad. trial: a
+    new version's Trial (update/boot.py, from main.py), told of each key handled until it
+    is confirmed."""
     import startup  # the boot: its code is heap, given back once the boot is done
 
     # The data folder is relative to the working directory: "/" on the board.
@@ -100,6 +102,8 @@ def run(loops=None, board="board.json", seconds=None):
         power.watch(now, keys.any_down())
         if ev is not None and not power.key(now):
             app.press(ev[0], ev[1] == LONG)
+            if trial is not None:
+                trial.key(now)  # handled: a new version's trial counts it (update/boot.py)
         if club is not None:
             club.poll(now)
         power.update(now)
@@ -111,6 +115,8 @@ def run(loops=None, board="board.json", seconds=None):
             wdt.feed()  # here only: a turn that hangs stops it (startup.watchdog)
             wait = min(wait, nap)
         power.sleep(wait)
+        if trial is not None and trial.due(now):
+            trial = None  # confirmed: the version is the board's
         n += 1
     global turns, held
     turns = n

@@ -69,8 +69,7 @@ def update_and_trial(fs, bundle, key):
     take(fs, bundle, key)
     if slots.choose(fs) != "fw/a":  # the boot into it...
         raise AssertionError("the update did not boot")
-    slots.reached(False, fs)  # ...its first frame...
-    slots.reached(True, fs)  # ...and its first key
+    slots.confirm(fs)  # ...confirmed (its first key, and a few seconds after it)
 
 
 def match_flash():
@@ -145,7 +144,7 @@ def main():
                 fail(cut, "taking the update again failed: %r" % (e,))
         else:
             fail(cut, "boots %r" % folder)
-    # The going back: a version that twice missed its first frame, cut at every step of the
+    # The going back: a version that twice booted unconfirmed, cut at every step of the
     # boot that leaves it; the boot after runs the old firmware and knows what failed.
     fs = FaultFS(files0, dirs0)
     take(fs, bundle, key)

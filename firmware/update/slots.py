@@ -5,15 +5,16 @@ replaced whole, by one rename, so a power cut leaves the old record or the new o
     {"slot": "b", "ver": 7, "prev": "a", "pver": 6, "tries": 0, "ok": 0}
 
 slot "" is the base. A new version starts with ok 0. Each boot of it adds one to tries
-before its code loads; its first frame sets tries back to 0, and its first key sets ok. A
-version that fails to reach its first frame twice (tries already 2 at a boot) is left: the
-record goes back to prev, with "back" naming the version that failed (the update job reports
-it) and "failed" the last few that failed here (never taken again; a newer one is). No
-record (or one that cannot be read): the base. `make deploy` removes the record, so the base
-it copies runs again.
+before its code loads; it is confirmed (ok 1) once the loop has handled its first key and
+run a few seconds after it (update/boot.py). A version that boots twice without being
+confirmed (tries already 2 at a boot: it raised and restarted, hung, or was switched off
+first) is left: the record goes back to prev, with "back" naming the version that failed
+(the update job reports it) and "failed" the last few that failed here (never taken again;
+a newer one is). No record (or one that cannot be read): the base. `make deploy` removes
+the record, so the base it copies runs again.
 
-update/boot.py uses it at boot (choose, then reached at the first frame and key), the
-update job to know the version running and to switch (write).
+update/boot.py uses it at boot (choose, then confirm), the update job to know the version
+running and to switch (write).
 """
 
 import json
@@ -100,20 +101,16 @@ def version(fs=None):
     return r.get("ver", 0) if r else 0
 
 
-def reached(key, fs=None):
-    """The first frame (key False) or the first key (key True) of this boot: the trial
-    version moves on. True while it still waits for its first key."""
+def confirm(fs=None):
+    """The version on trial is the board's now (ok 1). False when the write failed (it is
+    tried again)."""
     r = read(fs)
     if r is None or r.get("ok"):
-        return False
-    if key:
-        r["ok"] = 1
-    elif r.get("tries"):
-        r["tries"] = 0
-    else:
         return True
+    r["ok"] = 1
+    r["tries"] = 0
     try:
         write(r, fs)
     except OSError:
-        return True  # tried again at the next key
-    return not key
+        return False
+    return True
