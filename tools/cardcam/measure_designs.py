@@ -12,9 +12,10 @@ model.json's per-class thresholds, nothing of the deal known).
 Per design it prints: boxes (cards laid), cards read right and sure, cards read wrong and
 sure (the dangerous number: such a card is proposed), unsure (no card proposed from that
 box: below its threshold, or read as "no card"), tricks that would be proposed with a
-wrong card (every box sure, one wrong), and the commonest wrong readings. Default: the
-MEASURED seeds, every hand-made design and, for comparison, the npm held-out deck. Needs
-tools/cardcam's typefaces (cd tools/cardcam && npm ci).
+wrong card (every box sure, one wrong), and the commonest wrong readings; then all of it
+as docs/web.md's table. Default: the MEASURED seeds, every hand-made design and, for
+comparison, the npm held-out deck, 2,000 tricks each (the bench's). Needs tools/cardcam's
+typefaces (cd tools/cardcam && npm ci).
 """
 
 import argparse
@@ -36,7 +37,7 @@ import camera_figures  # noqa: E402
 import decks  # noqa: E402
 import scenes  # noqa: E402
 
-TRICKS = 300
+TRICKS = camera_figures.TRICKS  # the bench's 2,000
 SEED = camera_figures.SEED  # the bench's: the same tricks for every design
 FRAME = camera_figures.PAGE_FRAME  # 640 x 480, what the page asks a phone for
 
@@ -76,11 +77,31 @@ def describe(params):
         return "npm held-out deck (@younestouati/playing-cards-standard-deck)"
     ix, mid, inks = params["index"], params["middle"], params["inks"]
     suits = "German suits, " if params["suits"] == "german" else ""
-    return "%s%s %s index (%s, %d corner%s), %s inks%s, middle %s / courts %s%s" % (
-        suits, ix["size"], params["face"]["family"], ix["pip"] + " pip", ix["corners"],
+    pip = {"below": "pip below", "beside": "pip beside", "none": "no pip"}[ix["pip"]]
+    return "%s%s %s index (%s, %d corner%s), inks %s%s, middle %s / courts %s%s" % (
+        suits, ix["size"], params["face"]["family"], pip, ix["corners"],
         "s" if ix["corners"] > 1 else "", inks["scheme"],
         " faded" if inks["faded"] else "", mid["numbers"], mid["courts"],
         ", worn" if params["wear"] else "")
+
+
+def markdown(rows):
+    """The figures as docs/web.md's table (a row a design)."""
+    def pct(n, row):
+        return "%.1f%%" % (100 * n / row["boxes"])
+
+    out = ["| design | what it is | right and sure | **wrong and sure** | unsure | "
+           "tricks proposed with a wrong card | commonest wrong readings (true as read) |",
+           "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        worst = ", ".join("%s as %s %d" % (*k.split(">"), v)
+                          for k, v in list(r["wrong_readings"].items())[:3])
+        wrong = "**%s** (suit wrong: %d)" % (pct(r["wrong"], r), r["wrong_suit"]) \
+            if r["wrong"] else "**0**"
+        out.append("| %s | %s | %s | %s | %s | %d | %s |" % (
+            r["design"], r["about"], pct(r["right"], r), wrong, pct(r["unsure"], r),
+            r["wrong_tricks"], worst or "none"))
+    return "\n".join(out)
 
 
 def main(argv=None):
@@ -121,6 +142,7 @@ def main(argv=None):
                       100 * got["unsure"] / got["boxes"], got["wrong_tricks"], got["tricks"],
                       " ".join("%s:%d" % kv for kv in got["wrong_readings"].items()),
                       got["about"]), flush=True)
+    print(markdown(rows))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
