@@ -530,6 +530,38 @@ def test_the_camera_view_and_the_keys_fit_a_phone_either_way(site, video, size):
     assert view["h"] >= 100, view  # the view is there to aim with
 
 
+# Where the camera button is, and what a finger at its middle would touch.
+CAMERA_BUTTON = """(() => {
+  const b = document.getElementById("camera-open").getBoundingClientRect();
+  const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+  return {box: [b.left, b.top, b.right, b.bottom].map((v) => Math.round(v * 10) / 10),
+          hit: hit && (hit.closest("[id]") || hit).id,
+          view: document.getElementById("camera-view") ?
+            document.getElementById("camera-view").getBoundingClientRect().height : 0};
+})()"""
+
+
+@needs_browser
+@pytest.mark.parametrize("size", [(844, 390), (568, 320), (390, 844), (320, 568)])
+def test_the_camera_button_stays_under_the_finger_as_camera_mode_turns_on(site, size):
+    # Issue 47: sideways, turning camera mode on made room for the view by narrowing the
+    # column of the panel and the bar under it: the camera button moved, and a second tap
+    # where it had been downloaded the CSV. Chromium's own fake camera (a test pattern):
+    # the view shows it, and the button is where it was, upright and sideways; a second tap
+    # there turns camera mode off.
+    fake = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": CAMERA_BUTTON},
+                     {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": CAMERA_BUTTON}, {"do": "eval", "js": LAYOUT_CHECK}],
+              viewport=size, touch=True, args=fake)
+    before, after, layout = got[1], got[3], got[4]
+    assert before["hit"] == "camera-open" and before["view"] == 0
+    assert after["view"] > 0  # the view is open
+    assert after["box"] == before["box"] and after["hit"] == "camera-open", (before, after)
+    assert layout["scroll"] == [False, False] and layout["outside"] == 0, layout
+    assert layout["under"] == 0 and layout["small"] == [], layout
+
+
 @needs_browser
 def test_a_camera_below_640_by_480_is_named_in_the_note(site, deck, tmp_path):
     import fakecam
