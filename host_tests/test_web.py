@@ -263,10 +263,13 @@ LAYOUT_CHECK = """(() => {
 
 
 SHOTS = {(v, layout): name for name, v, layout in web.SHOTS}
+# The screen sizes the layout tests cover: phones upright and sideways (the smallest, 320 px
+# wide, among them), a tablet, desktop windows.
+SIZES = [(390, 844), (844, 390), (320, 568), (568, 320), (360, 740), (740, 360), (768, 1024),
+         (1280, 720), (1280, 800)]
 
 
-@pytest.mark.parametrize("size", [(390, 844), (844, 390), (320, 568), (568, 320), (360, 740),
-                                  (740, 360), (768, 1024), (1280, 720), (1280, 800)])
+@pytest.mark.parametrize("size", SIZES)
 def test_every_screen_size_shows_every_key_and_link_with_nothing_under_another(site, size,
                                                                                 tmp_path):
     # A phone held sideways put the key rows under the bottom bar (a tap on "CSV" typed a

@@ -158,34 +158,98 @@ def page_texts():
     return texts
 
 
-def _key_html(name, lines, label=None, words=()):
-    """One on-screen key: its own name small in the corner, what it does below. A line
-    that is one of the page's texts (words) follows the UI's language (data-t)."""
+def _key_html(name, faces, label=None, words=()):
+    """One on-screen key: its own name small in the corner, what it does below: one face
+    per kind of screen (faces: [(kinds, lines)], KINDS), which style.css shows while the
+    keys' data-kind is one of its kinds. A line that is one of the page's texts (words)
+    follows the UI's language (data-t)."""
     out = ['<button type="button" data-key="%s">' % html.escape(name, quote=True)]
     if label:
         out.append('<span class="id">%s</span>' % html.escape(label))
-    for text, scale, red in lines:
-        cls = "s%d red" % scale if red else "s%d" % scale
-        tr = ' data-t="%s"' % html.escape(text, quote=True) if text in words else ""
-        out.append('<span class="%s"%s>%s</span>' % (cls, tr, html.escape(text)))
+    for kinds, lines in faces:
+        out.append('<span class="face" data-face="%s">' % " ".join(kinds))
+        for text, scale, red in lines:
+            cls = "s%d red" % scale if red else "s%d" % scale
+            tr = ' data-t="%s"' % html.escape(text, quote=True) if text in words else ""
+            out.append('<span class="%s"%s>%s</span>' % (cls, tr, html.escape(text)))
+        out.append("</span>")
     out.append("</button>")
     return "".join(out)
 
 
+# The kinds of screen whose keys read differently (issue 47: on a list A/B read "Player
+# 1 / Player 2" while they moved the cursor): the scoreboard; a list (ui/lists.py: the
+# menu, the choosers, the settings); the counted points and the name editor, where a
+# number or a name is typed (ui/points.py, ui/nameentry.py). The key's answer names the
+# kind shown (webmain.py after() "keys"), and keypath.js sets it on the keys (data-kind).
+KINDS = ("scoreboard", "list", "points", "name")
+# The four buttons' names on the scoreboard, and what holding them does (docs/keys.md):
+# there they are soft keys, which act on the labels the panel shows above them.
+BUTTON_HOLD = {"UP": "hold: redo", "OK": "hold: menu", "BACK": "hold: undo"}
+
+
+def _words(kind, layout):
+    """{ui/keymap.py action: lines} that say what the action does on that kind of screen
+    (what List.act, Points.act and Editor.act do with it), and the hold hints."""
+    from ui import keymap as km
+
+    if layout == km.KEYPAD:
+        words = {km.UP: (("up", 4), ("\u25b2", 8)), km.DOWN: (("down", 4), ("\u25bc", 8)),
+                 km.OK: (("OK", 5),), km.BACK: (("Back", 5),)}
+        if kind == "points":  # UP adds 10, DOWN 1, * deletes a digit
+            words.update({km.UP: (("+10", 8),), km.DOWN: (("+1", 8),),
+                          km.BACK: (("Delete", 5),)})
+        elif kind == "name":  # A turns the alphabet, B: the next letter from the same key
+            words.update({km.UP: (("ABC/\u0410\u0411\u0412", 4),), km.DOWN: (("next", 4),),
+                          km.BACK: (("Delete", 5),)})
+    else:
+        words = {km.UP: (("UP", 4),), km.DOWN: (("DOWN", 4),), km.OK: (("OK", 4),),
+                 km.BACK: (("BACK", 4),)}
+        if kind == "points":  # UP adds 10, DOWN 1, BACK clears
+            words.update({km.UP: (("+10", 4),), km.DOWN: (("+1", 4),),
+                          km.BACK: (("Delete", 4),)})
+        elif kind == "name":  # UP/DOWN turn the wheel, OK takes its letter, BACK deletes
+            words[km.BACK] = (("Delete", 4),)
+    # Held, off the scoreboard: the menu key goes back to it, undo undoes there (App.key);
+    # redo means nothing on these screens.
+    hold = {km.MENU: "(hold: scoreboard)", km.UNDO: "(hold: undo)"}
+    return words, hold
+
+
+def key_faces(layout, name, scoreboard):
+    """[(kinds, lines)] of one key: on the scoreboard `scoreboard` (lines of (text, scale,
+    red)), on the other kinds what ui/keymap.py's action there does, in words (_words).
+    A digit that picks keeps its scoreboard face: keypath.js shows the item's number over
+    it. Kinds with the same lines share a face; a key that does nothing has none there."""
+    from ui import keymap as km
+
+    faces = {tuple(scoreboard): ["scoreboard"]}
+    for kind in KINDS[1:]:
+        mode = km.LIST_KEYS if kind == "list" else km.NUMBER_KEYS
+        short = km.action(layout, name, False, mode)
+        if short is not None and short[0] == km.PICK:
+            lines = tuple(scoreboard)
+        else:
+            words, hold = _words(kind, layout)
+            long = km.action(layout, name, True, mode)
+            lines = tuple((text, scale, False) for text, scale in
+                          (words.get(short[0], ()) if short else ()))
+            if long is not None and long[0] in hold:
+                lines += ((hold[long[0]], 2, False),)
+        faces.setdefault(lines, []).append(kind)
+    return [(kinds, list(lines)) for lines, kinds in faces.items() if lines]
+
+
 def keypad_html(words=()):
-    """The 4x4 keypad, row by row, labelled as the printed overlay is."""
+    """The 4x4 keypad, row by row, labelled on the scoreboard as the printed overlay is."""
     from make_overlay import MEANING, RED, ROWS
 
     keys = []
     for row in ROWS:
         for k in row:
             lines = [(text, scale, colour == RED) for text, scale, colour in MEANING[k]]
-            keys.append(_key_html(k, lines, k, words))
+            keys.append(_key_html(k, key_faces("keypad", k, lines), k, words))
     return "\n".join(keys)
-
-
-# The four buttons (ui/keymap.py BUTTON_NAMES) and what holding them does (docs/keys.md).
-BUTTON_HOLD = {"UP": "hold: redo", "OK": "hold: menu", "BACK": "hold: undo"}
 
 
 def buttons_html(words=()):
@@ -196,7 +260,7 @@ def buttons_html(words=()):
         lines = [(name, 4, False)]
         if name in BUTTON_HOLD:
             lines.append(("(" + BUTTON_HOLD[name] + ")", 2, False))
-        keys.append(_key_html(name, lines, None, words))
+        keys.append(_key_html(name, key_faces("buttons", name, lines), None, words))
     return "\n".join(keys)
 
 

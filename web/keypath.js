@@ -10,7 +10,9 @@ import { draw } from "./frames.js";
 import { fail, language, setTexts } from "./texts.js";
 
 const keypad = document.getElementById("keypad");
+const layouts = document.querySelectorAll(".keys");
 let picks = 0; // keypad digits that pick a list's items now (labelKeys)
+let kind = "scoreboard"; // the kind of screen whose faces the keys show (labelKeys)
 
 // One or more keys given to the firmware by act(), one call into Python that answers as
 // webmain.key() does (null: no key of this layout, nothing done). since: when the key came
@@ -38,17 +40,25 @@ function follow(after) {
   try {
     if (after.wanted) download(after.wanted);
     if (after.lang !== language()) setTexts(after.lang);
-    labelKeys(after.picks);
+    labelKeys(after.picks, after.keys);
   } catch (err) {
     fail(err);
   }
 }
 
-// On a list the keypad's digits pick items (1-9, then 0 for the tenth) while their faces
-// show card ranks ("A" would pick item 1): while one is open, the digits that pick an item
-// show its number instead (n of them: webmain.py _picks(); style.css hides the rank under
-// it). 0 on the scoreboard, and always with the four buttons.
-export function labelKeys(n) {
+// Each key says what it does on the screen shown (issue 47): every key has a face per kind
+// of screen (tools/web.py KINDS: the scoreboard, a list, the points or the name being
+// typed), and style.css shows the one of the kind the firmware shows now (webmain.py
+// _kind(): after.keys), on both layouts. On a list the keypad's digits pick items (1-9,
+// then 0 for the tenth) while their faces show card ranks ("A" would pick item 1): while
+// one is open, the digits that pick an item show its number instead (n of them:
+// webmain.py _picks(); style.css hides the rank under it). 0 on the scoreboard, and
+// always with the four buttons.
+export function labelKeys(n, shown) {
+  if (shown !== kind) {
+    kind = shown;
+    for (const keys of layouts) keys.dataset.kind = kind;
+  }
   if (n === picks) return;
   picks = n;
   for (const b of keypad.querySelectorAll("button[data-key]")) {

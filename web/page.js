@@ -51,9 +51,9 @@ function start(name) {
   keypad.hidden = fw.layout !== "keypad";
   buttons.hidden = fw.layout !== "buttons";
   labelSwitch();
-  const now = JSON.parse(fw.web.after(false)); // the language, the digits that pick
+  const now = JSON.parse(fw.web.after(false)); // the language, the keys' faces
   setTexts(now.lang);
-  labelKeys(now.picks);
+  labelKeys(now.picks, now.keys);
   draw(null);
 }
 

@@ -200,6 +200,24 @@ def _picks():
     return min(len(getattr(screen, "items", ())), 10)
 
 
+# The screens where a number or a name is typed (their key_mode NUMBER_KEYS): their keys
+# read differently (tools/web.py KINDS); every such screen is named here
+# (host_tests/test_web_page.py checks).
+_TYPING = {"Points": "points", "Editor": "name"}
+
+
+def _kind():
+    """Which face the page's keys show (tools/web.py KINDS): "scoreboard", "list", or
+    the typing screen's ("points", "name")."""
+    screen = _app().screen
+    mode = screen.key_mode
+    if mode == SCOREBOARD_KEYS:
+        return "scoreboard"
+    if mode == LIST_KEYS:
+        return "list"
+    return _TYPING.get(type(screen).__name__, "list")
+
+
 def frame_address():
     return uctypes.addressof(_page.panel.buffer)
 
@@ -219,11 +237,12 @@ def after(changed):
       wanted   the export ("csv" or "json") chosen in the device's history list since the
                last key, or "": the page downloads it as its own links do (downloads.js)
       lang     the UI's language: the page's texts follow it (texts.js)
-      picks    how many keypad digits pick a list's items now (_picks(), keypath.js)"""
+      picks    how many keypad digits pick a list's items now (_picks(), keypath.js)
+      keys     the kind of screen shown, whose face the keys show (_kind(), keypath.js)"""
     kind = _page.wanted
     _page.wanted = ""
     return json.dumps({"changed": bool(changed), "wanted": kind, "lang": _app().lang,
-                       "picks": _picks()})
+                       "picks": _picks(), "keys": _kind()})
 
 
 # The trick being typed survives a reload, a layout switch and a killed browser on the page
