@@ -201,6 +201,11 @@ def test_a_bad_offer_is_refused_reported_and_not_taken_again(runtime, built, tmp
                                            runtime))
         assert code == 4 and out[-1]["reset"] == 1, (out, err)
         assert record(boards["t08"])["ver"] == VERSION
+        # Finding 7: switching, the table says the version it still runs (its record names
+        # the new one already), so the fleet is not done before the table runs the new one.
+        s = night.state(good, "t08", {"state": "switching"})
+        assert s == {"version": 0, "state": "switching", "offered": VERSION}, s
+        assert not good.done()
 
 
 # ---- the signed head's total and count, enforced while writing (finding 2) ----

@@ -54,7 +54,8 @@ def _report(club, state, **more):
     r = slots.read() or {}
     if more.get("offered") is None:
         more.pop("offered", None)  # not known: not an offer
-    more["version"] = r.get("ver", 0)
+    if "version" not in more:
+        more["version"] = r.get("ver", 0)
     more["state"] = state
     if r.get("back"):
         more["failed"] = r["back"]
@@ -204,7 +205,9 @@ class Job:
         except Exception as e:
             return _fail(self, e)
         _say(self.club, "restart")
-        _report(self.club, "switching", offered=self.version)
+        # The version running still (the record names the new one already): the club hears
+        # the new one from the table once it runs it, after the restart.
+        _report(self.club, "switching", offered=self.version, version=self.taker.running)
         self.end()
         self.club.link.poll(now)  # the state on its way before the reset
         reset = getattr(self.club, "reset", None)
