@@ -50,7 +50,7 @@ from update.take import MAGIC, Refusal, Taker
 
 KEY = bytes(range(32))
 CODES = ("format", "signature", "older", "space", "hash", "busy", "failed", "flash", "key",
-         "offer", "error")
+         "offer", "error", "lost")
 NAMES = (b"loop.mpy", b"main.mpy", b"ui/app.mpy", b"update/take.mpy", b"a/b/c.mpy",
          b"x", b"x/y", b"boards/k.json")
 

@@ -265,8 +265,11 @@ class Club:
             except (ValueError, KeyError, TypeError):
                 self.on_event("seating", None)
         elif topic == self.fw_topic(wire.FW_OFFER):  # an update, kept until the table is free
-            if self.fw is None or self.fw.__class__ is bytes:
+            fw = self.fw
+            if fw is None or fw.__class__ is bytes:
                 self.fw = payload or None
+            else:
+                fw.offered(payload)  # while a job runs: a newer one replaces it (update/job.py)
         elif self.fw is not None and self.fw.__class__ is not bytes:
             self.fw.part(payload, self._now)  # a piece of it (update/job.py)
 

@@ -9,15 +9,24 @@ Topics (the broker's ACL: the table reads its offer and parts, writes its wants 
   club/<t>/fw/part   from the club: "V OFFSET\n" and up to C bytes of the bundle from there
   club/<t>/fw/state  retained, from the table: {"version": running, "state": S, ...}
                      S: "running" (offered what it runs, or nothing yet), "taking"
-                     (with "offered"),
+                     (with "offered"; with "refused" and "why" too when another offer
+                     came while it takes and was refused: see below),
                      "switching" (all in and checked: resetting into it), "refused" (with
                      "offered" where the offer says it, and "why": a take.py code, "key",
-                     "flash", "offer" (not an offer) or "error" (anything else)), "back"
+                     "flash", "offer" (not an offer), "lost" (no piece came: it gave up)
+                     or "error" (anything else)), "back"
                      (the version in "failed" never reached its first frame: the board
                      runs the previous one)
 One piece is asked at a time, and asked again when it does not come; a match started at the
 table, or a link gone for good, ends the job and leaves the slot unused: the retained offer
 starts it again from the beginning once the table is free.
+
+An offer heard while the job runs (Job.offered): a newer version replaces the one being taken
+(the job ends, its slot's files are removed, and the newer one starts from the beginning at
+the next poll: nothing half-written is ever switched to); an older one, the same version in
+another offer, or not an offer is refused ("older", "same", "offer": said on the panel and
+reported with the state "taking") and the job goes on; the same offer heard again (the
+retained one after a reconnect) changes nothing; an empty one (withdrawn) ends the job.
 
 Whatever an offer or a bundle holds ends in a refusal, never in an exception to the loop. A
 refused offer is kept in fw/refused (replaced whole by one rename) with the version running:
@@ -37,7 +46,7 @@ from update.take import Refusal, Taker
 # table: that table is heap every board holds during play).
 UNLOAD = ("update.job", "update.take", "update.sign", "update.slots", "update")
 REFUSED = "fw/refused"
-_PASS = ("busy", "key")  # not the offer's fault: tried again when it comes again
+_PASS = ("busy", "key", "lost")  # not the offer's fault: tried again when it comes again
 _AGAIN_MS = 3000  # a piece not come by then is asked again...
 _TRIES = 5  # ...this many times, then the job gives up until the next offer
 
@@ -52,8 +61,9 @@ def _free():
 
 def _report(club, state, **more):
     r = slots.read() or {}
-    if more.get("offered") is None:
-        more.pop("offered", None)  # not known: not an offer
+    for k in ("offered", "refused"):
+        if more.get(k) is None:
+            more.pop(k, None)  # not known: not an offer
     if "version" not in more:
         more["version"] = r.get("ver", 0)
     more["state"] = state
@@ -66,7 +76,8 @@ def _report(club, state, **more):
 # only, as the codes the App shows as they are: the language files stay as they were.
 _WORDS = {"signature": "bad signature", "hash": "bad hash", "older": "older version",
           "space": "no room", "format": "bad bundle", "busy": "on trial", "key": "no key",
-          "failed": "did not start", "flash": "flash error", "offer": "bad offer"}
+          "failed": "did not start", "flash": "flash error", "offer": "bad offer",
+          "same": "same version", "withdrawn": "withdrawn"}
 
 
 def _say(club, text):
@@ -124,6 +135,13 @@ def _offer(payload):
     return o
 
 
+def _version(o):
+    v = o.get("version")
+    if type(v) is not int or not 0 <= v < 1 << 30:
+        raise Refusal("offer")
+    return v
+
+
 class Job:
     def __init__(self, club, offer):
         self.club = club
@@ -133,9 +151,7 @@ class Job:
     def start(self, now):
         club = self.club
         o = _offer(self.offer)
-        v, size, chunk = o.get("version"), o.get("size"), o.get("chunk")
-        if type(v) is not int or not 0 <= v < 1 << 30:
-            raise Refusal("offer")
+        v, size, chunk = _version(o), o.get("size"), o.get("chunk")
         self.version = v  # said in the report, whatever else the offer holds
         if type(size) is not int or type(chunk) is not int or not 0 < size < 1 << 30 \
                 or not 0 < chunk <= 4096:  # no piece the heap could not take
@@ -170,6 +186,36 @@ class Job:
         _report(club, "taking", offered=self.version)
         self.ask(now)
 
+    def offered(self, payload):
+        """An offer heard while this job runs (see the docstring's end)."""
+        try:
+            self._offered(payload)
+        except Exception as e:  # its report failed: the job ends, the loop goes on
+            _fail(self, e)
+
+    def _offered(self, payload):
+        if payload == self.offer:
+            return  # the same one again: the retained offer after a reconnect
+        club = self.club
+        if not payload:  # withdrawn: nobody is to take it any more
+            self.end()
+            _say(club, "withdrawn")
+            _report(club, "running")
+            return
+        v = None
+        try:
+            v = _version(_offer(payload))
+            mine = self.version or 0  # said once the job started
+            if v > mine:
+                # Newer: this take stops here (its slot cleared by end()) and the newer one
+                # waits, as any offer does, for the next poll that finds the table free.
+                return self.end(payload)
+            raise Refusal("older" if v < mine else "same")
+        except Exception as e:
+            why = _code(e)
+        _say(club, why)
+        _report(club, "taking", offered=self.version, refused=v, why=why)
+
     def fail(self, e):
         """Any exception of the job: a refusal, reported, shown and kept."""
         why = _code(e)
@@ -193,9 +239,8 @@ class Job:
             return self.end(self.offer)  # a match began: it comes first, the update after
         if ticks_diff(now, self.asked) >= _AGAIN_MS:
             self.tries += 1
-            if self.tries > _TRIES:
-                _say(club, "lost")
-                return self.end()
+            if self.tries > _TRIES:  # nobody answers: reported, so the club hears of it
+                raise Refusal("lost")
             self.ask(now)
 
     def part(self, payload, now):
