@@ -22,7 +22,6 @@ club/actions.py. Seatings are read from the retained club/<table>/seat topics.
 
 import argparse
 import faulthandler
-import hashlib
 import json
 import os
 import queue
@@ -39,19 +38,47 @@ from net.wire import PROBE, WANT
 from club import actions, httpd, tablepage
 from club.bounded import REPEAT_S, Publisher
 from club.broker import hostport, password
-from club.db import Db, accept_entry, digest_of
-from club.standings import Invalid, check
+from club.db import Db
+from club.intake import MAX_PAYLOAD, Intake
 
-# A result is a few hundred bytes: anything past this is refused before it is parsed, and
-# only its first bytes are kept (the broker's venue.conf caps messages at the same size).
-MAX_PAYLOAD = 8192
-KEEP_REFUSED = 256  # bytes of a refused payload kept for the director
 # Whether the broker saves what it holds: at every connect the service reads back the
 # retained probe it left there at the connect before (its value also in the database), then
 # leaves a new one. A broker that lost it across a restart is not persisting (docs/club.md).
 # The broker sends a subscription's retained message before anything published after the
 # subscription, so a live (not retained) copy the service sends itself marks the moment the
 # retained one would have come: no fixed wait.
+
+# What the inbox holds: (kind, key, payload), the key a table, a request id or a topic.
+# Messages from the broker:
+RESULT = "result"  # a table's result (club/intake.py)
+SEAT = "seat"  # a table's retained seating (club/intake.py)
+DIRECTOR = "director"  # a director's request, keyed by its id
+FW_STATE = "fw-state"  # a table's firmware state
+ASKED = "asked"  # a reader asks for every part of the standings (WANT)
+PROBE_KEPT = "probe-kept"  # the probe the broker kept (retained)
+PROBE_LIVE = "probe-live"  # a live probe: the service's own mark, or another service's
+OTHER = "other"  # a topic none of the above, keyed by itself
+# ... and from paho's thread, about the link:
+CONNECTED = "connected"  # (re)connected: the broker may have lost acks and standings
+MARK = "mark"  # the live probe this service is about to send
+
+
+def kind_of(topic, retained=False):
+    """(kind, key) of a topic the service subscribes to."""
+    if topic == PROBE:
+        return (PROBE_KEPT if retained else PROBE_LIVE), topic
+    if topic == WANT:
+        return ASKED, topic
+    if topic.startswith(wire.DIRECTOR_DO) and "/" not in topic[len(wire.DIRECTOR_DO):]:
+        return DIRECTOR, topic[len(wire.DIRECTOR_DO):]
+    for kind, wire_kind in ((RESULT, wire.RESULT), (SEAT, wire.SEAT)):
+        table = wire.table_of(topic, wire_kind)
+        if table is not None:
+            return kind, table
+    parts = topic.split("/")
+    if len(parts) == 4 and topic == wire.fw_topic(parts[1], wire.FW_STATE):
+        return FW_STATE, parts[1]
+    return OTHER, topic
 
 
 class Service:
@@ -71,7 +98,25 @@ class Service:
         self.inbox = queue.Queue()
         self.publisher = Publisher()  # the standings in retained parts under 8 KB each
         self.latency = []  # seconds from a result's arrival here to its standings
-        self.duplicates = 0  # copies of results already applied (acked again, not counted)
+        # What a table's message becomes; its lines go to self.log as it is then.
+        self.intake = Intake(self.desk, lambda line: self.log(line))
+        # What the work thread owes after a batch: the tables to ack, the standings.
+        self._ack_due = set()
+        self._standings_due = False
+        # The pump: each kind of inbox message to its handler, (key, payload) -> (table,
+        # counted) when the table is to hear its ack (counted: the standings changed).
+        self.pump = {
+            RESULT: self.intake.result,
+            SEAT: self.intake.seat,
+            DIRECTOR: self._director_message,
+            FW_STATE: self._firmware,
+            ASKED: self._asked,
+            PROBE_KEPT: self._probe_kept,
+            PROBE_LIVE: self._probe_live,
+            OTHER: self._other,
+            CONNECTED: self._reconnected,
+            MARK: self._mark,
+        }
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                                   clean_session=False, protocol=mqtt.MQTTv311)
         if user:
@@ -101,6 +146,7 @@ class Service:
                           lambda self, folder: setattr(self.desk, "table_page", folder))
     table_page_missing = property(lambda self: self.desk.table_page_missing,
                                   lambda self, why: setattr(self.desk, "table_page_missing", why))
+    duplicates = property(lambda self: self.intake.duplicates)
 
     # ---- MQTT (paho's thread: only queue) ----
 
@@ -116,10 +162,10 @@ class Service:
              (wire.fw_topic("+", wire.FW_STATE), 0)])
         mark = "mark " + os.urandom(4).hex()
         # Queued before the live mark goes, so the work thread knows it when it comes.
-        self.inbox.put(("mark", mark.encode()))
+        self.inbox.put((MARK, None, mark.encode()))
         client.publish(PROBE, mark, qos=1, retain=False)
         # Every table hears its ack again (a table that came up while we were away).
-        self.inbox.put(("", b""))
+        self.inbox.put((CONNECTED, None, b""))
 
     def _on_subscribe(self, client, userdata, mid, reasons, properties):
         # Connected is not enough on a first start: a result published before the broker
@@ -134,11 +180,7 @@ class Service:
                      % (self.host, self.port))
 
     def _on_message(self, client, userdata, msg):
-        if msg.topic == PROBE:
-            # the broker's kept copy, or the live mark the service sent itself
-            self.inbox.put(("probe" if msg.retain else "probe-live", msg.payload))
-            return
-        self.inbox.put((msg.topic, msg.payload))
+        self.inbox.put(kind_of(msg.topic, msg.retain) + (msg.payload,))
 
     # ---- the work (one thread) ----
 
@@ -147,8 +189,6 @@ class Service:
         self.client.loop_start()
         last_pub = 0.0
         last_all = time.monotonic()  # every part last sent (club/bounded.py REPEAT_S)
-        dirty = set()
-        standings_due = False
         waiting = []  # arrival times of results applied, not yet in published standings
         try:
             while not self.stop.is_set():
@@ -163,54 +203,68 @@ class Service:
                         break
                 now = time.monotonic()
                 with self.lock:
-                    for topic, payload in batch:
-                        if topic == "":  # (re)connected: the broker may have lost
-                            dirty.update(self.event.latest_inc)  # acks and standings
-                            self.publisher.reset()
-                            standings_due = True
-                            self._probe_heard = None
-                            continue
-                        if topic == "mark":  # the live probe that follows the retained one
-                            self._probe_mark = payload
-                            continue
-                        if topic == WANT:  # a reader asks for every part
-                            self.publisher.reset()
-                            standings_due = True
-                            continue
-                        if topic == "probe":
-                            self._probe_heard = payload.decode("utf-8", "replace")
-                            continue
-                        if topic == "probe-live":
-                            if payload == self._probe_mark:  # (another service's is not)
-                                self._probe_mark = None
-                                self._probe()
-                            continue
-                        got = self._handle(topic, payload)
+                    for kind, key, payload in batch:
+                        got = self.pump[kind](key, payload)
                         if got:
-                            dirty.add(got[0])
+                            self._ack_due.add(got[0])
                             if got[1]:
-                                standings_due = True
+                                self._standings_due = True
                                 waiting.append(now)
-                    if dirty:
+                    if self._ack_due:
                         self.db.commit()  # on disk before any table hears its ack
-                        self._acks(dirty)
-                        dirty.clear()
+                        self._acks(self._ack_due)
+                        self._ack_due.clear()
                 if now - last_all >= REPEAT_S:  # every part again, asked or not
                     self.publisher.reset()
-                    standings_due = True
+                    self._standings_due = True
                     last_all = now
-                if standings_due and time.monotonic() - last_pub >= self.every:
+                if self._standings_due and time.monotonic() - last_pub >= self.every:
                     with self.lock:
                         self._publish_snapshot()
                     done = time.monotonic()
                     self.latency.extend(done - t for t in waiting)
                     waiting = []
                     last_pub = done
-                    standings_due = False
+                    self._standings_due = False
         finally:
             self.client.loop_stop()
             self.client.disconnect()
             self.db.commit()
+
+    def _handle(self, topic, payload):
+        """One broker message as the pump hands it on: (table, counted) or None."""
+        kind, key = kind_of(topic)
+        return self.pump[kind](key, payload)
+
+    # ---- the pump's handlers: (key, payload) -> (table, counted) or None ----
+
+    def _reconnected(self, _key, _payload):
+        """The broker may have lost acks and standings: every table's again, every part."""
+        self._ack_due.update(self.event.latest_inc)
+        self.publisher.reset()
+        self._standings_due = True
+        self._probe_heard = None
+
+    def _asked(self, _topic, _payload):
+        """A reader asks for every part."""
+        self.publisher.reset()
+        self._standings_due = True
+
+    def _mark(self, _key, payload):
+        """The live probe that follows the retained one."""
+        self._probe_mark = payload
+
+    def _probe_kept(self, _topic, payload):
+        self._probe_heard = payload.decode("utf-8", "replace")
+
+    def _probe_live(self, _topic, payload):
+        if payload == self._probe_mark:  # (another service's is not)
+            self._probe_mark = None
+            self._probe()
+
+    def _other(self, topic, payload):
+        """A topic of no kind above: only refused if too large, as any message would be."""
+        self.intake.too_large(topic, payload)
 
     def _probe(self):
         """Judge the retained probe the broker gave back (PROBE), then leave a new one."""
@@ -253,97 +307,9 @@ class Service:
                 self.firmware[table] = {k: st[k] for k in ("version", "state", "offered",
                                                            "why", "failed") if k in st}
 
-    def _handle(self, topic, payload):
-        """(table, counted) for a topic that touches a table, else None."""
-        if topic.startswith(wire.DIRECTOR_DO) and "/" not in topic[len(wire.DIRECTOR_DO):]:
-            self._director_message(topic[len(wire.DIRECTOR_DO):], payload)
-            return None
-        parts = topic.split("/")
-        if len(parts) == 4 and parts[2:] == ["fw", "state"]:
-            self._firmware(parts[1], payload)
-            return None
-        if len(payload) > MAX_PAYLOAD:
-            self._refuse(topic, payload, "too large: %d bytes (at most %d)"
-                         % (len(payload), MAX_PAYLOAD))
-            return None
-        table = wire.table_of(topic, wire.RESULT)
-        if table is not None:
-            try:
-                msg = json.loads(payload)
-                check(msg)
-            except (ValueError, Invalid) as e:
-                self._refuse(topic, payload, str(e))
-                return None
-            what = "%s %s #%d %s" % (table, msg["inc"], msg["seq"], msg["kind"])
-            key = (table, msg["inc"], msg["seq"])
-            if self.event.closed:
-                if self.event.copy(table, msg["inc"], msg["seq"]) == msg:
-                    # A copy of a result that came before the close: not late, acked again.
-                    self.duplicates += 1
-                    self.log("duplicate " + what)
-                    return table, False
-                # Kept whole for the director, never counted: the standings were final at
-                # close. Once: the table sends it again until acked, and no ack comes.
-                if self.db.has_refused("late", key):
-                    self.log("duplicate late " + what)
-                    return None
-                self._refuse(topic, payload, "late: the night is closed", MAX_PAYLOAD, "late",
-                             key, what)
-                return None
-            if self.db.add_result(table, msg):
-                late = self.db.late_row(key) if msg["kind"] != "gap" else None
-                if late is not None:
-                    # Kept as late at the close, sent again now the night is open: its
-                    # number is taken and acked (the table stops sending it), and it stays
-                    # late, counting only if the director accepts its row (_judged says so).
-                    self.event.late[key] = late
-                elif msg["kind"] == "gap":
-                    self.db.add_gap(table, msg)
-                    self.log("gap %s %s: results #%d to #%d are here but no longer on the "
-                             "table (its flash went back to an older copy); it numbers on "
-                             "from #%d" % (table, msg["inc"], msg["from"], msg["to"],
-                                           msg["seq"]))
-                new = self.event.apply(table, msg)
-                if not self.event.judged and msg["kind"] != "gap":
-                    self.log("waiting %s: a lower number has not come" % what)
-                self._judged()
-                return table, new
-            if self.event.copy(table, msg["inc"], msg["seq"]) != msg:
-                # The same number with other content: the first copy counts, this one is
-                # kept beside it for the director, never dropped silently.
-                self._refuse(topic, payload, "conflict: %s differs from the copy kept" % what,
-                             MAX_PAYLOAD, "conflict", key, what)
-                return table, False
-            self.duplicates += 1
-            self.log("duplicate " + what)
-            return table, False  # a duplicate: the table hears its ack again
-        table = wire.table_of(topic, wire.SEAT)
-        if table is not None and payload:
-            try:
-                seat = json.loads(payload)
-            except ValueError:
-                return None
-            if not isinstance(seat, dict) or type(seat.get("round")) is not int:
-                return None
-            if self.event.seats.get((table, seat["round"])) != seat:
-                self.seated(table, seat)
-            return None
-        return None
-
     def seated(self, table, seat):
-        """Store a seating the moment it is heard (on disk before anything else), and count
-        the results that were held only because they came before it."""
-        self.db.add_seating(table, seat)
-        released = self.event.seat(table, seat)
-        why = "seated: round %d's seating came after this result" % seat["round"]
-        for h in released:
-            self.db.add_accepted(h["id"], why)
-            msg = self.event.results[(h["table"], h["inc"], h["seq"])]
-            self.event.audit.append(accept_entry(h["id"], table, msg, why))
-            self.log("counted %s %s #%d %s (row %d): %s" % (
-                table, h["inc"], h["seq"], h["what"], h["id"], why))
-        self.db.commit()
-        return released
+        """A seating the director sets (club/actions.py): as if heard (club/intake.py)."""
+        return self.intake.seated(table, seat)
 
     # ---- the director ----
 
@@ -379,68 +345,6 @@ class Service:
             self.replies[rid] = reply
         text = json.dumps(dict(actions.fit(reply), id=rid), separators=(",", ":"))
         self.client.publish(wire.DIRECTOR_REPLY + rid, text, qos=1)
-
-    def _refuse(self, topic, payload, why, keep=KEEP_REFUSED, kind="bad", key=(None,) * 3,
-                what=None):
-        """Keep a message that does not count (its first bytes, or whole), the reason and
-        its kind, on disk at once, and say so in one line under the kind's one word:
-        "refused TOPIC: why" (not a result), "conflict X: why", "late X: why"."""
-        if kind == "bad":  # a bad message again, byte for byte: one more copy of its row
-            digest = hashlib.sha256(payload).hexdigest()
-            rid, copies = self.db.add_bad(topic, payload[:keep], why, digest)
-            self.db.commit()
-            if copies > 1:
-                self.log("refused %s again (row %d, %d copies): %s" % (topic, rid, copies, why))
-            else:
-                self.log("refused %s: %s" % (topic, why))
-            return
-        text = why.split(": ", 1)[-1] if why.startswith(kind + ":") else why
-        if text.startswith(what + " "):
-            text = text[len(what) + 1:]
-        if kind == "conflict":  # the same other copy again: one more copy of its row
-            rid, copies = self.db.add_copy(kind, topic, payload[:keep], why,
-                                           digest_of(json.loads(payload)), key)
-            self.db.commit()
-            if copies > 1:
-                self.log("conflict %s again (row %d, %d copies): %s, not counted"
-                         % (what, rid, copies, text))
-            else:
-                self.log("conflict %s: %s, not counted" % (what, text))
-            return
-        self.db.add_refused(topic, payload[:keep], why, kind, None, key)
-        self.db.commit()
-        self.log("%s %s: %s, not counted" % (kind, what, text))
-
-    def _judged(self):
-        """Say what became of each result judged (Event.judged), in order, one word each:
-        "counted X", or "held X (code): why, not counted" once the held result is stored
-        whole with its reason, on disk at once: never counted, never dropped silently."""
-        ev = self.event
-        held = {(h["table"], h["inc"], h["seq"]): h for h in ev.new_held}
-        for verdict, key in ev.judged:
-            msg = ev.results.get(key)
-            what = "%s %s #%d %s" % (key + (msg["kind"] if msg else "?",))
-            h = held.pop(key, None)
-            if verdict == "counted" or h is None:
-                if verdict == "counted" and msg is not None and msg["kind"] != "gap":
-                    self.log("counted " + what)
-                continue
-            body = json.dumps(ev.held_msgs.pop(key), separators=(",", ":"))
-            if h["code"] == "late":  # its row is the late one, kept at the close
-                self.log("late %s (row %d) sent again: acked, not counted unless accepted"
-                         % (what, h["id"]))
-                continue
-            h["id"] = self.db.add_refused(wire.topic(h["table"], wire.RESULT), body, h["why"],
-                                          "held", h["code"], key)
-            self.log("held %s (%s): %s, not counted" % (what, h["code"], h["why"]))
-        for key, h in held.items():  # judged before a caller took the list (not expected)
-            body = json.dumps(ev.held_msgs.pop(key), separators=(",", ":"))
-            h["id"] = self.db.add_refused(wire.topic(h["table"], wire.RESULT), body, h["why"],
-                                          "held", h["code"], key)
-        ev.judged = []
-        if ev.new_held:
-            ev.new_held = []
-            self.db.commit()
 
     def _publish_snapshot(self):
         data = self.event.standings()
