@@ -66,4 +66,4 @@ def link_club(app, cfg, store, link, now, socket=None, wlan=None, kind=None):
         from net.clublink import Club
 
         kind = Club
-    return kind(link, app.club_event, app.session, store, cfg, now, socket, wlan)
+    return kind(link, app.club_event, app.club_session(), store, cfg, now, socket, wlan)
