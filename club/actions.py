@@ -13,10 +13,16 @@ A request is a dict with "cmd" and that command's fields:
     void     table inc match deal why [reopen_match]
                               as correct; a deal that does not count (voided already) is
                               refused
-    seat     round rules seats=[[table, [names]]] [force]
+    seat     round rules seats=[[table, [names]]] [byes=[names]] [force]
                               a round played already (a match of it heard, or a later
                               round seated) is seated again over other seatings only
-                              with force, and the note names what it replaced
+                              with force, and the note names what it replaced; byes:
+                              the round's players who sit out (replacing its byes), kept
+                              in the database's meta "byes" for pairing; a table id that
+                              is a login of the club's own programs is refused
+    rounds   [after]          every round's seatings for pairing, a page at a time:
+                              {"seats": [[round, table, names]] after `after` ([round,
+                              table]), "byes": {round: [names]}, "next"}
     accept   row why          a result that did not count (a refused row kept whole: a
              [result]         conflict's other copy, a late or a held result) counts, in
                               place of the copy that counted for its (table, inc, seq): a
@@ -49,8 +55,9 @@ import json
 import traceback
 
 from net import wire
+from sixtysix.names import valid
 
-from club import legal
+from club import legal, logins
 from club.db import accept_entry, digest_of
 from club.standings import Invalid, check
 
@@ -84,7 +91,7 @@ def act(svc, request, via):
         svc.log(traceback.format_exc().rstrip())
         reply = _refused(svc, "the service failed: %s" % type(e).__name__)
         svc.event = svc.db.load()
-    if cmd == "list":
+    if cmd in ("list", "rounds"):
         return reply  # a look, not an action
     text = describe(request)
     if reply["ok"]:
@@ -620,6 +627,8 @@ def _seat(svc, r):
         table, names = seat
         if not wire_table(table):
             raise Declined("table %r: letters, digits and '-', as its login" % table[:20])
+        if logins.not_a_table(table):
+            raise Declined(logins.not_a_table(table))
         if table in tables:
             raise Declined("table %s is seated twice: once a round" % table)
         tables.add(table)
@@ -634,21 +643,42 @@ def _seat(svc, r):
                                % (n, players[n], table, rnd))
             players[n] = table
     ev = svc.event
+    seated_elsewhere = {}
     for (t, n_rnd), seat in sorted(ev.seats.items()):  # the round's other tables
         if n_rnd == rnd and t not in tables:
             for n in seat.get("names") or ():
+                seated_elsewhere[n] = t
                 if n in players:
                     raise Declined("%s is seated at %s and at %s in round %d (seat %s "
                                    "again to move them)" % (n, t, players[n], rnd, t))
+    all_byes = _byes(svc)
+    had_byes = all_byes.get(str(rnd), [])
+    byes = r.get("byes", had_byes)
+    if not isinstance(byes, list) or not all(isinstance(n, str) and valid(n) for n in byes):
+        raise Declined("byes: the names of the players who sit out")
+    for n in byes:
+        if byes.count(n) > 1:
+            raise Declined("%s has the bye twice" % n)
+        if n in players or n in seated_elsewhere:
+            raise Declined("%s has round %d's bye and is seated at %s: a player sits out "
+                           "or plays (give --bye with the round's byes but %s; --bye alone "
+                           "for none)" % (n, rnd, players.get(n) or seated_elsewhere[n], n))
     replaced = []  # (table, the seating it had) of this round that this one changes
     for table, names in seats:
         had = ev.seats.get((table, rnd))
         if had is not None and had != {"round": rnd, "names": names, "rules": rules}:
             replaced.append((table, had))
+    if byes != had_byes and had_byes:
+        replaced.append(("bye", {"names": had_byes}))
     played = _played(ev, rnd)
     if replaced and played and r.get("force") is not True:
         raise Declined("round %d is played already (%s): seating it again replaces %s; "
                        "give --force to replace it" % (rnd, played, _seatings(replaced)))
+    if byes != had_byes:
+        all_byes[str(rnd)] = byes
+        if not byes:
+            del all_byes[str(rnd)]
+        svc.db.set_meta(BYES, json.dumps(all_byes, sort_keys=True))
     released = 0
     for table, names in seats:
         body = {"round": rnd, "names": names, "rules": rules}
@@ -656,6 +686,8 @@ def _seat(svc, r):
             released += len(svc.seated(table, body))
     unheard = sorted(t for t in tables if t not in ev.latest_inc)
     note = "round %d: %d tables" % (rnd, len(tables))
+    if byes:
+        note += "; a bye (sits out, scores nothing): " + " ".join(byes)
     if replaced and played:
         note += "; replaced (--force) %s of a round played already (%s): its matches " \
             "stay as they were judged" % (_seatings(replaced), played)
@@ -664,6 +696,36 @@ def _seat(svc, r):
     if unheard:
         note += "; not heard from yet (check each has a login): " + " ".join(unheard[:20])
     return _accepted(svc, note)
+
+
+BYES = "byes"  # the meta key of every round's byes: {"round": [names]}
+
+
+def _byes(svc):
+    """{"round": [names]} of the byes the director gave (seat --bye)."""
+    got = svc.db.meta(BYES)
+    return json.loads(got) if got else {}
+
+
+def _rounds(svc, r):
+    """Every round's seatings as the service keeps them, for pairing (club/pairing.py):
+    a page of [round, table, names] after r["after"] ([round, table]), as many as fit one
+    reply, "next" the after of the next page (None at the last), and every bye."""
+    after = r.get("after")
+    if after is not None and (not isinstance(after, list) or len(after) != 2):
+        raise Declined("after: [round, table]")
+    rows = sorted([rnd, t, list(s.get("names") or [])]
+                  for (t, rnd), s in svc.event.seats.items() if isinstance(rnd, int))
+    if after is not None:
+        rows = [x for x in rows if (x[0], x[1]) > (after[0], after[1])]
+    out, size = [], 0
+    for x in rows:
+        size += len(json.dumps(x)) + 2
+        if out and size > REPLY_BYTES:
+            break
+        out.append(x)
+    return {"ok": True, "verdict": "accepted", "seats": out, "byes": _byes(svc),
+            "next": out[-1][:2] if len(out) < len(rows) else None}
 
 
 def _played(ev, rnd):
@@ -682,7 +744,8 @@ def _played(ev, rnd):
 
 def _seatings(replaced):
     """The seatings a seat replaces, as the seat command writes them."""
-    return " ".join("%s=%s" % (t, ",".join(had.get("names") or ())) for t, had in replaced)
+    return " ".join("%s=%s" % (t, ",".join(had.get("names") or ())) if t != "bye" else
+                    "the bye of %s" % " ".join(had["names"]) for t, had in replaced)
 
 
 def fit(reply, limit=7000):
@@ -707,4 +770,4 @@ def wire_table(table):
 
 
 _COMMANDS = {"correct": _correct, "void": _correct, "accept": _accept, "close": _close,
-             "reopen": _reopen, "list": _list, "seat": _seat}
+             "reopen": _reopen, "list": _list, "seat": _seat, "rounds": _rounds}

@@ -4,11 +4,14 @@ count, close and reopen the night.
     python -m club.director [--broker H:P --user director --password-file F]
                             [--timeout S] COMMAND
 
-    seat ROUND RULES TABLE=NAME,NAME ... [--force]
+    seat ROUND RULES TABLE=NAME,NAME ... [--bye [NAME ...]] [--force] [--logins FILE]
                                            retained seatings: each table starts the round's
                                            match with those names (club/<table>/seat); a
                                            round played already is seated again only with
-                                           --force, which says what it replaced
+                                           --force, which says what it replaced; --bye: who
+                                           sits out (scores nothing); a table id that is a
+                                           login of the club's own programs is refused, one
+                                           with no login in venue.passwd (--logins) warned of
     correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] [--reopen-match] --why TEXT
                                            the deal counts as given (supersedes the table's),
                                            if one deal of the match's rule set can give it
@@ -44,12 +47,14 @@ count, close and reopen the night.
     close --csv FILE                       final standings: the service marks the night
                                            closed; the CSV is written here
     pair ROUND RULES [--system swiss|roundrobin] [--tables T ...] [--add NAME ...]
-         [--send [--force]]
+         [--drop NAME ...] [--send [--force]]
                                            the next round's seating proposed from the
-                                           standings (club/pairing.py: Swiss, no repeat
-                                           opponents, a bye for who does not fill a
-                                           table; or round robin), printed as the seat
-                                           command; --send seats it (--force: as seat's)
+                                           standings and every round seated or played
+                                           (club/pairing.py: Swiss or round robin, no
+                                           repeat while a seating of new opponents exists,
+                                           a bye to one with the fewest), printed as the
+                                           seat command that runs when pasted; --send
+                                           seats it (--force: as seat's)
     cards TABLE ...                        a printable page of QR codes, one a table, that
                                            open the browser table page (club/tablecards.py)
     reopen --why TEXT                      the night is open again
@@ -68,15 +73,17 @@ each match (so do /standings.json under "rounds" and the director's page /direct
 import argparse
 import csv
 import json
+import os
 import re
 import secrets
+import shlex
 import sys
 import threading
 
 from net import wire
 from sixtysix.names import MAX, valid
 
-from club import tablecards
+from club import logins, tablecards
 from club.bounded import HEAD, Reader
 from club.bounded import want as ask_for_parts
 from club.broker import CannotConnect, connect
@@ -352,7 +359,10 @@ def summary(first, rows, every):
 
 
 def pair(link, a):
-    """The proposed seating of round a.round, printed as the seat command that seats it."""
+    """The proposed seating of round a.round (club/pairing.py), printed as the seat command
+    that seats it, as it runs when pasted (a line of its own), then what the director
+    should know, each line a shell comment: the byes, players left out of the field, and
+    any repeat no seating avoids. Returns (seats, byes)."""
     from sixtysix.errors import Refused
     from sixtysix.rules import Rules
 
@@ -363,17 +373,77 @@ def pair(link, a):
     except (Refused, IndexError):
         print("refused: %s is no rule set" % a.rules)
         raise SystemExit(REFUSED) from None
+    for n in a.add + a.drop:
+        if not valid(n):
+            raise BadArguments("a name is 1 to %d letters, no spaces, ',' or '=': %s"
+                               % (MAX, n))
     data = link.standings(timeout=a.timeout)
+    seated, byes = seatings(link, a)
     try:
-        seats, out = propose(data, a.round, size, a.system, a.tables, a.add)
+        got = propose(data, a.round, size, a.system, a.tables, a.add, a.drop, seated, byes)
     except ValueError as e:
         print("refused: %s" % e)
         raise SystemExit(REFUSED) from None
-    print("python -m club.director seat %d %s %s" % (
-        a.round, a.rules, " ".join("%s=%s" % (t, ",".join(n)) for t, n in seats)))
-    if out:
-        print("sitting out (a bye): " + ", ".join(out))
-    return seats
+    words = ["%s=%s" % (t, ",".join(n)) for t, n in got.seats]
+    if got.byes:
+        words += ["--bye"] + got.byes
+    print(command_line(a, ["seat", str(a.round), a.rules] + words))
+    if got.byes:
+        print("# a bye (sits out, scores nothing): %s" % " ".join(got.byes))
+    for note in got.notes:
+        print("# " + note)
+    return [[t, n] for t, n in got.seats], got.byes
+
+
+def seatings(link, a):
+    """({round: [[names]]}, {round: [names]}): every round's seatings and byes as the
+    service keeps them, page after page."""
+    seated, ask = {}, {"cmd": "rounds"}
+    while True:
+        reply = link.ask(ask)
+        if reply is None:
+            raise no_answer(a)
+        if not reply.get("ok"):
+            print("refused: %s" % reply.get("why"))
+            raise SystemExit(REFUSED)
+        for rnd, _table, names in reply["seats"]:
+            seated.setdefault(rnd, []).append(names)
+        if reply.get("next") is None:
+            return seated, reply.get("byes") or {}
+        ask = {"cmd": "rounds", "after": reply["next"]}
+
+
+def command_line(a, words):
+    """This command as the director would paste it: the same Python (the checkout's
+    .venv/bin/python when run so), the same broker, login and password file."""
+    python = sys.executable or "python3"
+    rel = os.path.relpath(python)
+    if not rel.startswith(".."):
+        python = rel if os.sep in rel else "." + os.sep + rel
+    out = [python, "-m", "club.director"]
+    for flag, value, default in (("--broker", a.broker, "127.0.0.1:1883"),
+                                 ("--user", a.user, "director"),
+                                 ("--password-file", a.password_file, None),
+                                 ("--timeout", a.timeout, 10)):
+        if value is not None and value != default:
+            out += [flag, "%g" % value if flag == "--timeout" else value]
+    if getattr(a, "logins", None):
+        words = words + ["--logins", a.logins]
+    return " ".join(shlex.quote(w) for w in out + words)
+
+
+def check_logins(a, tables):
+    """Say on stderr which tables have no login in the broker's password file (a board
+    without one never connects); a --logins file that cannot be read is an OSError."""
+    path = a.logins or logins.PASSWD
+    if a.logins is None and not os.path.exists(path):
+        print("note: no %s in this folder: the tables' logins are not checked (--logins "
+              "names the broker's password file)" % path, file=sys.stderr)
+        return
+    for t in logins.without_login(tables, path):
+        print("warning: table %s has no login in %s: its board cannot connect; make one "
+              "(mosquitto_passwd %s %s) and reload the broker (kill -HUP its process)"
+              % (t, path, path, t), file=sys.stderr)
 
 
 def parse_seats(seats):
@@ -388,6 +458,8 @@ def parse_seats(seats):
             if not valid(n):
                 raise BadArguments("a name is 1 to %d letters, no spaces, ',' or '=': %s"
                                    % (MAX, n))
+        if logins.not_a_table(table):
+            raise BadArguments(logins.not_a_table(table))
         out.append([table, names])
     return out
 
@@ -458,6 +530,12 @@ def parser():
     s.add_argument("--force", action="store_true",
                    help="seat a round played already again (a match of it heard, or a later "
                    "round seated): the verdict says what it replaced")
+    s.add_argument("--bye", nargs="*", metavar="NAME",
+                   help="the round's players who sit out (a bye: no match, nothing scored; "
+                   "pair gives a bye to a player with the fewest); --bye alone: none")
+    s.add_argument("--logins", metavar="FILE",
+                   help="the broker's password file, to warn of a table with no login "
+                   "(default: venue.passwd in this folder, if there)")
     for name in ("correct", "void"):
         c = sub.add_parser(name, description=(
             "the deal counts as given, if one deal of the match's rule set can give it "
@@ -497,11 +575,15 @@ def parser():
     c.add_argument("rules")
     c.add_argument("--system", choices=("swiss", "roundrobin"), default="swiss")
     c.add_argument("--tables", nargs="+", help="the table ids to seat, in order")
-    c.add_argument("--add", nargs="+", default=[],
-                   help="players who join (or sat out every round so far)")
+    c.add_argument("--add", nargs="+", default=[], metavar="NAME",
+                   help="players who join the field (or come back after a round away)")
+    c.add_argument("--drop", nargs="+", default=[], metavar="NAME",
+                   help="players who leave the field (from this round on)")
     c.add_argument("--send", action="store_true", help="seat it (as the seat command)")
     c.add_argument("--force", action="store_true",
                    help="with --send: seat a round played already again (as seat --force)")
+    c.add_argument("--logins", metavar="FILE",
+                   help="with --send: as seat's (the tables' logins checked)")
     c = sub.add_parser("list", description="the results that do not count (held, conflict, "
                        "late, refused), newest first, a page at a time, then how many in all")
     c.add_argument("--before", type=int, metavar="ROW", help="the page below that row")
@@ -522,6 +604,12 @@ def run(argv=None):
         tablecards.run(a)
         return
     seats = parse_seats(a.seats) if a.cmd == "seat" else None
+    if seats is not None:
+        for n in a.bye or ():
+            if not valid(n):
+                raise BadArguments("a name is 1 to %d letters, no spaces, ',' or '=': %s"
+                                   % (MAX, n))
+        check_logins(a, [t for t, _n in seats])
     fix = None
     if a.cmd in ("correct", "void"):
         fix = {"cmd": a.cmd, "table": a.table, "inc": a.inc, "match": a.match,
@@ -538,15 +626,18 @@ def run(argv=None):
 
 
 def command(link, a, seats, fix):
+    byes = a.bye if a.cmd == "seat" else None
     if a.cmd == "pair":
-        proposed = pair(link, a)
+        seats, byes = pair(link, a)
         if not a.send:
             return
-        seats = [[t, names] for t, names in proposed]
+        check_logins(a, [t for t, _n in seats])
         a.cmd = "seat"
     if a.cmd == "seat":
         # The service checks and stores the round first; the tables hear it only then.
         ask = {"cmd": "seat", "round": a.round, "rules": a.rules, "seats": seats}
+        if byes is not None:
+            ask["byes"] = byes
         if a.force:
             ask["force"] = True
         verdict(link, a, ask)

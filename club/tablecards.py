@@ -14,13 +14,16 @@ Without --page and --ws the laptop's own address on its network is used: the pag
 http://<address>:8080/table/ and the broker at ws://<address>:9001 (venue.conf's WebSockets
 listener). A card shows the table's id and the page's address; the password is only in the
 code, so keep the sheet with the director until the tables get their cards. The sheet is
-written in any case; a page that does not answer at that address (the service not running
-yet, or running without the page built: no npm packages) is a warning, saying how to build.
+written in any case; a page that does not answer at that address is a warning that names
+the cause: no service there (start it), a service without the page built (how to build
+it), or something else answering (the address?).
 """
 
 import html
 import os
 from urllib.parse import quote
+
+from club.logins import not_a_table
 
 TABLE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"
 
@@ -100,6 +103,8 @@ def run(a):
     for table in a.tables:
         if not table or any(c not in TABLE_CHARS for c in table):
             raise SystemExit("director: a table id is letters, digits and '-': " + table)
+        if not_a_table(table):
+            raise SystemExit("director: " + not_a_table(table))
         password = table_password(a.passwords, table)
         cards.append((table, link(page, ws, table, password)))
     with open(a.out, "w", encoding="utf-8") as f:
@@ -107,25 +112,33 @@ def run(a):
     print("%s: %d table cards (page %s, broker %s)" % (a.out, len(cards), page, ws))
     why = page_answers(page)
     if why:
-        from club.tablepage import HOW
-
-        print("warning: the cards lead to %s, which does not serve the table page now (%s). "
-              "The standings service serves it there once it is built: %s." % (page, why, HOW))
+        print("warning: the cards lead to %s, which does not serve the table page now (%s): "
+              "%s" % (page, why[0], why[1]))
     return cards
 
 
 def page_answers(page, timeout=3):
     """None when the table page answers at its address (the sheet's cards lead there), else
-    why not: a service without the page built (503, saying how), or no service (yet)."""
+    (what came, the cause and what to do): no service there (not started yet), a service
+    without the page built (503: how to build it), or something else answering there."""
     import urllib.error
     import urllib.request
+
+    from club.tablepage import HOW
 
     try:
         with urllib.request.urlopen(page, timeout=timeout) as r:
             if b"<html" in r.read(4096).lower():
                 return None
-            return "HTTP %d, but not the page" % r.status
+            return ("HTTP %d, not a page" % r.status, "is --page the standings service's "
+                    "address (its --http, then /table/)?")
     except urllib.error.HTTPError as e:
-        return "HTTP %d" % e.code
+        if e.code == 503:
+            return ("HTTP 503", "the standings service runs there without the table page "
+                    "built: %s" % HOW)
+        return ("HTTP %d" % e.code, "something answers there, but not with the table page: "
+                "is --page the standings service's address (its --http, then /table/)?")
     except (OSError, ValueError) as e:
-        return "no answer: %s" % (getattr(e, "reason", None) or e)
+        return ("no answer: %s" % (getattr(e, "reason", None) or e),
+                "no standings service runs there yet: start it (docs/club.md, step 2: "
+                "python -m club.service ... --http 0.0.0.0:8080); the cards work once it runs")

@@ -3,16 +3,19 @@
     python -m club.view [--broker H:P --user viewer --password-file F] [--once]
 
 It reads the standings, club/standings (retained) and its parts club/standings/<n>, which it
-asks the service for on club/standings/want, and joins them (club/bounded.py); the viewer
-user may read nothing else.
+asks the service for on club/standings/want, and joins them (club/bounded.py); a viewer
+login (viewer, viewer2 ... viewer9 in club/mosquitto/acl: one a screen) may read nothing
+else. A login the ACL gives no read there is refused the subscription, and said so.
 """
 
 import argparse
+import os
 import sys
 import threading
 
 from club.bounded import HEAD, Reader, want
 from club.broker import CannotConnect, connect
+from club.logins import ACL, standings_readers
 
 
 def render(data, width=78, kept=None):
@@ -102,9 +105,11 @@ def main(argv=None):
         description="The club standings in a terminal.",
         epilog="Exit status: 0 shown (--once) or stopped with Ctrl-C, 2 no standings came "
         "within 10 s (--once), 3 cannot connect (no broker there, the login refused, the "
-        "password file unreadable).")
+        "password file unreadable, or the ACL does not let this login read the "
+        "standings).")
     ap.add_argument("--broker", default="127.0.0.1:1883")
-    ap.add_argument("--user", default="viewer")
+    ap.add_argument("--user", default="viewer",
+                    help="a viewer login: viewer, viewer2 ... viewer9, one a screen")
     ap.add_argument("--password-file")
     ap.add_argument("--once", action="store_true", help="print once and exit")
     a = ap.parse_args(argv)
@@ -124,6 +129,15 @@ def main(argv=None):
         if a.once:
             done.set()
 
+    # The broker grants any subscription and then drops what the ACL does not let this
+    # login read: nothing would come, as if no service ran. So the ACL is read here.
+    readers = standings_readers()
+    if readers is not None and a.user not in readers:
+        print("view: the broker does not let %s read the standings: the ACL (%s) lets only "
+              "%s read %s/#; use one of those, each made with mosquitto_passwd (docs/club.md: "
+              "a second screen)" % (a.user, os.path.relpath(ACL), ", ".join(sorted(readers)),
+                                    HEAD), file=sys.stderr)
+        raise SystemExit(3)
     try:
         c = connect(a, "viewer-%d" % id(done))
     except CannotConnect as e:

@@ -196,8 +196,9 @@ class Night:
 
 def proposed(out):
     """{table: names} of the seat command `pair` printed."""
-    line = next(ln for ln in out.splitlines() if " seat " in ln)
-    return {t: n.split(",") for t, _eq, n in (w.partition("=") for w in line.split()[6:])}
+    words = next(ln for ln in out.splitlines() if " seat " in ln).split()
+    words = words[words.index("seat") + 3:]
+    return {t: n.split(",") for t, _eq, n in (w.partition("=") for w in words if "=" in w)}
 
 
 def repeats(seats, met):
