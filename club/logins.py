@@ -11,6 +11,9 @@ login at all: a table without one can never connect.
 
 import os
 
+from net import wire
+from paho.mqtt.client import topic_matches_sub
+
 ACL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mosquitto", "acl")
 PASSWD = "venue.passwd"  # docs/club.md makes it in the folder the broker starts in
 VIEWERS = "viewer"  # every viewer login starts so (viewer, viewer2, ... viewer9)
@@ -50,7 +53,8 @@ def standings_readers(acl=ACL):
         if len(words) >= 2 and words[0] == "user":
             user = words[1]
         elif len(words) >= 3 and words[0] in ("topic", "pattern") and words[1] in (
-                "read", "readwrite") and words[2] in ("club/standings/#", "club/#", "#"):
+                "read", "readwrite") and all(topic_matches_sub(words[2], t) for t in (
+                    wire.STANDINGS, wire.STANDINGS + "/0")):
             if words[0] == "pattern":
                 return None
             readers.add(user)
