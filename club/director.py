@@ -377,6 +377,9 @@ def pair(link, a):
         if not valid(n):
             raise BadArguments("a name is 1 to %d letters, no spaces, ',' or '=': %s"
                                % (MAX, n))
+    for t in a.tables or ():
+        if logins.not_a_table(t):
+            raise BadArguments(logins.not_a_table(t))
     data = link.standings(timeout=a.timeout)
     seated, byes = seatings(link, a)
     try:

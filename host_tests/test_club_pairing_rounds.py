@@ -344,6 +344,9 @@ def test_add_drop_and_byes_are_checked(tmp_path, capsys, monkeypatch):
                                              "players")):
         code, out = director(svc, capsys, monkeypatch, "pair", 2, "classic66", *argv)
         assert (code, out.splitlines()[0]) == (1, words), out
+    code, out = director(svc, capsys, monkeypatch, "pair", 2, "classic66", "--tables",
+                         "standings", "t02", "--send")
+    assert code == 3 and 2 not in {r for _t, r in svc.event.seats}
     # A bye for a player seated in the round is refused, and nothing changes.
     code, out = director(svc, capsys, monkeypatch, "seat", 1, "classic66", "t01=Ann,Bob",
                          "--bye", "Cy")
