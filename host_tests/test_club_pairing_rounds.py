@@ -352,3 +352,29 @@ def test_add_drop_and_byes_are_checked(tmp_path, capsys, monkeypatch):
                          "--bye", "Cy")
     assert code == 1 and "Cy has round 1's bye and is seated at t02" in out, out
     assert svc.db.meta("byes") is None
+
+
+def test_pair_reads_every_seated_round_page_after_page(tmp_path, capsys, monkeypatch):
+    # 200 tables a round: the service's seatings come in several replies (8 KB each).
+    svc, _ = brokerless_service(tmp_path)
+    names = ["Pl%03d" % i for i in range(400)]
+    for rnd, step in ((1, 1), (2, 3)):
+        order = names[::step] + [n for n in names if n not in names[::step]]
+        seats = ["t%03d=%s,%s" % (i + 1, order[2 * i], order[2 * i + 1]) for i in range(200)]
+        assert director(svc, capsys, monkeypatch, "seat", rnd, "classic66", *seats)[0] == 0
+    replies = []
+    ask = {"cmd": "rounds"}
+    while True:
+        replies.append(svc.director(ask, "test"))
+        if replies[-1]["next"] is None:
+            break
+        ask = {"cmd": "rounds", "after": replies[-1]["next"]}
+    assert len(replies) > 1 and sum(len(r["seats"]) for r in replies) == 400
+    assert all(len(json.dumps(r)) < 7000 for r in replies)
+    code, out = director(svc, capsys, monkeypatch, "pair", 3, "classic66")
+    assert code == 0, out
+    tables, byes = _seat_line(out)
+    met = {frozenset(t) for r in (1, 2) for (t_, rr), s in svc.event.seats.items()
+           if rr == r for t in [s["names"]]}
+    assert len(met) > 300 and len(tables) == 200 and not byes
+    assert not {frozenset(n) for n in tables.values()} & met
