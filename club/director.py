@@ -526,7 +526,10 @@ def parser():
     ap.add_argument("--timeout", type=float, default=10,
                     help="seconds to wait for the service's answer")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("seat")
+    s = sub.add_parser("seat", description="retained seatings: each table starts the "
+                       "round's match with those names; a table id that is a login of the "
+                       "club's own programs (club/mosquitto/acl) is refused, a table with no "
+                       "login in the broker's password file warned of")
     s.add_argument("round", type=int)
     s.add_argument("rules")
     s.add_argument("seats", nargs="+")
@@ -573,7 +576,12 @@ def parser():
     c.add_argument("--over", type=int, default=-1,
                    help="with --gp: the match's winner side after the deal (-1: not over)")
     c.add_argument("--why", required=True)
-    c = sub.add_parser("pair", help="propose the next round's seating from the standings")
+    c = sub.add_parser("pair", help="propose the next round's seating from the standings",
+                       description="the next round's seating from the standings and every "
+                       "round seated or played (Swiss, or round robin): no repeat while a "
+                       "seating of new opponents exists, a bye (sits out, scores nothing) to "
+                       "one with the fewest; printed as the seat command that runs when "
+                       "pasted, then notes as shell comments")
     c.add_argument("round", type=int)
     c.add_argument("rules")
     c.add_argument("--system", choices=("swiss", "roundrobin"), default="swiss")
