@@ -23,10 +23,12 @@ the lowest ranked (Swiss) whose leaving out still lets the rest meet new opponen
   meets a player twice while a seating of new opponents exists. Three or four: a bounded
   search in rank order.
 - Round robin, two-player tables: the circle method (Berger tables), its first round the
-  field's first round as seated (by hand or not), continued with its first round whose
-  pairs have not met. When the circle cannot continue (a round seated otherwise, players
-  added or dropped), any pairing of players who have not met (a perfect matching over the
-  unmet pairs). An odd field's bye counts as a pairing with nobody, so it goes round too.
+  field's first round as seated (by hand or not), continued while its rounds not played
+  are exactly the pairs not met. When the circle cannot continue (a round seated
+  otherwise, players added or dropped), the first round of a split of the unmet pairs into
+  rounds (factorization(), a bounded search), so the rounds after it can still meet
+  everyone; failing that, any pairing of players who have not met (a perfect matching over
+  the unmet pairs). An odd field's bye counts as a pairing with nobody, so it goes round.
 
 When no seating avoids a repeat, the proposal has the fewest repeats found and says which
 (Proposal.repeats); a round robin whose every pair has met is over (NoneLeft).
@@ -352,11 +354,19 @@ def round_robin(field, history, rnd, met, counts):
             "round robin: every pair of these %d players has met: the round robin is "
             "over; for another round give --system swiss (it seats the fewest repeats), "
             "or --add or --drop players" % len(field))
-    for k in _circle_from(players, history, rnd):
-        if all(unmet(a, b) for a, b in k):
-            pairs = k
-            break
+    # The rest of a round robin is a split of the unmet pairs into rounds. The circle's
+    # rounds not played yet are one when they hold exactly the unmet pairs: it goes on.
+    # Else the first round of one found by a search, so that the rounds after it can
+    # meet everyone too; failing that (none found, or the players have unequal numbers
+    # of unmet pairs), any pairing of unmet pairs.
+    left = [k for k in _circle_from(players, history, rnd) if all(unmet(a, b) for a, b in k)]
+    unmet_pairs = {frozenset(p) for p in itertools.combinations(players, 2) if unmet(*p)}
+    if left and {frozenset(p) for k in left for p in k} == unmet_pairs:
+        pairs = left[0]
     else:
+        rounds = factorization(players, unmet)
+        pairs = rounds[0] if rounds else None
+    if pairs is None:
         pairs = pairs_in_order(players, unmet, [(BYE, cands)] if cands else ())
         if pairs is None:
             bye = cands[:1]
@@ -365,6 +375,49 @@ def round_robin(field, history, rnd, met, counts):
             return [list(p) for p in pairs], bye, [list(p) for p in repeats]
     byes = [b if a is BYE else a for a, b in pairs if BYE in (a, b)]
     return [list(p) for p in pairs if BYE not in p], byes, []
+
+
+def factorization(players, unmet, budget=20000):
+    """Rounds (each a pairing of every player) that between them pair every unmet pair
+    once, or None: none found within `budget` steps, or one cannot exist (players with
+    unequal numbers of unmet pairs). A depth-first search, the player with the fewest
+    choices first."""
+    adj = {p: {q for q in players if q != p and unmet(p, q)} for p in players}
+    if len({len(a) for a in adj.values()}) != 1:
+        return None
+    steps = [budget]
+
+    def pairings(left, chosen):
+        steps[0] -= 1
+        if steps[0] < 0:
+            return
+        if not left:
+            yield list(chosen)
+            return
+        v = min(left, key=lambda x: (len(adj[x] & left), _key(x)))
+        for u in sorted(adj[v] & left, key=_key):
+            chosen.append((v, u))
+            yield from pairings(left - {v, u}, chosen)
+            chosen.pop()
+
+    def rounds():
+        if not any(adj.values()):
+            return []
+        for pairs in pairings(frozenset(players), []):
+            for a, b in pairs:
+                adj[a].discard(b)
+                adj[b].discard(a)
+            rest = rounds()
+            for a, b in pairs:
+                adj[a].add(b)
+                adj[b].add(a)
+            if rest is not None:
+                return [pairs] + rest
+            if steps[0] < 0:
+                return None
+        return None
+
+    return rounds()
 
 
 def _circle_from(players, history, rnd):
