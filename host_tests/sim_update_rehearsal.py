@@ -83,14 +83,14 @@ def rehearse(folder, report):
         report.setdefault("first", {})[table] = "firmware 0 (the base)" in term.text()
 
     # t03: seated, and a deal's result typed: its match is under way.
+    # (The service says each result it counts: the seated match's, then the deal's.)
+    heard = service.mark()
     director = Term("seat", seat, folder)
     report["seat"] = [director.wait(), director.text().strip().splitlines()[-1]]
+    heard = service.expect("counted t03 ", heard, timeout=60)
     t03 = tables["t03"]
-    t03.expect("Mariia", timeout=60)
-    at = t03.mark()
     t03.send("#412")
-    at = t03.expect("waiting for the ack", at, timeout=60)
-    t03.expect("club t03: online, all acknowledged", at, timeout=60)
+    service.expect("counted t03 ", heard, timeout=60)
 
     fleet = Term("fleet", offer, folder)
     new = "firmware %d (fw/a" % version

@@ -218,6 +218,9 @@ def test_a_version_that_fails_at_boot_restarts_the_board_and_goes_back(
     (["--club", "none.json", "--keys", "1"], "--club none.json cannot be read"),
     (["--club", "bad.json", "--keys", "1"], "--club bad.json is not JSON"),
     (["--club", "list.json", "--keys", "1"], '--club list.json has no "table"'),
+    (["--club", "noport.json", "--keys", "1"],
+     '--club noport.json: "port" must be a port number from 1 to 65535'),
+    (["--club", "nobroker.json", "--keys", "1"], '--club nobroker.json: "broker" must be'),
     (["--lang", "xx", "--keys", "1"], "--lang is one of uk ru en de"),
     (["--dump", "missing/screen.txt", "--keys", "1"],
      "--dump missing/screen.txt: the folder missing does not exist; make it first"),
@@ -229,6 +232,8 @@ def test_a_bad_option_or_path_is_said_in_one_line_and_nothing_is_made(
     (tmp_path / "afile").write_text("x")
     (tmp_path / "bad.json").write_text("{")
     (tmp_path / "list.json").write_text("[1]")
+    (tmp_path / "noport.json").write_text('{"table": "t01", "broker": "127.0.0.1", "port": "x"}')
+    (tmp_path / "nobroker.json").write_text('{"table": "t01", "port": 1883}')
     if "--flash" not in args:
         args = ["--flash", "flash"] + args
     before = sorted(os.listdir(str(tmp_path)))

@@ -411,6 +411,19 @@ def _absolute(path, here):
     return path if path.startswith("/") else here + "/" + path
 
 
+# The club.json fields the simulator's link reads: (name, what it must be, the check).
+_CLUB_FIELDS = (
+    ("broker", "the broker's address, a string", lambda v: type(v) is str and v != ""),
+    ("port", "a port number from 1 to 65535", lambda v: type(v) is int and 0 < v < 65536),
+    ("password", "a string", lambda v: type(v) is str),
+    ("keepalive", "a whole number of seconds from 1 to 3600",
+     lambda v: type(v) is int and 0 < v <= 3600),
+    ("resend_s", "a number of seconds above 0", lambda v: type(v) in (int, float) and v > 0),
+    ("fleet_key", "the club's key in hex (tools/fleet.py --new-key)",
+     lambda v: type(v) is str),
+)
+
+
 def check_paths(opts):
     """Read what the options name and check where the simulator writes, before anything is
     made: a complaint saying what to do, or None (opts then holds the keys and the club's
@@ -446,6 +459,9 @@ def check_paths(opts):
             return "--club %s is not JSON; give the table's club.json (docs/club.md)" % path
         if type(cfg) is not dict or type(cfg.get("table")) is not str or not cfg["table"]:
             return '--club %s has no "table"; give the table\'s club.json (docs/club.md)' % path
+        for name, what, good in _CLUB_FIELDS:
+            if (name in cfg or name == "broker") and not good(cfg.get(name)):
+                return '--club %s: "%s" must be %s (docs/club.md)' % (path, name, what)
         opts["club"] = cfg
     for option in ("dump", "png", "texts"):
         path = opts[option]
