@@ -1,20 +1,24 @@
 """Key input: debounce, long press, tick wrap-around, matrix scanning and ghosting."""
 
 import os
+import random
 import subprocess
 import sys
 
 import pytest
 from compat import TICKS_PERIOD, ticks_add, ticks_diff
 from conftest import FIRMWARE
-from hw.buttons import Buttons, Key
+from hw import keys
+from hw.buttons import Buttons
 from hw.keypad import Keypad
-from hw.keys import LONG, PRESS
+from hw.keys import LONG, PRESS, Source
+from hw.keys_build import setup
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from keys_both import run as both_run
 
-DEB = Key.DEBOUNCE_MS
-HOLD = Key.LONG_MS
+DEB = keys.DEBOUNCE_MS
+HOLD = keys.LONG_MS
 NEAR_WRAP = TICKS_PERIOD - 300
 
 
@@ -172,31 +176,44 @@ def test_ticks_add_inverts_diff(t, delta):
     assert ticks_diff(ticks_add(t, delta), t) == delta
 
 
-# ---------------------------------------------------------------- Key edge logic
+# ---------------------------------------------------------------- the key state machine
 
 
-def test_key_driven_directly_with_fake_clock():
-    k = Key("X")
-    assert k.update(1, 1000) == 0
-    assert k.update(1, 1000 + DEB - 1) == 0 and not k.down
-    assert k.update(1, 1000 + DEB) == 0 and k.down
-    assert k.update(0, 1100) == 0
-    assert k.update(0, 1100 + DEB) == PRESS and not k.down
-    assert k.events[PRESS] == ("X", PRESS) and k.events[LONG] == ("X", LONG)
+class Bits(Source):
+    """hw/keys.py's machine alone: its reading is the bits the test sets."""
+
+    def __init__(self, names, one_key=False, **timing):
+        setup(self, names, 2 * len(names), **timing)
+        self.ONE_KEY = one_key
+        self.bits = 0
+
+    def _read(self):
+        return self.bits
 
 
-def test_timing_is_a_class_attribute_and_per_instance():
-    class Slow(Key):
-        LONG_MS = 2000
+def test_the_machine_driven_directly_with_bits_and_a_fake_clock():
+    k = Bits(["X"])
+    k.bits = 1
+    assert k.poll(1000) is None
+    assert k.poll(1000 + DEB - 1) is None and not k._down
+    assert k.poll(1000 + DEB) is None and k._down
+    k.bits = 0
+    assert k.poll(1100) is None
+    assert k.poll(1100 + DEB) == ("X", PRESS) and not k._down
+    assert k._events == [("X", PRESS), ("X", LONG)]
 
-    k = Slow()
-    k.update(1, 0)
-    k.update(1, DEB)
-    assert k.update(1, 1999) == 0
-    assert k.update(1, 2000) == LONG
+
+def test_timing_per_source():
+    k = Bits(["X"], long_ms=2000)
+    k.bits = 1
+    k.poll(0)
+    k.poll(DEB)
+    assert k.poll(1999) is None
+    assert k.poll(2000) == ("X", LONG)
     b = Buttons([lambda: 0], ["A"], long_ms=100, debounce_ms=5)
-    assert b.keys[0].LONG_MS == 100 and b.keys[0].DEBOUNCE_MS == 5
-    assert Key.LONG_MS == HOLD
+    assert b.LONG_MS == 100 and b.DEBOUNCE_MS == 5
+    assert [b.poll(t) for t in (0, 4, 5, 99)] == [None] * 4 and b.poll(100) == ("A", LONG)
+    assert Buttons([lambda: 0], ["A"]).LONG_MS == HOLD == 600
 
 
 # ---------------------------------------------------------------- direct buttons
@@ -306,7 +323,7 @@ def test_idle_and_any_down():
     b.poll(10)
     assert b.any_down() and not b.idle()  # settling counts as busy
     b.poll(10 + DEB)
-    assert b.keys[0].down and not b.idle()
+    assert b.any_down() and not b.idle()
     level[0] = 1
     b.poll(100)
     b.poll(100 + DEB)  # returns the PRESS
@@ -879,3 +896,158 @@ def test_tick_arithmetic_allocates_nothing_across_the_wrap(unix_port):
 ])
 def test_ticks_add_matches_the_modular_sum(t, delta):
     assert ticks_add(t, delta) == (t + delta) % (1 << 30)
+
+
+# ---------------------------------------------------------------- one machine, both builds
+# Issue 47: the keypad and the buttons each carried their own debounce, long press and stuck
+# key; both now feed hw/keys.py's one machine. The same presses on both give the same events
+# at the same ticks, and idle() changes at the same ticks (host_tests/keys_both.py).
+
+
+def test_one_machine_for_both_builds():
+    """The timing lives in hw/keys.py only: the builds read their wiring and nothing else
+    (before, hw/keypad.py's _scan and hw/buttons.py's Key each had it)."""
+    import ast
+
+    for module, cls in (("keypad", Keypad), ("buttons", Buttons)):
+        with open(os.path.join(FIRMWARE, "hw", module + ".py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                  for a in n.names}
+        assert not names & {"ticks_diff", "DEBOUNCE_MS", "LONG_MS", "STUCK_MS", "_since",
+                            "_changed", "_fired", "_muted"}, module
+        for method in ("feed", "poll", "any_down", "idle"):
+            assert getattr(cls, method) is getattr(Source, method), (module, method)
+    assert Keypad.ONE_KEY and not Buttons.ONE_KEY
+
+
+SHORT_STUCK = 1500  # ms: the random cases' STUCK_MS, so a stuck key takes a short run
+
+
+def burst(bounce):
+    return sum(bounce) + len(bounce)
+
+
+def random_presses(rnd, stuck_ms):
+    """One key at a time, each clearly short, long or stuck (MARGIN off every threshold, from
+    the first edge and from the settled one: a poll may miss a glitch): (presses, run
+    length)."""
+    presses = []
+    t = 0
+    for _ in range(rnd.randint(0, 6)):
+        down_b = [rnd.randint(1, DEB - 1) for _ in range(rnd.randint(0, 3))]
+        up_b = [rnd.randint(1, DEB - 1) for _ in range(rnd.randint(0, 3))]
+        settle = burst(down_b)
+        last = burst(up_b) + DEB  # the release counts this long after the contact opens
+        t += rnd.randint(DEB + MARGIN, 300)
+        kind = rnd.randrange(3)
+        if kind == 0:
+            hold = rnd.randint(settle + DEB + MARGIN, HOLD - burst(up_b) - MARGIN)
+        elif kind == 1:
+            hold = rnd.randint(settle + HOLD + MARGIN, stuck_ms - last - MARGIN)
+        else:
+            hold = rnd.randint(settle + stuck_ms + MARGIN, settle + stuck_ms + 500)
+        presses.append((rnd.randrange(4), t, t + hold, down_b, up_b))
+        t += hold + burst(up_b)
+    return presses, t + DEB + MARGIN + 100
+
+
+def expected(presses, stuck_ms):
+    """The events hw/keys.py's rules give one key at a time, polled every ms: LONG at the
+    settled start + LONG_MS if still closed then, else PRESS at the settled release +
+    DEBOUNCE_MS; a key held STUCK_MS gives nothing more."""
+    out = []
+    for key, down, up, down_b, up_b in presses:
+        start = down + burst(down_b)
+        if up is None or up > start + HOLD:
+            out.append((start + HOLD, key, LONG))
+        elif up - start < stuck_ms:
+            out.append((up + burst(up_b) + DEB, key, PRESS))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 5), st.integers(0, 3000))
+def test_property_both_builds_same_events_at_the_same_ticks(rnd, step, before_wrap):
+    presses, until = random_presses(rnd, SHORT_STUCK)
+    start = ticks_add(0, -before_wrap)
+    buttons = both_run("buttons", presses, start, step, until, SHORT_STUCK)
+    keypad = both_run("keypad", presses, start, step, until, SHORT_STUCK)
+    assert buttons == keypad
+    want = expected(presses, SHORT_STUCK)
+    if step == 1:
+        assert buttons[0] == want
+    else:
+        assert [(k, kind) for _e, k, kind in buttons[0]] == [(k, kind) for _e, k, kind in want]
+    assert not buttons[1] or buttons[1][-1][1] is True  # idle at the end
+
+
+# (name, presses, start, step, run length, events): with hw/keys.py's own STUCK_MS.
+SAME = [
+    ("tap", [(0, 100, 200, [], [])], 0, 1, 500, [(200 + DEB, 0, PRESS)]),
+    ("bouncy tap", [(1, 100, 250, [3, 7, 2], [5, 11])], 0, 1, 600,
+     [(250 + 5 + 11 + 2 + DEB, 1, PRESS)]),
+    ("hold", [(2, 100, 1500, [], [])], 0, 1, 2000, [(100 + HOLD, 2, LONG)]),
+    ("bouncy hold", [(3, 100, 1500, [5, 15, 9], [4])], 0, 1, 2000,
+     [(100 + 32 + HOLD, 3, LONG)]),
+    ("just short of long", [(0, 100, 100 + HOLD, [], [])], 0, 1, 1200,
+     [(100 + HOLD + DEB, 0, PRESS)]),
+    ("just long", [(0, 100, 101 + HOLD, [], [])], 0, 1, 1200, [(100 + HOLD, 0, LONG)]),
+    ("each key in turn", [(k, 100 + 300 * k, 200 + 300 * k, [], []) for k in range(4)], 0, 1,
+     1500, [(200 + 300 * k + DEB, k, PRESS) for k in range(4)]),
+    ("across the tick wrap", [(1, 100, 250, [], []), (2, 400, 1400, [], [])],
+     TICKS_PERIOD - 300, 1, 2000, [(250 + DEB, 1, PRESS), (400 + HOLD, 2, LONG)]),
+    ("stuck, released, then a tap", [(3, 0, STUCK + 500, [], [2]), (3, STUCK + 800,
+                                                                      STUCK + 900, [], [])],
+     0, 1, STUCK + 1200, [(HOLD, 3, LONG), (STUCK + 900 + DEB, 3, PRESS)]),
+    ("a tap while another key is stuck", [(0, 0, None, [], []), (2, STUCK + 200, STUCK + 300,
+                                                                   [], [])],
+     0, 1, STUCK + 600, [(HOLD, 0, LONG), (STUCK + 300 + DEB, 2, PRESS)]),
+    # every 7 ms: the release seen at 252, the PRESS at the poll 20 ms on (273); the press
+    # seen at 406, the LONG at the poll 600 ms on (1008)
+    ("coarse polling", [(1, 100, 250, [], []), (0, 400, 1400, [], [])], 0, 7, 2000,
+     [(273, 1, PRESS), (1008, 0, LONG)]),
+]
+RANDOM_CASES = 12
+
+
+def same_cases():
+    cases = [(p, start, step, until, None) for _n, p, start, step, until, _ev in SAME]
+    for seed in range(RANDOM_CASES):
+        presses, until = random_presses(random.Random(seed), SHORT_STUCK)
+        cases.append((presses, ticks_add(0, -37 * seed), 1 + seed % 3, until, SHORT_STUCK))
+    return cases
+
+
+def test_both_builds_give_the_table_s_events_in_cpython():
+    for name, presses, start, step, until, want in SAME:
+        buttons = both_run("buttons", presses, start, step, until)
+        assert buttons == both_run("keypad", presses, start, step, until), name
+        assert buttons[0] == want, name
+        assert buttons[1] and buttons[1][-1][1] is True, name  # busy, then idle again
+
+
+def test_both_builds_same_events_and_timing_in_micropython(unix_port):
+    """The table and seeded random presses, each on both builds, in the unix port (64-bit,
+    then the board's 32-bit word size): each case's two builds print the same, and the same
+    as CPython, whose table events are checked above."""
+    cases = same_cases()
+    code = "from keys_both import main\nmain(%r)\n" % (cases,)
+    here = os.path.dirname(os.path.abspath(__file__))
+    mp = unix_port(["-c", code], extra_path=[here], timeout=300)
+    assert mp.returncode == 0, mp.stderr
+    lines = mp.stdout.decode().splitlines()
+    assert len(lines) == 2 * len(cases)
+    for n in range(len(cases)):
+        b_head, b_rest = lines[2 * n].split(" [", 1)
+        k_head, k_rest = lines[2 * n + 1].split(" [", 1)
+        assert (b_head, k_head) == ("%d buttons" % n, "%d keypad" % n)
+        assert b_rest == k_rest, n
+        events, idles = both_run("buttons", *cases[n])
+        assert b_rest == ("%r %r" % (events, idles))[1:], n
+        if n < len(SAME):
+            assert events == SAME[n][5], SAME[n][0]
+        elif cases[n][2] == 1:
+            assert events == expected(cases[n][0], SHORT_STUCK), n
