@@ -13,8 +13,9 @@ package-lock.json). The build writes:
                        tools/make_overlay.py, and the four buttons of ui/keymap.py) and the
                        page's texts in the four languages (web/pagetext.json)
   page.js and its modules (PAGE: runtime.js frames.js keybind.js keypath.js texts.js
-  beeper.js clubpage.js cammode.js downloads.js bundle.js hooks.js), durable.js
-  mirror.js style.css manifest.webmanifest icon.svg clubcfg.js clubmqtt.js
+  beeper.js clubpage.js cammode.js downloads.js bundle.js hooks.js), the durable store's
+  (STORE: durable.js idbstore.js secondcopy.js oldstorage.js mirror.js) style.css
+  manifest.webmanifest icon.svg clubcfg.js clubmqtt.js
                        from web/, as they are
   icon-192.png icon-512.png apple-touch-icon.png     from web/ too (tools/web_icons.py)
   mqtt.esm.js          npm mqtt's browser bundle (the club night's MQTT over WebSockets),
@@ -62,8 +63,11 @@ RUNTIME_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE = ("page.js", "runtime.js", "frames.js", "keybind.js", "keypath.js", "texts.js",
         "beeper.js", "clubpage.js", "cammode.js", "downloads.js", "bundle.js", "hooks.js")
 PAGE_LINES = 300
-STATIC = PAGE + ("durable.js", "mirror.js", "style.css", "manifest.webmanifest", "icon.svg",
-                 "clubcfg.js", "clubmqtt.js", "camera.js")
+# The durable store (docs/web.md, "Storage"), one job each too: the group commit and the other
+# tabs, the IndexedDB database, the second copy (the page's side; its worker), earlier builds'.
+STORE = ("durable.js", "idbstore.js", "secondcopy.js", "mirror.js", "oldstorage.js")
+STATIC = PAGE + STORE + ("style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js",
+                         "clubmqtt.js", "camera.js")
 # The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
 # from icon.svg by tools/web_icons.py and committed.
 ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")

@@ -22,97 +22,13 @@
 // A refused transaction writes nothing; the tab reads the store again and boots from it
 // (onOther(true): the key that made it is not counted, and the page says so).
 //
-// A second copy (web/mirror.js: a file in the origin's private file system, written by a
-// worker): Chromium, killed, now and then finds its IndexedDB database damaged when it
-// starts again, and deletes it, or drops its last transaction (the kill test saw both,
-// "Corruption: checksum mismatch" in its log). Each transaction is added to the copy as one
-// checksummed line (its changes, or all items when the copy is behind) while IndexedDB
-// commits it, and flushed before the frame is painted. On opening, a copy ahead of
-// IndexedDB (GEN) is put back into it. Only one tab holds the copy (the access handle is
-// exclusive); plain http (no secure context) has none.
-//
-// localStorage (the store of earlier builds) is not written by a killed browser in time:
-// its items are moved here once, on the first open, and removed from it; so are the page's
-// own settings (the key layout, the plain-http note said once).
+// A second copy (secondcopy.js, written by web/mirror.js's worker) is kept beside
+// IndexedDB, which a killed Chromium now and then loses; localStorage, the store of earlier
+// builds, is moved in once (oldstorage.js). The database itself is idbstore.js's.
 
-import { line, replay } from "./mirror.js";
-
-const DB_NAME = "s66";
-const FILES = "files";
-const MOVED = "s66.moved"; // set when localStorage's items have been moved in
-const GEN = "s66.gen"; // transactions written to the store, by every tab
-// The page's own settings (page.js), kept in localStorage by earlier builds: each moved in
-// once, whenever an earlier build's copy is found.
-const PAGE_ITEMS = ["s66.layout", "s66.httpnote"];
-const OWN = (k) => k.startsWith("s66:") || k === "s66.typed"; // webstore.py PREFIX; webmain.py
-
-const MIRROR_LIMIT = 256 * 1024; // the copy is written afresh (all items) past this size
-
-// The worker that writes the copy, open on its file; null where there is none (no private
-// file system, another tab holds it).
-async function openMirror() {
-  if (typeof Worker !== "function" || !navigator.storage || !navigator.storage.getDirectory) {
-    return null;
-  }
-  let worker;
-  try {
-    worker = new Worker(new URL("./mirror.js", import.meta.url), { type: "module" });
-  } catch (err) {
-    console.warn("no second copy of the store: " + err);
-    return null;
-  }
-  let next = 0;
-  const waiting = new Map();
-  worker.onmessage = (e) => {
-    const w = waiting.get(e.data.id);
-    waiting.delete(e.data.id);
-    if (e.data.error) w[1](new Error(e.data.error));
-    else w[0](e.data);
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    for (const w of waiting.values()) w[1](new Error(e.message || "the copy's worker failed"));
-    waiting.clear();
-  };
-  const ask = (msg) => new Promise((ok, no) => {
-    const id = ++next;
-    waiting.set(id, [ok, no]);
-    worker.postMessage({ ...msg, id });
-  });
-  try {
-    const opened = await ask({ kind: "open" });
-    return { ask, text: opened.text, size: opened.size, gen: null };
-  } catch (err) {
-    console.warn("no second copy of the store: " + err.message);
-    worker.terminate();
-    return null;
-  }
-}
-
-function request(r) {
-  return new Promise((ok, no) => {
-    r.onsuccess = () => ok(r.result);
-    r.onerror = () => no(r.error);
-  });
-}
-
-function openDb() {
-  return new Promise((ok, no) => {
-    const r = indexedDB.open(DB_NAME, 1);
-    r.onupgradeneeded = () => r.result.createObjectStore(FILES);
-    r.onsuccess = () => ok(r.result);
-    r.onerror = () => no(r.error);
-    r.onblocked = () => no(new Error("IndexedDB is held by an older tab of this page"));
-  });
-}
-
-async function readAll(db) {
-  const os = db.transaction(FILES, "readonly").objectStore(FILES);
-  const [keys, values] = await Promise.all([request(os.getAllKeys()), request(os.getAll())]);
-  const items = new Map();
-  keys.forEach((k, i) => items.set(k, values[i]));
-  return items;
-}
+import { DB_NAME, FILES, GEN, openDb, readAll, storedGen } from "./idbstore.js";
+import { moveIn } from "./oldstorage.js";
+import { addTo, openMirror, putBack } from "./secondcopy.js";
 
 // onFail(err): a transaction failed (the origin's quota is full, the disk is gone); what
 // it wrote is not on disk. onOther(refused): another tab of the page committed a change;
@@ -121,26 +37,7 @@ export async function openDurable(onFail, onOther) {
   const [db, second] = await Promise.all([openDb(), openMirror()]);
   let mirror = second; // null once a write to it failed
   let items = await readAll(db);
-  if (mirror) {
-    const kept = replay(mirror.text);
-    if (kept) kept.items.set(GEN, kept.gen);
-    if (kept && Number(kept.gen) > Number(items.get(GEN) || "0")) {
-      // IndexedDB lost what the copy holds: it goes back, all of it, in one transaction.
-      const tx = db.transaction(FILES, "readwrite", { durability: "strict" });
-      const os = tx.objectStore(FILES);
-      os.clear();
-      for (const [k, v] of kept.items) os.put(v, k);
-      await new Promise((ok, no) => {
-        tx.oncomplete = ok;
-        tx.onabort = () => no(tx.error || new Error("the store could not be put back"));
-      });
-      console.warn("the store was put back from its second copy (GEN " + kept.gen + " over "
-        + (items.get(GEN) || "0") + ")");
-      items = kept.items;
-    }
-    // A copy not whole (a line torn by a kill) is written afresh at the first write.
-    if (kept && kept.whole && kept.gen === (items.get(GEN) || "0")) mirror.gen = kept.gen;
-  }
+  if (mirror) items = await putBack(db, mirror, items);
   let last = Promise.resolve(); // resolved when every change made so far is on disk
   let pending = 0; // transactions opened, not yet completed
   let batch = null; // changes not yet in a transaction: {ops, done, ok}
@@ -190,7 +87,7 @@ export async function openDurable(onFail, onOther) {
         if (tx.commit) tx.commit();
         // The second copy is written while IndexedDB commits, not after: the frame waits
         // for the slower of the two, not for both in turn (a tap's p95 went past 16 ms).
-        if (mirror) copying = copy(b.ops, base, gen);
+        if (mirror) copying = addTo(mirror, b.ops, base, gen, items);
       } catch (err) {
         tx.abort(); // none of them, and onabort says why
         failure = err;
@@ -236,21 +133,6 @@ export async function openDurable(onFail, onOther) {
         end();
       });
     };
-  }
-
-  // A complete transaction added to the second copy: its changes, or every item when the
-  // copy is not at the GEN this transaction started from (new, or behind another tab's
-  // writes) or has grown past MIRROR_LIMIT.
-  async function copy(ops, from, to) {
-    let r;
-    if (mirror.gen === from && mirror.size < MIRROR_LIMIT) {
-      r = await mirror.ask({ kind: "append", text: line({ base: from, gen: to, ops }) });
-    } else {
-      const all = [...items].filter(([k]) => k !== GEN);
-      r = await mirror.ask({ kind: "afresh", text: line({ gen: to, all }) });
-    }
-    mirror.size = r.size;
-    mirror.gen = to;
   }
 
   // The store read again, one read at a time, and no transaction of this tab opened until
@@ -308,39 +190,15 @@ export async function openDurable(onFail, onOther) {
     return true;
   }
 
-  if (!items.has(MOVED)) {
-    const ops = [];
-    for (let i = 0; i < localStorage.length; i++) {
-      const k = localStorage.key(i);
-      if (OWN(k) && !items.has(k)) ops.push([k, localStorage.getItem(k)]);
-    }
-    ops.push([MOVED, "1"]);
+  await moveIn(items, (ops) => {
     for (const [k, v] of ops) items.set(k, v);
     commit(ops);
     flush();
-    await last;
-  }
-  const page = [];
-  for (const k of PAGE_ITEMS) {
-    const v = localStorage.getItem(k);
-    if (v !== null && !items.has(k)) page.push([k, v]);
-  }
-  if (page.length) {
-    for (const [k, v] of page) items.set(k, v);
-    commit(page);
-    flush();
-    await last;
-  }
-  for (const k of PAGE_ITEMS) if (items.has(k)) localStorage.removeItem(k);
-  // Moved (now or on an earlier open that died before this): localStorage's copies go.
-  const old = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    if (OWN(localStorage.key(i))) old.push(localStorage.key(i));
-  }
-  for (const k of old) localStorage.removeItem(k);
+    return last;
+  });
   if (mirror && mirror.gen !== gen) { // a copy new or behind: every item, now
     try {
-      await copy([], gen, gen);
+      await addTo(mirror, [], gen, gen, items);
     } catch (err) {
       console.warn("no second copy of the store: " + err.message);
       mirror = null;
@@ -387,10 +245,7 @@ export async function openDurable(onFail, onOther) {
     pending: () => pending,
     // Whether this tab has read every change on disk (no other tab wrote since) and has
     // nothing of its own under way: the tests wait for it, not for a time.
-    current: async () => {
-      const os = db.transaction(FILES, "readonly").objectStore(FILES);
-      return ((await request(os.get(GEN))) || "0") === gen && pending === 0 && !batch
-        && !rereading;
-    },
+    current: async () => (await storedGen(db)) === gen && pending === 0 && !batch
+      && !rereading,
   };
 }
