@@ -216,6 +216,18 @@ def test_timing_per_source():
     assert Buttons([lambda: 0], ["A"]).LONG_MS == HOLD == 600
 
 
+
+def test_one_reading_gives_its_releases_first_then_its_long_presses():
+    k = Bits(["A", "B", "C"])
+    k.bits = 0b101  # A and C closed at 0
+    k.poll(0)
+    k.bits = 0b111  # B closed
+    k.poll(HOLD - 100)
+    k.poll(HOLD - 100 + DEB)
+    k.bits = 0b101  # B opens: its release counts at HOLD, when A's and C's holds go LONG
+    k.poll(HOLD - DEB)
+    assert [k.poll(HOLD) for _ in range(4)] == [("B", PRESS), ("A", LONG), ("C", LONG), None]
+
 # ---------------------------------------------------------------- direct buttons
 
 TABLE = [

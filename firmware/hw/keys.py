@@ -21,6 +21,7 @@ Semantics (the same for every key):
   sleep meanwhile (the source's arm_wake() says so, see hw/power.py).
 - Which keys are reported: a matrix (ONE_KEY) reports one key at a time, the earliest
   pressed, and voids a chord of three or more (hw/keypad.py); buttons report every key.
+  One reading's events come releases (PRESS) first, then LONGs, each in key order.
 
 Hardware is passed in: an input is any zero-argument callable returning 0/1
 (machine.Pin in input mode), a matrix row output is any callable taking 0/1
