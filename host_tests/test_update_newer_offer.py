@@ -122,3 +122,40 @@ def test_a_newer_offer_during_an_update_is_taken_and_booted(runtime, built, tmp_
         assert newer.done() and newer.unfinished() == []
         assert older.settled("t01") and older.unfinished() == [
             "t01: runs version %d, newer than version %d" % (VERSION + 1, VERSION)]
+
+
+@pytest.mark.parametrize("runtime", ["mp64", "mp32"])
+def test_a_withdrawn_offer_stops_the_take_and_one_with_no_answers_is_reported(
+        runtime, built, tmp_path):
+    need_broker()
+    folder = board(str(tmp_path / "t01"))
+    with contextlib.ExitStack() as stack:
+        night = Night(stack, tmp_path, 1)
+        fl = night.fleet(fleet.pack(built[0], VERSION, KEY), ["t01"])
+        hold = held(fl, 8)
+        fl.offer()
+        table = fleet_table(folder, "t01", night.b.port, KEY, "update 240", runtime)
+        stack.callback(table.kill)
+        assert until(lambda: fl.parts >= 8 and slot_files(folder)), fl.states
+        # --withdraw while it takes: the take stops, its files leave the slot.
+        fl.withdraw()
+        assert night.state(fl, "t01", {"state": "running"}) == {"version": 0,
+                                                                 "state": "running"}
+        assert slot_files(folder) == {} and record(folder) is None
+        # Offered again (a new run), its pieces stop coming: the table gives up and says so.
+        hold[0] = fl.parts + 4
+        fl.offer()
+        assert night.state(fl, "t01", {"why": "lost"}, timeout=60) == {
+            "version": 0, "state": "refused", "offered": VERSION, "why": "lost"}
+        assert slot_files(folder) == {} and record(folder) is None
+        assert fl.done() and fl.unfinished() == [
+            "t01: runs version 0, gave up taking version %d: no piece came (run club.fleet "
+            "again)" % VERSION]
+        # Another run offers it again, and answers: taken whole.
+        hold[0] = None
+        fl.offer()
+        code, out, err = lines(table, timeout=300)
+        assert code == 4 and out[-1]["reset"] == 1, (out, err[-3000:])
+        said = [x for x in out[-1]["said"] if x.startswith("club fw")]
+        assert "club fw withdrawn" in said and "club fw lost" in said, said
+        assert record(folder)["ver"] == VERSION
