@@ -122,17 +122,6 @@ def test_a_table_cannot_write_another_tables_results(tmp_path, broker):
     assert got["tables"]["t02"]["acked"] == 2
 
 
-def test_the_figures_tool_measures_a_small_night(tmp_path):
-    import club_figures
-
-    need_broker()
-    s = club_figures.service_figures(3, 4, str(tmp_path))
-    # 4 deals a table, each scored again in the core, and a match header per match begun.
-    assert s["all_acked"] and s["rescored"] == 3 * 4 and s["held"] == 0
-    assert s["results"] >= 3 * 5 and s["results_per_s"] > 0 and s["entries_per_deal"] >= 1
-    assert s["latency_samples"] >= 3 and 0 < s["latency_p50_ms"] <= s["latency_p95_ms"]
-
-
 def test_the_page_is_live_and_read_only(tmp_path, broker):
     import urllib.error
     import urllib.request

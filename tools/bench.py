@@ -12,6 +12,8 @@
     .venv/bin/python tools/bench.py --web       only the browser build's figures (and the
                                                 kills), their rows in bench.json replaced,
                                                 then --docs
+    .venv/bin/python tools/bench.py --club      only the club night's figures, their rows in
+                                                bench.json replaced, then --docs
     .venv/bin/python tools/bench.py --camera    only camera mode's figures, put into
                                                 bench.json in place of the old ones, and
                                                 docs/web.md's picture of camera mode
@@ -61,10 +63,14 @@ WebAssembly port; the other figures on the 64-bit unix port.
                the first frame (first visit and from the cache), key-to-frame latency for
                keyboard keys and for taps with real touch events (median, p95); the
                browser killed with SIGKILL at 30 points of a match (tools/web_kills.py).
-  club night   tools/club_figures.py with a real Mosquitto: results per second the standings
-               service sustains, every deal scored again in the sixtysix core (none held),
-               publish-to-standings latency, bytes on the air per deal, the device's heap with
-               the club link up.
+  club night   tools/club_figures.py with a real Mosquitto from venue.conf (its password file
+               and ACL): 200 tables, each its own MQTT client and login (a swarm of
+               processes, tools/club_swarm.py), the standings service its own process, the
+               director's seatings by its command; publish-to-standings latency as a viewer
+               sees it (steady phase and every table finishing within a second), the
+               service's CPU and peak RSS, results per second as it catches up after a stop,
+               every deal scored again in the sixtysix core (none held); bytes on the air per
+               deal, the device's heap with the club link up.
   update       tools/fleet_figures.py: a bundle of the whole firmware (make fleet) taken as
                the update job takes it (tools/fleet_take.py) on the 32-bit unix port in a
                56 KiB heap, code as .mpy: the heap the update adds and its time (median).
@@ -1011,6 +1017,72 @@ def _put_rows(result, new):
     _say_docs(result)
 
 
+def club_rows(club):
+    """The club night's rows, from tools/club_figures.py's figures."""
+    rows = []
+
+    def row(name, value, target, ok, key, raw):
+        rows.append({"figure": name, "value": value, "target": target,
+                     "status": _yes(ok) if ok is not None else "-", "key": key, "raw": raw})
+
+    sv = club["service"]
+    row("club night: %d tables, each its own login (venue.conf, its ACL), the service its "
+        "own process: results in the standings" % sv["tables"],
+        "%d of the night + %d caught up (held: %d)" % (
+            sv["night_results"], sv["catchup_results"], sv["held"]),
+        "all in, none held", sv["all_acked"] and sv["held"] == 0, "club_service", sv)
+    for phase, what, key in (
+            ("steady", "%d deals at the tables' pace" % sv["steady_results"], "club_latency"),
+            ("finish", "%d last deals, every table within a second" % sv["finish_results"],
+             "club_latency_finish"),
+            ("start", "a round's start, %d match headers as the seatings come"
+             % sv["start_results"], "club_latency_start")):
+        p95 = sv[phase + "_p95_ms"]
+        row("  publish to standings (a viewer), %s: p50 / p95 / max" % what,
+            "%s / %s / %s ms" % (sv[phase + "_p50_ms"], p95, sv[phase + "_max_ms"]),
+            "p95 <= 1000 ms", p95 is not None and p95 <= 1000, key,
+            {k: v for k, v in sv.items() if k.startswith(phase + "_")})
+    row("  the service's CPU over the night / its peak RSS (the broker's CPU, the tables'; "
+        "the machine's load)",
+        "%.1f s of %.0f s (%d%% of a core) / %d kB (%.1f s, %.1f s; %.1f on %d CPUs)" % (
+            sv["service_cpu_s"], sv["night_s"], sv["service_cpu_pct"],
+            sv["service_rss_peak_kb"], sv["broker_cpu_s"], sv["swarm_cpu_s"],
+            sv["load_1min"], sv["cpus"]), "-", None, "club_service_cost",
+        {k: sv[k] for k in ("service_cpu_s", "night_s", "service_cpu_pct", "broker_cpu_s",
+                            "service_rss_peak_kb", "swarm_cpu_s", "load_1min", "cpus")})
+    row("  catching up after a stop: results/s from the service's start to the last ack",
+        "%d/s (%d results)" % (sv["results_per_s"], sv["catchup_results"]), "-", None,
+        "club_catchup", {k: v for k, v in sv.items() if k.startswith("catchup_")
+                         or k == "results_per_s"})
+    row("  standings' largest message (venue.conf's limit) / parts",
+        "%d B (%s B) / %d parts of %d B" % (sv["largest_message"], sv["size_limit"],
+                                            sv["standings_parts"], sv["standings_bytes"]),
+        "under the limit, none refused",
+        sv["largest_message"] < (sv["size_limit"] or 0) and sv["broker_refused"] == 0,
+        "club_standings_size", {k: sv[k] for k in ("largest_message", "size_limit",
+                                                   "standings_parts", "standings_bytes",
+                                                   "broker_refused")})
+    later = club.get("save_later")
+    if later:
+        row("  catching up, broker saving at every change vs every 10 s: results/s",
+            "%d vs %d /s" % (sv["results_per_s"], later["results_per_s"]),
+            "-", None, "club_save_cost", later)
+    air = club.get("air")
+    if air:
+        row("  bytes on the air per deal (table's client)", "%d (%d sent)" % (
+            air["bytes_per_deal"], air["out_per_deal"]), "-", None, "club_air", air)
+    ch = club.get("heap")
+    if ch and "skipped" not in ch:
+        row("  device heap with the club link up, 32-bit", "%d B (+%d B for the link)"
+            % (ch["with_club"], ch["club_cost"]), "-", None, "club_heap", ch)
+        if "rom_with_club" in ch:
+            row("    the code in a ROMFS partition",
+                "%d B (+%d B for the link)" % (ch["rom_with_club"], ch["rom_club_cost"]),
+                "runs in a %d KiB heap" % HEAP_START, ch["rom_fits_56k"], "club_heap_romfs",
+                {k: v for k, v in ch.items() if k.startswith("rom_")})
+    return rows
+
+
 def camera_rows(cam):
     """Camera mode's rows, from tools/camera_figures.py's figures."""
     rows = []
@@ -1093,6 +1165,25 @@ def web_only():
     web = web_figures.figures()
     web["kills"] = web_figures.durable_figures()
     rows = web_rows(web)
+    with open(os.path.join(_root(), "bench.json")) as f:
+        result = json.load(f)
+    print(benchdocs.table({"rows": rows}))
+    _put_rows(result, rows)
+
+
+def club_only():
+    """--club: the club night's rows alone (tools/club_figures.py), in bench.json where the
+    old ones were."""
+    import json
+    import os
+
+    import club_figures
+    import mosquitto
+
+    if mosquitto.missing():
+        print("bench: club figures need %s" % mosquitto.missing(), file=sys.stderr)
+        raise SystemExit(2)
+    rows = club_rows(club_figures.figures())
     with open(os.path.join(_root(), "bench.json")) as f:
         result = json.load(f)
     print(benchdocs.table({"rows": rows}))
@@ -1236,40 +1327,7 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
     if web:
         rows += web_rows(web)
     if club:
-        sv = club["service"]
-        row("club night: results the standings service scores again and takes (%d tables x "
-            "%d deals)" % (sv["tables"], sv["deals_per_table"]),
-            "%d/s (all acked: %s, held: %d)" % (
-                sv["results_per_s"], "yes" if sv["all_acked"] else "no", sv["held"]),
-            "all acked, none held", sv["all_acked"] and sv["held"] == 0, "club_service", sv)
-        p95 = sv["latency_p95_ms"]
-        row("  publish to standings, p50 / p95", "%s / %s ms" % (sv["latency_p50_ms"], p95),
-            "p95 <= 1000 ms", p95 is not None and p95 <= 1000, "club_latency", sv)
-        row("  standings' largest message (venue.conf's limit) / parts",
-            "%d B (%s B) / %d parts of %d B" % (sv["largest_message"], sv["size_limit"],
-                                                sv["standings_parts"], sv["standings_bytes"]),
-            "under the limit, none refused",
-            sv["largest_message"] < (sv["size_limit"] or 0) and sv["broker_refused"] == 0,
-            "club_standings_size", sv)
-        later = club.get("save_later")
-        if later:
-            row("  broker saves at every change vs every 10 s: results/s, p95",
-                "%d vs %d /s, %s vs %s ms" % (sv["results_per_s"], later["results_per_s"],
-                                              p95, later["latency_p95_ms"]),
-                "-", None, "club_save_cost", later)
-        air = club.get("air")
-        if air:
-            row("  bytes on the air per deal (table's client)", "%d (%d sent)" % (
-                air["bytes_per_deal"], air["out_per_deal"]), "-", None, "club_air", air)
-        ch = club.get("heap")
-        if ch and "skipped" not in ch:
-            row("  device heap with the club link up, 32-bit", "%d B (+%d B for the link)"
-                % (ch["with_club"], ch["club_cost"]), "-", None, "club_heap", ch)
-            if "rom_with_club" in ch:
-                row("    the code in a ROMFS partition",
-                    "%d B (+%d B for the link)" % (ch["rom_with_club"], ch["rom_club_cost"]),
-                    "runs in a %d KiB heap" % HEAP_START, ch["rom_fits_56k"], "club_heap_romfs",
-                    {k: v for k, v in ch.items() if k.startswith("rom_")})
+        rows += club_rows(club)
     if deploy:
         row("make deploy: .mpy bytes (xtensawin) / texts and font / ROMFS image",
             "%d B / %d B / %d B" % (deploy["mpy"], deploy["data"], deploy["romfs_image"]), "-",
@@ -1304,7 +1362,7 @@ def main(argv):
     opts = [a for a in argv[1:] if a.startswith("-")]
     if "-h" in opts or "--help" in opts or set(opts) - {"--quick", "--readme", "--docs",
                                                          "--heap", "--battery", "--fleet",
-                                                         "--camera", "--web"}:
+                                                         "--camera", "--web", "--club"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1347,6 +1405,9 @@ def main(argv):
         return 0
     if "--web" in argv:
         web_only()
+        return 0
+    if "--club" in argv:
+        club_only()
         return 0
     if "--heap" in argv:
         rest = argv[argv.index("--heap") + 1:]
