@@ -210,20 +210,20 @@ class Login:
         self.client = client
         self.on_up = on_up
         self.log = log
+        self.running = False  # the start is through: a closed connection logs in again
         self.closed = threading.Event()
         self.drops = []
         self.fleet = None  # set once running: told to stop
-        client.reconnect_on_failure = False  # not before the start is through
+        client.reconnect_delay_set(1, 4)
         client.on_connect = self._up
         client.on_disconnect = self._down
 
     def alone(self, seconds=START_S):
-        """True when the connection stayed up for `seconds` (then it logs in again when
-        closed); False when it was closed (nothing has been offered)."""
+        """True when the connection stayed up for `seconds`; False when it was closed
+        (nothing has been offered)."""
         if self.closed.wait(seconds):
             return False
-        self.client.reconnect_on_failure = True
-        self.client.reconnect_delay_set(1, 4)
+        self.running = True
         return True
 
     def _up(self, client, userdata, flags, reason, properties):
@@ -231,13 +231,14 @@ class Login:
             self.on_up()
 
     def _down(self, client, userdata, flags, reason, properties):
-        if not self.client.reconnect_on_failure:
+        if not self.running:
+            client.disconnect()  # no logging in again: it would close the other run's
             self.closed.set()
             return
         now = time.monotonic()
         self.drops = [t for t in self.drops if now - t < TAKEN_S] + [now]
         if len(self.drops) >= TAKEN:
-            client.reconnect_on_failure = False
+            client.disconnect()
             if self.fleet is not None:
                 self.fleet.stop(
                     "the broker closed this run's connection %d times in %d s: another "

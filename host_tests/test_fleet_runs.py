@@ -57,6 +57,12 @@ class Run:
         assert got, (text, self.out)
         return got[0]
 
+    def count(self, text, n, timeout=20):
+        """Wait until n lines hold text; whether they came."""
+        with self.changed:
+            return self.changed.wait_for(
+                lambda: sum(text in x for x in self.out) >= n, timeout)
+
     def end(self, timeout=120):
         code = self.proc.wait(timeout)
         self.reader.join(10)
@@ -160,3 +166,29 @@ def test_until_done_exits_0_only_when_every_table_runs_the_version(runtime, buil
             "no word since (it says the version once it runs it)" % VERSION,
             "fleet:   t04: no word from the table (switched off, out of the WiFi, or no "
             "fleet_key in its club.json?)"], out
+
+
+def test_a_run_whose_login_keeps_being_taken_stops_and_says_so(built, tmp_path):
+    """Another client (a club.fleet of before, which logs in again every second) keeps
+    taking the fleet login from a run that offers: after three times in a minute the run
+    stops, exit 4, saying why, instead of fighting for ever in silence."""
+    import paho.mqtt.client as mqtt
+
+    with night(tmp_path) as (stack, port, pw):
+        run = Run(stack, port, pw, bundle(built, tmp_path, VERSION), "--tables", "t01",
+                  "--until-done", "--timeout", "60")
+        run.said("offered to t01")
+        for n in range(3):
+            back = threading.Event()
+            other = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+            other.username_pw_set("fleet", "fleet-pw")
+            other.on_disconnect = lambda c, *a, back=back: (c.disconnect(), back.set())
+            other.connect("127.0.0.1", port)
+            other.loop_start()
+            if n < 2:  # the run logs in again, and this one is closed
+                assert back.wait(20), run.out
+                assert run.count("fleet: the connection closed", n + 1), run.out
+            other.loop_stop()
+        code, out = run.end(30)
+        assert code == 4, out
+        assert "closed this run's connection 3 times" in out[-1] and "another" in out[-1], out
