@@ -18,8 +18,11 @@ A request is a dict with "cmd" and that command's fields:
                               round seated) is seated again over other seatings only
                               with force, and the note names what it replaced; byes:
                               the round's players who sit out (replacing its byes), kept
-                              in the database's meta "byes" for pairing; a table id that
-                              is a login of the club's own programs is refused
+                              in the database's meta "byes" for pairing, each a won match
+                              in the standings; without byes, the round's byes stay but
+                              for a player this seating seats (the seating replaces that
+                              bye); a table id that is a login of the club's own
+                              programs is refused
     rounds   [after]          every round's seatings for pairing, a page at a time:
                               {"seats": [[round, table, names]] after `after` ([round,
                               table]), "byes": {round: [names]}, "next"}
@@ -58,7 +61,7 @@ from net import wire
 from sixtysix.names import valid
 
 from club import legal, logins
-from club.db import accept_entry, digest_of
+from club.db import BYES, accept_entry, digest_of
 from club.standings import Invalid, check
 
 WHY_MAX = 200  # characters of a reason
@@ -653,7 +656,9 @@ def _seat(svc, r):
                                    "again to move them)" % (n, t, players[n], rnd, t))
     all_byes = _byes(svc)
     had_byes = all_byes.get(str(rnd), [])
-    byes = r.get("byes", had_byes)
+    byes = r.get("byes")
+    if byes is None:  # a player this seating seats no longer sits out: the seating replaces it
+        byes = [n for n in had_byes if n not in players]
     if not isinstance(byes, list) or not all(isinstance(n, str) and valid(n) for n in byes):
         raise Declined("byes: the names of the players who sit out")
     for n in byes:
@@ -679,6 +684,7 @@ def _seat(svc, r):
         if not byes:
             del all_byes[str(rnd)]
         svc.db.set_meta(BYES, json.dumps(all_byes, sort_keys=True))
+        ev.set_byes(all_byes)
     released = 0
     for table, names in seats:
         body = {"round": rnd, "names": names, "rules": rules}
@@ -687,7 +693,9 @@ def _seat(svc, r):
     unheard = sorted(t for t in tables if t not in ev.latest_inc)
     note = "round %d: %d tables" % (rnd, len(tables))
     if byes:
-        note += "; a bye (sits out, scores nothing): " + " ".join(byes)
+        note += "; a bye (no match, scores a won match): " + " ".join(byes)
+    if "byes" not in r and byes != had_byes:
+        note += "; seated, so no longer a bye: " + " ".join(n for n in had_byes if n in players)
     if replaced and played:
         note += "; replaced (--force) %s of a round played already (%s): its matches " \
             "stay as they were judged" % (_seatings(replaced), played)
@@ -698,13 +706,9 @@ def _seat(svc, r):
     return _accepted(svc, note)
 
 
-BYES = "byes"  # the meta key of every round's byes: {"round": [names]}
-
-
 def _byes(svc):
     """{"round": [names]} of the byes the director gave (seat --bye)."""
-    got = svc.db.meta(BYES)
-    return json.loads(got) if got else {}
+    return svc.db.byes()
 
 
 def _rounds(svc, r):

@@ -27,7 +27,9 @@ accepted     the director's accepts of refused rows (one per row): that result c
 director     every director action, accepted or refused: the request, the verdict, why
 gaps         a table's flash went back to an older copy: results lost_from..lost_to are
              here but no longer on the table, which numbers on from seq (its "gap" result)
-meta         "closed" while the director has the event closed (reopen removes it)
+meta         "closed" while the director has the event closed (reopen removes it);
+             "byes" every round's byes the director gave (seat --bye): {"round": [names]},
+             each a won match in the standings
 
 The service commits before it acks, so an acked result is on disk: a restart reloads the
 whole event from here (load()) and nothing the tables were told is lost.
@@ -72,6 +74,8 @@ CREATE TABLE IF NOT EXISTS director (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+
+BYES = "byes"  # the meta key of every round's byes
 
 # The word for each kind of refused row, as the log, the commands and the pages say it.
 WORDS = {"held": "held", "conflict": "conflict", "late": "late", "bad": "refused"}
@@ -136,6 +140,7 @@ class Db:
                     msg = json.loads(row[2])
                 ev.take(table, msg, accept_entry(row[0], table, msg, row[1]), held)
         ev.closed = self.meta("closed") is not None
+        ev.set_byes(self.byes())
         return ev
 
     def add_result(self, table, msg):
@@ -337,6 +342,11 @@ class Db:
         return [_fix(row) for row in self.conn.execute(
             "SELECT table_id, inc, match, deal, action, result, why, id FROM corrections "
             "ORDER BY id")]
+
+    def byes(self):
+        """{"round": [names]} of the byes the director gave (seat --bye)."""
+        got = self.meta(BYES)
+        return json.loads(got) if got else {}
 
     def meta(self, key):
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -9,9 +9,10 @@ count, close and reopen the night.
                                            match with those names (club/<table>/seat); a
                                            round played already is seated again only with
                                            --force, which says what it replaced; --bye: who
-                                           sits out (scores nothing); a table id that is a
-                                           login of the club's own programs is refused, one
-                                           with no login in venue.passwd (--logins) warned of
+                                           sits out (a bye: scores a won match); a table id
+                                           that is a login of the club's own programs is
+                                           refused, one with no login in venue.passwd
+                                           (--logins) warned of
     correct TABLE INC MATCH DEAL GP,GP WINNER [--over SIDE] [--reopen-match] --why TEXT
                                            the deal counts as given (supersedes the table's),
                                            if one deal of the match's rule set can give it
@@ -392,7 +393,7 @@ def pair(link, a):
         words += ["--bye"] + got.byes
     print(command_line(a, ["seat", str(a.round), a.rules] + words))
     if got.byes:
-        print("# a bye (sits out, scores nothing): %s" % " ".join(got.byes))
+        print("# a bye (no match, scores a won match): %s" % " ".join(got.byes))
     for note in got.notes:
         print("# " + note)
     return [[t, n] for t, n in got.seats], got.byes
@@ -486,10 +487,22 @@ def cell(value):
 def write_csv(path, data):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
+        # "matches won" counts a bye as one; "byes" and "bye rounds" say which were byes.
         w.writerow(["rank", "player", "matches played", "matches won", "game points",
-                    "deals won"])
+                    "deals won", "byes", "bye rounds"])
+        rounds = bye_rounds(data)
         for i, p in enumerate(data["players"], 1):
-            w.writerow([i, cell(p["name"]), p["played"], p["won"], p["gp"], p["deals"]])
+            w.writerow([i, cell(p["name"]), p["played"], p["won"], p["gp"], p["deals"],
+                        p.get("byes", 0), " ".join(rounds.get(p["name"], ()))])
+
+
+def bye_rounds(data):
+    """{name: [round, ...]} of the standings' byes, rounds in order."""
+    out = {}
+    for rnd in sorted(data.get("byes") or {}, key=int):
+        for name in data["byes"][rnd]:
+            out.setdefault(name, []).append(rnd)
+    return out
 
 
 def main(argv=None):
@@ -537,8 +550,9 @@ def parser():
                    help="seat a round played already again (a match of it heard, or a later "
                    "round seated): the verdict says what it replaced")
     s.add_argument("--bye", nargs="*", metavar="NAME",
-                   help="the round's players who sit out (a bye: no match, nothing scored; "
-                   "pair gives a bye to a player with the fewest); --bye alone: none")
+                   help="the round's players who sit out (a bye: no match, scores a won "
+                   "match; pair gives a bye to a player with the fewest); --bye alone: none; "
+                   "without --bye the round's byes stay, but for a player seated now")
     s.add_argument("--logins", metavar="FILE",
                    help="the broker's password file, to warn of a table with no login "
                    "(default: venue.passwd in this folder, if there)")
@@ -579,7 +593,7 @@ def parser():
     c = sub.add_parser("pair", help="propose the next round's seating from the standings",
                        description="the next round's seating from the standings and every "
                        "round seated or played (Swiss, or round robin): no repeat while a "
-                       "seating of new opponents exists, a bye (sits out, scores nothing) to "
+                       "seating of new opponents exists, a bye (no match, scores a won match) to "
                        "one with the fewest; printed as the seat command that runs when "
                        "pasted, then notes as shell comments")
     c.add_argument("round", type=int)

@@ -3,7 +3,8 @@
     /director             the page (club/director.html)
     /director/state.json  what it shows: a page of the results that do not count (newest
                           first; ?before=ROW the page below that row) with exact counts,
-                          corrections, the log, each table's firmware version
+                          corrections, the log, each table's firmware version, the
+                          matches and each round's byes
     /director/act         POST: one director request (JSON), answered with the verdict
 
 All of it needs the director's password (HTTP Basic, user "director"; the service reads
@@ -96,5 +97,7 @@ def state(svc, before=None):
                 "log": svc.db.director_log(),
                 "firmware": [dict(svc.firmware[t], table=t) for t in sorted(svc.firmware)],
                 "matches": sorted(
-                    matches, key=lambda m: (m["table"], m["inc"], m["match"]))}
+                    matches, key=lambda m: (m["table"], m["inc"], m["match"])),
+                # each round's byes: a won match without a table (seat --bye)
+                "byes": {str(r): list(n) for r, n in sorted(svc.event.byes.items())}}
 

@@ -12,7 +12,7 @@ bye), with `--add` and without `--drop`; before any round, the standings' player
 until added again.
 
 Byes: a field that does not fill its tables leaves players out, each a bye (no match that
-round, nothing scored: the standings count matches played). A bye goes only to a player
+round, scored as a won match: club/standings.py). A bye goes only to a player
 with the fewest byes so far, so nobody gets a second while another has none; among those,
 the lowest ranked (Swiss) whose leaving out still lets the rest meet new opponents.
 

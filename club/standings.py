@@ -18,6 +18,13 @@ does not agree with is held: its number is taken (acked, never counted twice) bu
 counts nothing, and a held deal takes the place of the table's earlier copy of that deal.
 Held results are listed in the standings ("held") with their reason.
 
+A bye (a round's player the director seats at no table, `seat --bye`) scores as a won
+match of that round: one more match won, counted in the player's "byes" too; game points
+and deals won stay as the matches give them, so at equal matches won a bye ranks below a
+played win (a won match always brings game points), and at equal game points too the
+player with fewer byes comes first. The byes are the director's (club/actions.py keeps
+them in the database), counted from the round's seating on.
+
 Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the service as
 messages come; standings() is what the page, the terminal view and the retained topic show.
 """
@@ -77,6 +84,7 @@ class Event:
         self.seating = {}  # table -> {"round", "names", "rules"} (the director's latest)
         self.seats = {}  # (table, round) -> that round's seating of the table (the latest)
         self.judge = Judge(self.seats)
+        self.byes = {}  # round -> [names]: the director's byes, each a won match
         self.waiting = {}  # (table, inc) -> {seq: message} past a gap, not judged yet
         self.held = {}  # (table, inc, seq) -> {"table", "inc", "seq", ..., "code", "why"}
         self.new_held = []  # entries of self.held judged since the caller last took them
@@ -119,6 +127,10 @@ class Event:
         if released:
             self.recount()
         return released
+
+    def set_byes(self, byes):
+        """Every round's byes as the database keeps them: {"round": [names]}."""
+        self.byes = {int(r): list(names) for r, names in byes.items() if names}
 
     def recount(self):
         """Count every judged result again (after held verdicts changed)."""
@@ -306,24 +318,36 @@ class Event:
         every result heard (counted, held or waiting), "counted": those that count}."""
         players = {}
         rounds = {}
+
+        def player(name):
+            return players.setdefault(name, {"name": name, "played": 0, "won": 0, "byes": 0,
+                                             "gp": 0, "deals": 0})
+
         for row in self.match_rows():
             rounds.setdefault(str(row["round"]), []).append(row)
             if not row["deals"]:
                 continue
             for s, members in enumerate(row["sides"]):
                 for name in members:
-                    p = players.setdefault(name, {"name": name, "played": 0, "won": 0,
-                                                  "gp": 0, "deals": 0})
+                    p = player(name)
                     p["played"] += 1
                     p["won"] += int(row["winner"] == s)
                     p["gp"] += row["gp"][s]
                     p["deals"] += row["deals_won"][s]
-        ranked = sorted(players.values(), key=lambda p: (-p["won"], -p["gp"], p["name"]))
+        for names in self.byes.values():
+            for name in names:  # a won match without a table (see the top of this file)
+                p = player(name)
+                p["won"] += 1
+                p["byes"] += 1
+        ranked = sorted(players.values(),
+                        key=lambda p: (-p["won"], -p["gp"], p["byes"], p["name"]))
         tables = {}
         for table, inc in self.latest_inc.items():
             tables[table] = {"acked": self.contiguous[(table, inc)]}
         held = sorted(self.held.values(), key=lambda h: (h["table"], h["inc"], h["seq"]))
-        return {"players": ranked, "rounds": rounds, "tables": tables, "audit": self.audit,
+        byes = {str(r): list(names) for r, names in sorted(self.byes.items())}
+        return {"players": ranked, "rounds": rounds, "byes": byes, "tables": tables,
+                "audit": self.audit,
                 "gaps": self.gaps, "held": held, "closed": self.closed,
                 "results": self.applied, "counted": self.tally()[0]}
 

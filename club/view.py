@@ -19,22 +19,26 @@ from club.logins import ACL, standings_readers
 
 
 def render(data, width=78, kept=None):
-    """The standings as text: players ranked, each round's matches (with the table's INC
-    and MATCH that correct and void name), then the results that do not count. kept: the
-    service's rows that do not count ("list": held, conflict, late, refused; the director's
-    `show`), listed by outcome with their row numbers; without it, the standings' held
-    results (the terminal view, which may read nothing else)."""
+    """The standings as text: players ranked, each round's byes and matches (with the
+    table's INC and MATCH that correct and void name), then the results that do not count.
+    kept: the service's rows that do not count ("list": held, conflict, late, refused; the
+    director's `show`), listed by outcome with their row numbers; without it, the
+    standings' held results (the terminal view, which may read nothing else)."""
     lines = []
     head = "Standings" + ("  (final)" if data.get("closed") else "")
     lines.append(head)
-    lines.append("%3s  %-16s %7s %4s %5s %5s" % ("#", "player", "matches", "won", "gp", "deals"))
+    lines.append("%3s  %-16s %7s %4s %5s %5s %4s" % ("#", "player", "matches", "won", "gp",
+                                                   "deals", "byes"))
     for i, p in enumerate(data.get("players", []), 1):
-        lines.append("%3d  %-16s %7d %4d %5d %5d" % (i, p["name"][:16], p["played"], p["won"],
-                                                   p["gp"], p["deals"]))
-    for rnd in sorted(data.get("rounds", {}), key=int):
+        lines.append("%3d  %-16s %7d %4d %5d %5d %4d" % (
+            i, p["name"][:16], p["played"], p["won"], p["gp"], p["deals"], p.get("byes", 0)))
+    byes = data.get("byes") or {}
+    for rnd in sorted(set(data.get("rounds", {})) | set(byes), key=int):
         lines.append("")
         lines.append("Round %s%s" % (rnd, "  (table INC MATCH: players, game points)"))
-        for m in data["rounds"][rnd]:
+        for name in byes.get(rnd, ()):  # why a player has a match won and no match
+            lines.append(("  %-5s %s: a won match, no table" % ("bye", name))[:width])
+        for m in data.get("rounds", {}).get(rnd, ()):
             sides = [" + ".join(s) for s in m["sides"]]
             score = " : ".join(str(g) for g in m["gp"])
             won = sides[m["winner"]] if 0 <= m["winner"] < len(sides) else "playing"

@@ -347,7 +347,7 @@ def test_round_robin_takes_add_and_gives_the_bye(tmp_path, capsys, monkeypatch):
     seated = [n for t in tables.values() for n in t]
     assert len(tables) == 20 and len(byes) == 1 and sorted(seated + byes) == sorted(
         names + ["Zed"])
-    assert "# a bye (sits out, scores nothing): %s" % byes[0] in out
+    assert "# a bye (no match, scores a won match): %s" % byes[0] in out
     # The bye is kept with the round: the next bye goes to another player.
     code, out = director(svc, capsys, monkeypatch, "pair", 3, "classic66", "--system",
                          "roundrobin", "--drop", "P00")

@@ -209,6 +209,6 @@ def test_seat_and_pair_words_agree_in_help_and_docs():
                 if flag not in ("-h", "--help"):
                     assert flag in docs, (name, flag)
     text = parser().format_help() + subs["seat"].format_help() + subs["pair"].format_help()
-    for words in ("--bye", "scores nothing", "--drop", "--logins", "venue.passwd",
+    for words in ("--bye", "scores a won match", "--drop", "--logins", "venue.passwd",
                   "login of the club's own programs", "runs when pasted"):
         assert " ".join(words.split()) in " ".join(text.split()), words
