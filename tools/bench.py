@@ -1064,8 +1064,12 @@ def club_rows(club):
                                                    "broker_refused")})
     later = club.get("save_later")
     if later:
-        row("  catching up, broker saving at every change vs every 10 s: results/s",
-            "%d vs %d /s" % (sv["results_per_s"], later["results_per_s"]),
+        row("  broker saving at every change vs every 10 s: p95 steady / finish / round's "
+            "start; catching up",
+            "%s vs %s / %s vs %s / %s vs %s ms; %d vs %d results/s" % (
+                sv["steady_p95_ms"], later["steady_p95_ms"], sv["finish_p95_ms"],
+                later["finish_p95_ms"], sv["start_p95_ms"], later["start_p95_ms"],
+                sv["results_per_s"], later["results_per_s"]),
             "-", None, "club_save_cost", later)
     air = club.get("air")
     if air:

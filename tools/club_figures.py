@@ -29,8 +29,9 @@
             --catchup more deals (the broker queues them for the service's durable
             session), and the service is started again: results per second from its start
             to the last ack. The standings' largest message is reported against venue.conf's
-            message_size_limit; the catch-up is run again on a broker saving every 10 s
-            instead of at every change (what saving at once costs)
+            message_size_limit. One round of the night and the catch-up are run again on a
+            broker saving every 10 s instead of at every change (what saving at once
+            costs)
   air       bytes a table sends and receives per deal (its own MQTT client, unix port),
             the connection's own bytes (CONNECT, SUBSCRIBE, retained ack) taken away
   heap      the 32-bit unix port's live heap after boot, and with the club link loaded,
@@ -404,11 +405,12 @@ def _latencies(seen, logs, seqs):
 
 
 def night_figures(tables=200, folder=None, min_steady=1000, min_rounds=2, catchup_deals=5,
-                  swarms=2, window_s=30.0):
+                  swarms=2, window_s=30.0, extra="", name="night"):
     """The night: rounds seated by the director, each table's match played at its own pace
     (steady), every table's last deal of the round within one second (the finish); then
     the service stopped, every table sending catchup_deals more deals meanwhile, and the
-    service started again: how fast it catches up. See the module's docstring."""
+    service started again: how fast it catches up. See the module's docstring. extra:
+    settings added to the broker's (SAVE_LATER); name: the night's folder in `folder`."""
     from club.bounded import split
 
     plans, rounds, last_round = _tables_messages(tables, min_steady, min_rounds, catchup_deals)
@@ -421,7 +423,7 @@ def night_figures(tables=200, folder=None, min_steady=1000, min_rounds=2, catchu
     entries = [len(json.loads(m).get("ev", "").split())
                for p in plans.values() for msgs in list(p["rounds"].values()) + [p["catchup"]]
                for _s, m in msgs if '"kind":"deal"' in m]
-    night = Night(os.path.join(folder, "night"), tables, swarms, window_s=window_s)
+    night = Night(os.path.join(folder, name), tables, swarms, extra=extra, window_s=window_s)
     try:
         night.start()
         night.open_page()
@@ -523,27 +525,10 @@ def night_figures(tables=200, folder=None, min_steady=1000, min_rounds=2, catchu
     return out
 
 
-def catchup_figures(tables, folder, extra, catchup_deals=5, swarms=2):
-    """The catch-up alone, on a broker with `extra` settings (SAVE_LATER): results/s."""
-    plans, _rounds, last_round = _tables_messages(tables, 0, 0, catchup_deals)
-    night = Night(os.path.join(folder, "later"), tables, swarms, extra=extra)
-    try:
-        night.start()
-        night.start_swarms(plans)
-        for rnd in range(1, last_round + 1):
-            night.seat(rnd)
-        night.stop_service()
-        night.tell("catchup")
-        night.expect("queued")
-        c0 = time.monotonic()
-        night.start_service()
-        night.expect("caught", 600)
-        catch_s = time.monotonic() - c0
-    finally:
-        night.stop()
-    n = sum(len(p["catchup"]) for p in plans.values())
-    return {"catchup_results": n, "catchup_s": round(catch_s, 2),
-            "results_per_s": round(n / catch_s)}
+# What make bench keeps of the night on a broker saving every 10 s (SAVE_LATER).
+LATER = ("rounds", "steady_p95_ms", "finish_p95_ms", "start_p95_ms", "latency_p95_ms",
+         "broker_cpu_s", "service_cpu_s", "night_s", "load_1min", "catchup_results",
+         "catchup_s", "results_per_s", "all_acked", "held")
 
 
 def _size_limit():
@@ -660,13 +645,15 @@ def heap_figures(folder):
 
 def figures(tables=200, heap=True, air=True, **night):
     """Every club figure as a dict (make bench): the night (night_figures(), `night` its
-    arguments), the catch-up again on a broker saving every 10 s, the air and the heap."""
+    arguments), a round of it and the catch-up again on a broker saving every 10 s, the air
+    and the heap."""
     folder = tempfile.mkdtemp(prefix="club-figures-")
     try:
         out = {"service": night_figures(tables, folder, **night)}
-        out["save_later"] = catchup_figures(tables, folder, SAVE_LATER,
-                                            night.get("catchup_deals", 5),
-                                            night.get("swarms", 2))
+        # The same on a broker saving every 10 s: one round is enough to compare.
+        later = dict(night, min_steady=0, min_rounds=1)
+        later = night_figures(tables, folder, extra=SAVE_LATER, name="later", **later)
+        out["save_later"] = {k: later[k] for k in LATER}
         if air:
             out["air"] = air_figures(folder)
         if heap:
@@ -709,8 +696,13 @@ def say(f):
                                         s["broker_refused"], s["logins"]))
     later = f.get("save_later")
     if later:
-        print("catch-up with the broker saving at every change, against every 10 s: %d "
-              "against %d results/s" % (s["results_per_s"], later["results_per_s"]))
+        print("the broker saving at every change, against every 10 s (%d round): p95 steady "
+              "%s against %s ms, finish %s against %s ms, round start %s against %s ms; "
+              "the broker's CPU %.1f against %.1f s; catching up %d against %d results/s"
+              % (later["rounds"], s["steady_p95_ms"], later["steady_p95_ms"],
+                 s["finish_p95_ms"], later["finish_p95_ms"], s["start_p95_ms"],
+                 later["start_p95_ms"], s["broker_cpu_s"], later["broker_cpu_s"],
+                 s["results_per_s"], later["results_per_s"]))
     a_ = f.get("air")
     if a_:
         print("on the air per deal: %d bytes (%d out), plus %d per connection"
