@@ -8,45 +8,42 @@ pictures; on a deck it has never seen, only the corner index and the suit pips s
 which card it is. These cards teach it to read them.
 
     card = court(rng, decks, "QH")   # RGBA, the size of a rendered deck's cards; the
-                                     # typefaces: Debian's (FONT_DIRS)
+                                     # typefaces: npm @fontsource (find_fonts)
 """
 
 import functools
-import glob
-import os
 
+import decks
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-# The typefaces of the corner indices: Debian's fonts-dejavu-core, fonts-dejavu-extra,
-# fonts-liberation, fonts-urw-base35 and fonts-freefont-ttf (serif and sans, regular, bold,
-# italic, condensed, narrow; the URW faces are the classic printers' Times, Helvetica,
-# Century, Palatino, Bookman and Avant Garde, as decks set their indices).
-FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation",
-             "/usr/share/fonts/opentype/urw-base35", "/usr/share/fonts/truetype/freefont")
-PACKAGES = "fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 " \
-    "fonts-freefont-ttf"
-# no deck sets its index in these: mono, math, light, symbol, dingbat and script faces
-NOT_INDEX = ("Math", "Mono", "ExtraLight", "D050000L", "StandardSymbols", "Z003")
-# The suit pips come from DejaVu Sans's card suit symbols.
-PIP_FONT = "DejaVuSans.ttf"
-PIPS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+# The typefaces of the corner indices: the deck generator's (decks.FACES, npm @fontsource
+# packages pinned in tools/cardcam/package.json: serif, sans, slab, condensed, display and
+# typewriter faces, each weight and italic it has), never the hand-made designs' (those stay
+# unseen by every model) and never the machine's own fonts, which differ from one machine to
+# the next and, installed for this, changed the page's fallback fonts. The suit pips are
+# decks.py's drawn shapes (PIP_SHAPE: a standard deck's proportions).
+PIP_SHAPE = {"heart_width": 1.0, "diamond_bow": 0.08, "diamond_width": 0.72,
+             "spade_stem": 0.2, "club_lobe": 0.3, "stem_flare": 0.2}
 RED = "DH"
 
 
 @functools.cache
 def find_fonts():
-    """(index typefaces, the pip typeface): paths of the installed font files."""
+    """The index typefaces: paths of the installed .woff2 files (cd tools/cardcam && npm
+    ci installs them)."""
     faces = []
-    for folder in FONT_DIRS:
-        for path in sorted(glob.glob(os.path.join(folder, "*.[ot]tf"))):
-            if not any(k in os.path.basename(path) for k in NOT_INDEX):
-                faces.append(path)
-    pip = [p for p in faces if os.path.basename(p) == PIP_FONT]
-    if len(faces) < 40 or not pip:
-        raise SystemExit("the drawn court cards need Debian's fonts: apt-get install "
-                         + PACKAGES)
-    return faces, pip[0]
+    for family, (weights, italic) in sorted(decks.FACES.items()):
+        for weight in weights:
+            for slant in (False, True) if italic else (False,):
+                faces.append(decks._font_file(family, weight, slant))
+    return faces
+
+
+def _pip(d, suit, cx, cy, size, ink):
+    """The suit's pip, size pixels tall, centred at (cx, cy)."""
+    decks._draw_shape(d, decks.shape(suit, PIP_SHAPE), cx, cy, size, False,
+                      {"ink": ink, "dark": ink, "stock": ink})
 
 
 def _ink(rng, suit):
@@ -57,7 +54,7 @@ def _ink(rng, suit):
     return (v, v, v + int(rng.integers(0, 50)))
 
 
-def _index(rng, img, rank, suit, faces, pip_path, ink):
+def _index(rng, img, rank, suit, faces, ink):
     """The corner index in the top left: the rank's letter (condensed or extended, as
     decks draw it narrow or wide), the suit's pip under it."""
     w, h = img.size
@@ -74,10 +71,9 @@ def _index(rng, img, rank, suit, faces, pip_path, ink):
     glyph = glyph.resize((gw, glyph.height), Image.BILINEAR)
     img.paste(Image.new("RGBA", glyph.size, ink + (255,)), (round(x), round(y)), glyph)
     box = (round(x), round(y), round(x) + gw, round(y) + glyph.height)
-    pip = ImageFont.truetype(pip_path, int(h * rng.uniform(0.045, 0.08)))
+    size = h * rng.uniform(0.045, 0.08) * 0.75  # as tall as a suit glyph of that size
     cx = (box[0] + box[2]) / 2 + rng.uniform(-0.01, 0.01) * w
-    d.text((cx, box[3] + h * rng.uniform(0.005, 0.02)), PIPS[suit], font=pip, fill=ink,
-           anchor="mt")
+    _pip(d, suit, cx, box[3] + h * rng.uniform(0.005, 0.02) + size / 2, size, ink)
 
 
 def _picture(rng, decks, size):
@@ -119,7 +115,7 @@ def picture_box(card):
 
 def court(rng, decks, code):
     """A drawn court card (code "JC" to "KS"), RGBA, the size of the decks' cards."""
-    faces, pip_path = find_fonts()
+    faces = find_fonts()
     rank, suit = code[0], code[1]
     w, h = next(iter(decks[0].values())).size
     paper = tuple(int(v) for v in rng.integers(235, 256, 3))
@@ -142,13 +138,13 @@ def court(rng, decks, code):
     d.rectangle((px1 - pw, py0 + 2, px1 - 2, py0 + ph), fill=paper)
     d.rectangle((px0 + 2, py0 + 2, px0 + pw, py0 + ph), fill=paper)
     if rng.random() < 0.8:  # a big pip in the picture's corner, as most decks have
-        big = ImageFont.truetype(pip_path, int(h * rng.uniform(0.08, 0.13)))
+        big = h * rng.uniform(0.08, 0.13) * 0.75
         m = w * 0.03
         if rng.random() < 0.7:
-            d.text((px1 - m, py0 + m), PIPS[suit], font=big, fill=ink, anchor="rt")
+            _pip(d, suit, px1 - m - big * 0.4, py0 + m + big / 2, big, ink)
         else:
-            d.text((px0 + m, py0 + m), PIPS[suit], font=big, fill=ink, anchor="lt")
-    _index(rng, img, rank, suit, faces, pip_path, ink)
+            _pip(d, suit, px0 + m + big * 0.4, py0 + m + big / 2, big, ink)
+    _index(rng, img, rank, suit, faces, ink)
     # double-headed: the bottom half is the top half turned half round (the index in the
     # bottom right, the big pip in the picture's bottom left)
     top = img.crop((0, 0, w, h // 2))

@@ -170,9 +170,9 @@ def report(path, meta, figures, matrix, seconds):
              "uneven light and colour casts, fingers and neighbouring cards partly covering, each",
              "box drawn at the size a frame gives it (the camera's blur, noise and JPEG act there)",
              "(tools/cardcam/scenes.py). Most face cards are drawn by the project",
-             "(tools/cardcam/drawn.py): the corner index set in one of Debian's DejaVu,",
-             "Liberation, FreeFont and URW typefaces, narrow or wide, at its own size and",
-             "place, the suit's pip under it, and",
+             "(tools/cardcam/drawn.py): the corner index set in one of the deck generator's",
+             "typefaces (npm @fontsource, tools/cardcam/decks.py FACES), narrow or wide, at",
+             "its own size and place, the suit's pip under it, and",
              "another court's picture (any rank and suit, mirrored, recoloured, or blobs) with",
              "this suit's big pip; the others carry another court's picture of their suit, or",
              "their own recoloured or painted over. So they are read by their corner index and",
@@ -228,8 +228,15 @@ def report(path, meta, figures, matrix, seconds):
               "| --- " * (len(scenes.CLASSES) + 1) + "|"]
     for name, row in zip(scenes.CLASSES, matrix):
         lines.append("| **%s** | " % name + " | ".join(str(v) if v else "." for v in row) + " |")
+    # the index reader's section (train_index.py, a model of its own) stays as it was
+    index = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+        if "## The index reader" in old:
+            index = "\n## The index reader" + old.split("## The index reader", 1)[1]
     with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(lines) + "\n" + index)
 
 
 def thresholds_text(thresholds):
