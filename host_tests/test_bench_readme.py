@@ -135,9 +135,6 @@ NOT_FROM_THE_BENCH = [
     ("docs/fonts.md", "about 0.5 KB of garbage", "font_to_py's search, measured by hand"),
     ("docs/web.md", "the same 2,000 tricks of 2 to 4 cards, 5,989 cards",
      "the card designs' tricks: tools/cardcam/measure_designs.py, not make bench (yet)"),
-    ("docs/architecture.md", "61,840 B | 61,808 B",
-     "the third redesign step's heap before and after: tools/bench.py --heap mp32 on commit "
-     "e096f27's tree and on the step's, by hand (make bench measures only the tree it runs on)"),
 ]
 
 
