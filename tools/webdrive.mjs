@@ -59,7 +59,7 @@ const context = await chromium.launchPersistentContext(job.profile, {
   httpCredentials: job.credentials || undefined, // {username, password}: HTTP Basic
 });
 if (job.init) await context.addInitScript(job.init);
-if (job.permissions) await context.grantPermissions(job.permissions, { origin });
+if (job.permissions && job.permissions.length) await context.grantPermissions(job.permissions, { origin });
 context.on("request", (r) => {
   const u = r.url();
   if (!u.startsWith(origin + "/") && !u.startsWith("blob:") && !u.startsWith("data:")) foreign.push(u);
@@ -117,7 +117,7 @@ async function tapKeys(keys, step) {
 // time), not typed ahead of the disk as fast as the driver can; gap: and then that many ms.
 async function typeKeys(keys, settle, gap) {
   for (const ch of keys) {
-    if (settle) await page.evaluate(() => window.s66.idle && window.s66.idle());
+    if (settle) await page.evaluate(() => window.s66 && window.s66.idle && window.s66.idle());
     if (gap) await page.waitForTimeout(gap);
     await page.keyboard.press(KEY_NAMES[ch] || ch);
   }
@@ -171,7 +171,7 @@ try {
       case "tap": await tapKeys(step.keys, step); break;
       case "type": await typeKeys(step.keys, step.settle, step.gap || 0); break;
       case "frame": // the frame of the keys so far: drawn once their writes are on disk
-        await page.evaluate(() => window.s66.idle && window.s66.idle());
+        await page.evaluate(() => window.s66 && window.s66.idle && window.s66.idle());
         out = await frame();
         break;
       case "state": out = await page.evaluate(() => window.s66.state()); break;
@@ -186,7 +186,7 @@ try {
         out = await page.$$eval(step.selector, (els) => els.map((el) => el.textContent));
         break;
       case "screenshot": // as "frame": once the keys so far are drawn (and the page still)
-        await page.evaluate(() => window.s66.idle && window.s66.idle());
+        await page.evaluate(() => window.s66 && window.s66.idle && window.s66.idle());
         if (step.still) writeFileSync(step.path, await stillPicture());
         else await page.screenshot({ path: step.path });
         break;
