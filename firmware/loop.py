@@ -22,15 +22,17 @@ through it):
     power.watch(now, keys.any_down())      # light the panel on key down
     if ev and not power.key(now):          # a press that only woke the device does nothing
         app.press(name, long)              # the key, App.settle(), a frame
-    club.poll(now)                         # the club link's step, the battery's check
+    ticker.poll(now)                       # the club link's step, the cell's reading
     power.update(now)                      # dim / panel off / deep sleep when due
-    app.render()                           # a frame if the club link changed anything
+    app.render()                           # a frame if the ticker changed anything
     wdt.feed()                             # the watchdog: fed here and nowhere else
-    power.sleep(min(power.wait_ms(now, keys.idle()), club.wait_ms(), nap))
+    power.sleep(min(power.wait_ms(now, keys.idle()), ticker.wait_ms(), nap))
 
-`club` is the club link (club night only), or ui/cellwatch.py's CellWatch on a board that
-reads its cell, which checks the battery a minute apart and passes the turn on to the link
-(if any): the loop holds none of that code on a board that has neither.
+`ticker` is what the loop gives a step each turn besides the keys: anything with
+poll(now) and wait_ms() (the longest the loop may sleep before its next step). It is the
+club link (club night only), or ui/cellwatch.py's CellWatch on a board that reads its cell,
+which reads the cell a minute apart and gives the link (if any) its step; None on a board
+with neither, and then the loop holds none of that code.
 
 main.py calls run(). Tests call run(loops=N): N turns of the loop, then it returns the app.
 """
@@ -44,7 +46,7 @@ import time  # noqa: E402
 
 CLUB_FILE = "club.json"  # club night: the broker, table id and credentials (docs/club.md)
 turns = 0  # the loop's turns when run() returned (its tests count them)
-# What the loop held (keys, power, club link) when run() returned, kept so that a heap
+# What the loop held (keys, power, ticker) when run() returned, kept so that a heap
 # measured after it counts them as a board's does.
 held = None
 
@@ -86,7 +88,7 @@ def run(loops=None, board="board.json", seconds=None, trial=None):
     drop("boot")
     if booted is None:
         return None
-    cfg, keys, power, app, club, wdt, nap = booted
+    cfg, keys, power, app, ticker, wdt, nap = booted
     gc.collect()
     from hw.keys import LONG
 
@@ -104,13 +106,13 @@ def run(loops=None, board="board.json", seconds=None, trial=None):
             app.press(ev[0], ev[1] == LONG)
             if trial is not None:
                 trial.key(now)  # handled: a new version's trial counts it (update/boot.py)
-        if club is not None:
-            club.poll(now)
+        if ticker is not None:
+            ticker.poll(now)
         power.update(now)
         app.render()
         wait = power.wait_ms(now, keys.idle())
-        if club is not None:
-            wait = min(wait, club.wait_ms())
+        if ticker is not None:
+            wait = min(wait, ticker.wait_ms())
         if wdt is not None:
             wdt.feed()  # here only: a turn that hangs stops it (startup.watchdog)
             wait = min(wait, nap)
@@ -120,5 +122,5 @@ def run(loops=None, board="board.json", seconds=None, trial=None):
         n += 1
     global turns, held
     turns = n
-    held = (keys, power, club)
+    held = (keys, power, ticker)
     return app

@@ -18,10 +18,12 @@ _WATCHDOG_MS = const(8000)  # the board file's "watchdog" when it names none
 
 
 def boot(board, data, club_file, make_buzzer):
-    """(cfg, keys, power, app, club, wdt, nap), or None when the board file is bad. data:
+    """(cfg, keys, power, app, ticker, wdt, nap), or None when the board file is bad. data:
     the store's folder; make_buzzer(cfg): the app's beeper (loop.py's: it stays for the
-    loop). wdt: the started machine.WDT, or None (the board file's "watchdog" is 0, or the
-    machine module has none); nap: the longest the loop may block between two feeds."""
+    loop). ticker: what the loop steps each turn (loop.py): the club link, the CellWatch on
+    a board that reads its cell (it steps the link), or None. wdt: the started machine.WDT,
+    or None (the board file's "watchdog" is 0, or the machine module has none); nap: the
+    longest the loop may block between two feeds."""
     import os
 
     import boardcheck
@@ -77,11 +79,13 @@ def boot(board, data, club_file, make_buzzer):
     if cell is not None and "adc" in cell:  # the board reads its cell: the gauge
         from ui.cellwatch import CellWatch
 
-        club = CellWatch(machine, cell, app, club)
+        ticker = CellWatch(machine, cell, app, club)
+    else:
+        ticker = club
     app.render()
     wdt, nap = watchdog(cfg)
     gc.collect()
-    return cfg, keys, power, app, club, wdt, nap
+    return cfg, keys, power, app, ticker, wdt, nap
 
 
 def watchdog(cfg):
