@@ -62,7 +62,7 @@ from sixtysix.names import valid
 
 from club import legal, logins
 from club.db import BYES, accept_entry, digest_of
-from club.standings import Invalid, check
+from club.standings import Invalid, validate
 
 WHY_MAX = 200  # characters of a reason
 
@@ -251,7 +251,7 @@ def _correct(svc, r):
         res = _set(m, deal, given.get("gp"), given.get("winner"), given.get("over", -1))
         try:
             legal.given(head, live, deal, res["gp"], res["winner"], res["over"])
-            check(res)
+            validate(res)
         except (Invalid, legal.Illegal) as e:
             raise Declined(str(e)) from None
         fix["result"] = res
@@ -534,7 +534,7 @@ def _what_counts(svc, rid, table, msg, given):
         raise Declined("row %d: %s" % (rid, e)) from None
     count = dict(msg, **mine)
     try:
-        check(count)
+        validate(count)
     except Invalid as e:
         raise Declined(str(e)) from None
     return count, " as given: %s%s" % (_result(mine), _said(mine, msg))

@@ -165,7 +165,7 @@ def given(head, live, deal, gp, winner, over):
         if isinstance(g, bool) or not isinstance(g, int) or not 0 <= g <= top:
             raise Illegal("game points: %s is not what one deal can give (0..%d)"
                           % (str(g)[:10], top))
-    for name, v in (("winner", winner), ("over", over)):  # as the wire's check says it
+    for name, v in (("winner", winner), ("over", over)):  # as the wire's validate() says it
         if isinstance(v, bool) or not isinstance(v, int) or not -1 <= v < rules.sides:
             raise Illegal("%s: not an integer in -1..%d" % (name, rules.sides - 1))
     key = (tuple(gp), winner)

@@ -1,6 +1,6 @@
 """The club night's results and standings: apply-once, order-free, restartable.
 
-A result is keyed by (table, inc, seq) (net/wire.py has the schema and its check): a key seen
+A result is keyed by (table, inc, seq) (net/wire.py has the schema and validate()): a key seen
 before is a duplicate and changes nothing. What counts for a deal is the result with the
 highest seq for its (table, inc, match, deal): a later "deal" supersedes, a later "void"
 takes it back; so the standings are a function of the set of results, whatever order
@@ -29,8 +29,10 @@ Event is the in-memory fold, fed by Db (club/db.py) at start-up and by the servi
 messages come; standings() is what the page, the terminal view and the retained topic show.
 """
 
-# The checks are the wire's (club/__init__.py puts firmware/ on the path); the service's.
-from net.wire import Invalid, check  # noqa: F401
+# The validation is the wire's (club/__init__.py puts firmware/ on the path); the service's.
+# `check` is its old name, kept only until club/intake.py and club/db.py import validate.
+from net.wire import Invalid, validate  # noqa: F401
+from net.wire import validate as check  # noqa: F401
 from sixtysix.rules import side_name
 
 from club.rescore import Judge
@@ -140,7 +142,7 @@ class Event:
                 self.count(t, m, (t, i, s) in self.held)
 
     def apply(self, table, msg, stored=None):
-        """Take one checked result; False for a duplicate (then nothing changes). It is
+        """Take one validated result; False for a duplicate (then nothing changes). It is
         judged (club/rescore.py) and counted, or held, once every lower number of its
         (table, inc) is in. stored: at start-up, {(table, inc, seq): held entry} of the
         verdicts on disk, which stand (a result not in it was counted)."""

@@ -12,7 +12,7 @@ from session import Session
 from store.journal import Store
 
 sys.path.insert(0, ROOT)
-from club.standings import Event, check, expected_players  # noqa: E402
+from club.standings import Event, expected_players, validate  # noqa: E402
 
 
 def table(tmp_path):
@@ -30,7 +30,7 @@ def sent(ob):
 def fold(messages, table="t01"):
     ev = Event()
     for m in messages:
-        check(m)
+        validate(m)
         ev.apply(table, m)
     return ev
 
@@ -297,12 +297,12 @@ def test_one_definition_of_a_name_from_the_new_line_to_the_wire(tmp_path):
     msg = {"v": 1, "inc": "ab12", "seq": 1, "kind": "match", "match": 1, "round": 0,
            "names": ["Ann", "Wolfgangs"], "rules": "classic66"}
     try:
-        check(msg)
+        validate(msg)
         raise AssertionError("accepted a 9-letter name")
     except wire.Invalid:
         pass
     msg["names"] = ["Ann", "Wolfgang"]
-    assert check(msg) == ("ab12", 1)
+    assert validate(msg) == ("ab12", 1)
 
 
 # ---- a flash restored from an older copy -------------------------------------------------
@@ -335,7 +335,7 @@ def test_an_older_flash_numbers_on_after_the_service(tmp_path):
     assert ob.ack(ob.inc, 5) == 2
     assert ob.acked == 5 and ob.next == 7
     assert sent(ob) == [{"v": 1, "inc": ob.inc, "seq": 6, "kind": "gap", "from": 4, "to": 5}]
-    check(sent(ob)[0])
+    validate(sent(ob)[0])
     assert ob.ack(ob.inc, 5) == 0  # heard again (retained): nothing more
     s.enter(bytes((5, 0, 3)))  # the lost deal typed again, otherwise
     assert ob.sync(s) == 1 and sent(ob)[-1]["seq"] == 7 and sent(ob)[-1]["deal"] == 3
@@ -354,10 +354,10 @@ def test_a_gap_message_is_checked():
     from net import wire
 
     good = {"v": 1, "inc": "ab12", "seq": 6, "kind": "gap", "from": 4, "to": 5}
-    assert check(good) == ("ab12", 6)
+    assert validate(good) == ("ab12", 6)
     for bad in ({"to": 6}, {"to": 0}, {"from": 6}, {"from": 0}, {"from": "4"}):
         try:
-            check(dict(good, **bad))
+            validate(dict(good, **bad))
             raise AssertionError("accepted %r" % bad)
         except wire.Invalid:
             pass
@@ -495,7 +495,7 @@ def test_no_result_passes_the_brokers_limit_at_the_largest_deal_the_rules_allow(
     assert len(p.encode()) <= limit
     msg = json.loads(p)
     assert msg["ev"] is None and msg["cut"] > limit and huge["ev"]  # the body is not changed
-    assert check(msg) == ("abcd0001", 2)
+    assert validate(msg) == ("abcd0001", 2)
     from club import service
 
     assert wire.MAX == service.MAX_PAYLOAD == limit

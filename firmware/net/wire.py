@@ -1,5 +1,5 @@
-"""The club's messages on the wire: built here by the table (net/outbox.py), checked here by
-the standings service (club/standings.py), the same code on MicroPython and CPython.
+"""The club's messages on the wire: built here by the table (net/outbox.py), validated
+here by the standings service (club/standings.py), the same code on MicroPython and CPython.
 
 A result (topic club/<table>/result, QoS 1) is JSON, one of three kinds:
   {"v":1,"inc":"..","seq":N,"kind":"match","match":M,"round":R,"names":[..],"rules":".."}
@@ -175,7 +175,7 @@ def seat_line(seat):
     return "new %s names=%s" % (rules, ",".join(names))
 
 
-# ---- checking (the service) ----
+# ---- validating (the service) ----
 
 
 def _int(msg, key, low=0, high=1 << 30):
@@ -185,8 +185,9 @@ def _int(msg, key, low=0, high=1 << 30):
     return v
 
 
-def check(msg):
-    """Validate one decoded result message; raises Invalid. Returns (inc, seq)."""
+def validate(msg):
+    """Validate one decoded result message: its form, not whether the standings take it;
+    raises Invalid, changes nothing. Returns (inc, seq)."""
     from sixtysix.names import valid
 
     if not isinstance(msg, dict):
