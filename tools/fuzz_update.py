@@ -1,8 +1,9 @@
 """Fuzz the update's bundle reader and its offer (firmware/update/; issue 45): whatever comes
 after the club's correctly signed head, and whatever an offer holds, ends in a refusal.
 
-    make fuzz                                  (a million bundles, seed 1, after the presses)
-    micropython tools/fuzz_update.py --seed 7 --bundles 20000 [--offers N] [--dir FOLDER]
+    make fuzz                  (a million bundles and takes, seed 1, after the presses)
+    micropython tools/fuzz_update.py --seed 7 --bundles 20000 [--offers N] [--takes N]
+                                     [--dir FOLDER]
     (MICROPYPATH=firmware:tools:.frozen; on the unix port and the 32-bit runtime alike)
 
 Bundles: small random firmware, packed and signed as tools/fleet.py does, then mutated after
@@ -22,6 +23,20 @@ missing keys) and well-formed ones followed by mutated pieces, through the real 
 is read back) and update/job.py, in FOLDER (default build/fuzz_update, emptied first): no
 exception leaves the job, every fw/state it publishes is a known state (a refusal with a
 known code), and data/ is untouched.
+
+Takes (as many as bundles unless --takes says): a table takes a signed bundle through the
+same club link and job while the club answers its wants (now and then a piece not asked for,
+or none: asked again, at last "lost"), and offers are heard between the pieces: newer ones
+(with their own bundles, now and then mutated), older ones, the same version in another
+offer, the same offer again, withdrawals, and malformed ones of every kind (not JSON, not
+UTF-8, versions, sizes and chunks of every type, 0, negative, huge). After every message
+and poll: each offer did what update/job.py says (a newer one ends the take in silence and
+the next poll starts it; older, same, malformed: refused with "older", "same", "offer" as
+the take goes on; the same again: nothing; withdrawn: "running"), every code is known, no
+take ends unreported, the slot being written holds no more bytes than the head of the
+version taken says and none when no take runs, the boot record changes only at a switch
+and then names the slot of the version taken last (the newest offered) holding exactly the
+files signed; the match's folder is untouched.
 
 Prints cases, refusal codes and time; a failure prints the seed, the case and what happened,
 and exits 1. The same seed always makes the same cases.
@@ -49,8 +64,8 @@ from update.sign import hmac_sha256
 from update.take import MAGIC, Refusal, Taker
 
 KEY = bytes(range(32))
-CODES = ("format", "signature", "older", "space", "hash", "busy", "failed", "flash", "key",
-         "offer", "error", "lost")
+CODES = ("format", "signature", "older", "same", "space", "hash", "busy", "failed", "flash",
+         "key", "offer", "error", "lost")
 NAMES = (b"loop.mpy", b"main.mpy", b"ui/app.mpy", b"update/take.mpy", b"a/b/c.mpy",
          b"x", b"x/y", b"boards/k.json")
 
@@ -148,14 +163,20 @@ class Bundles:
         sep = rng.pick((b" ", b" ", b" ", b"\t", b"  "))
         return sep.join(fields)
 
-    def bundle(self):
-        """(bundle bytes, the head's total, the files signed)."""
+    def bundle(self, version=None, clean=False):
+        """(bundle bytes, the head's total, the files signed); clean: as tools/fleet.py
+        packs it, nothing mutated."""
         rng = self.rng
         files = self.firmware()
         lines = [_line(n, d) for n, d in files]
         total = sum(len(d) for _, d in files)
         manifest = _sha(b"".join(x + b"\n" for x in lines))
-        version, count, htotal = 100 + rng.below(3), len(files), total
+        if version is None:
+            version = 100 + rng.below(3)
+        count, htotal = len(files), total
+        if clean:
+            return head(version, count, htotal, manifest) + b"".join(
+                x + b"\n" + d for x, (_, d) in zip(lines, files)), htotal, files
         if rng.chance(10):  # an odd head, signed all the same
             count = rng.pick((0, 1, count - 1, count + 1, 1000))
             htotal = rng.pick((0, 1, total - 1, total + 1, 10 ** 9, 1 << 40))
@@ -313,6 +334,11 @@ def step(club, now):
 
 def _states(out):
     """The fw/state payloads among the MQTT packets queued (net/mqtt.py's publish)."""
+    return [p for t, p in _published(out) if t.endswith(b"/fw/state")]
+
+
+def _published(out):
+    """(topic, payload) of each PUBLISH among the MQTT packets queued."""
     got = []
     at = 0
     while at < len(out):
@@ -331,8 +357,7 @@ def _states(out):
             tl = out[i] << 8 | out[i + 1]
             topic = out[i + 2:i + 2 + tl]
             p = i + 2 + tl + (2 if kind & 6 else 0)
-            if topic.endswith(b"/fw/state"):
-                got.append(out[p:end])
+            got.append((topic, out[p:end]))
         at = end
     return got
 
@@ -477,6 +502,337 @@ class Offers:
         return self.failure
 
 
+# ---- offers heard while a bundle is taken ----
+
+_EVENTS = 90  # a case's events at most: pieces, offers, time passing
+
+
+class Takes:
+    """A table taking a signed bundle over the club link while the club answers its wants,
+    with offers heard between its pieces (update/job.py's Job.offered). A model of what each
+    offer must do: a newer one ends the take (its slot emptied at once) and the next poll
+    starts the newer one; an older one, the same version in another offer and a malformed
+    one are refused with "older", "same", "offer" and the take goes on; the same offer again
+    changes nothing; an empty one (withdrawn) ends the take. After every event: the codes are
+    known, the slot being written holds no more bytes than the head of the version taken
+    says (none when no take runs), and the boot record changes only at a switch, to the
+    version taken last, its slot holding exactly the files signed."""
+
+    def __init__(self, offers):
+        self.o = offers  # its club, its flash folder, its random numbers
+        self.rng = offers.rng
+        self.cases = 0
+        self.codes = {}
+        self.seen = {}
+        self.failure = None
+        self.t_offer = b"club/t01/fw/offer"
+
+    def count(self, what):
+        self.seen[what] = self.seen.get(what, 0) + 1
+
+    # ---- what the club sends ----
+
+    def offer_of(self, v, clean=True):
+        """A well-formed offer of version v, its bundle kept to answer the wants."""
+        rng = self.rng
+        data, total, files = self.o.maker.bundle(v, clean)
+        chunk = rng.pick((64, 512, 1024, 2048, 4096))
+        self.bundles[v] = (data, total, files, chunk)
+        return json.dumps({"version": v, "size": len(data), "chunk": chunk}).encode()
+
+    def malformed(self, mine):
+        """(payload, the version it says or None): an offer wrong in any way."""
+        rng = self.rng
+        k = rng.below(4)
+        if k == 0:
+            return rng.pick((b"{", b"\xff\xfe{}", b"\xc3(", b"[1]", b"null", b"7", b"\"x\"",
+                             b"{\"version\": }", b"\x00" * 8, b"{" * 200)), None
+        if k == 1:
+            return b"\xff" + _bytes(self.rng, self.rng.below(40)), None
+        o = {"version": mine + 1, "size": 1000, "chunk": 512}
+        if k == 2:  # no version it can take
+            o["version"] = rng.pick(("%d" % (mine + 1), float(mine + 1), None, True, [mine + 1],
+                                     {}, -1, 1 << 30, 10 ** 20, -(10 ** 20)))
+            if rng.chance(20):
+                del o["version"]
+            return json.dumps(o).encode(), None
+        # a version, newer, older or the same, with a size or chunk of no use
+        v = max(0, mine + rng.pick((1, 2, -1, 0)))
+        o["version"] = v
+        key = rng.pick(("size", "chunk"))
+        o[key] = rng.pick((0, -1, -4096, 1 << 30, 10 ** 20, 1.5, "100", None, [], {}, True,
+                           "\u00e9\u00ff", 5000))
+        if rng.chance(20):
+            del o[key]
+        return json.dumps(o).encode(), v
+
+    def interleave(self):
+        """An offer heard between two pieces of the take running."""
+        rng = self.rng
+        mine = self.taking
+        k = rng.below(10)
+        if k <= 2:
+            v = mine + 1 + rng.below(3)
+            payload, expect = self.offer_of(v, not rng.chance(15)), ("new", v)
+        elif k == 3:
+            v = max(0, mine - 1 - rng.below(3))
+            payload, expect = self.offer_of(v), ("older", v)
+        elif k == 4:  # the same version in another offer (another chunk, another size)
+            o = json.loads(self.payload)
+            o[rng.pick(("chunk", "size"))] += 1
+            payload, expect = json.dumps(o).encode(), ("same", mine)
+        elif k == 5:  # the same offer again (the retained one after a reconnect)
+            payload, expect = self.payload, ("nothing",)
+        elif k == 6:
+            payload, expect = b"", ("withdrawn",)
+        else:
+            payload, v = self.malformed(mine)
+            if v is None:
+                expect = ("offer",)
+            elif v > mine:
+                expect = ("new", v)
+            else:
+                expect = ("older" if v < mine else "same", v)
+        self.count(expect[0])
+        self.last_offer = payload
+        if expect[0] != "new":
+            self.expect = expect
+            return self.call(self.o.club.message, self.t_offer, payload)
+        self.expect = ("nothing", "newer: the take ends in silence")  # ...
+        self.payload = payload
+        self.newest = expect[1]
+        self.taking = None
+        if not self.call(self.o.club.message, self.t_offer, payload):
+            return False
+        self.expect = expect  # ...and the newer one starts at the next poll
+        return self.poll(10)
+
+    def answer(self):
+        """The club's answer to the last want: the piece asked, or now and then another."""
+        rng = self.rng
+        v, at = self.want
+        if v not in self.bundles:
+            return self.poll(10)
+        data, _, _, chunk = self.bundles[v]
+        k = rng.below(20)
+        if k == 0:  # a piece not asked for: an old answer, another offset, not a piece
+            payload = rng.pick((b"%d %d\n" % (v - 1, at) + data[at:at + chunk],
+                                b"%d %d\n" % (v, at + 1) + data[at + 1:at + chunk],
+                                _bytes(rng, rng.below(30))))
+        elif k == 1:  # one byte more than the offer's chunk or the bundle's end
+            payload = b"%d %d\n" % (v, at) + data[at:at + chunk] + b"x"
+        else:
+            payload = b"%d %d\n" % (v, at) + data[at:at + chunk]
+        if not self.call(self.o.club.message, b"club/t01/fw/part", payload):
+            return False
+        return self.poll(rng.pick((5, 50)))
+
+    # ---- the table ----
+
+    def poll(self, dt):
+        self.now += dt
+        club = self.o.club
+        if club.fw is not None:
+            if not self.call(step, club, self.now):
+                return False
+        return self.check()
+
+    def call(self, fn, *args):
+        try:
+            fn(*args)
+        except _Reset:
+            self.switched = True
+        except Exception as e:  # noqa: BLE001 - anything leaving the job is the failure sought
+            _trace(e)
+            self.fail("raised %r" % (e,))
+            return False
+        return self.check()
+
+    def check(self):
+        """What the table published and wrote since the last check."""
+        club = self.o.club
+        out = club.link._out
+        club.link._out = b""
+        expect = self.expect
+        self.expect = None
+        said = False
+        for topic, p in _published(out):
+            if topic.endswith(b"/fw/want"):
+                w = p.split()
+                self.want = (int(w[0]), int(w[1]))
+                continue
+            if not topic.endswith(b"/fw/state"):
+                continue
+            try:
+                s = json.loads(p)
+            except ValueError:
+                return self.fail("fw/state not JSON: %r" % (p,))
+            said = True
+            state, why = s.get("state"), s.get("why")
+            if state not in STATES or (state == "refused" or why is not None) \
+                    and why not in CODES:
+                return self.fail("fw/state %r" % (s,))
+            if why is not None:
+                self.codes[why] = self.codes.get(why, 0) + 1
+            if expect is not None:
+                if not self.as_expected(expect, s):
+                    return self.fail("after the offer %r (%s) the table said %r"
+                                     % (self.last_offer[:120], _what(expect), s))
+                expect = None
+            if state == "taking" and why is None:
+                self.taking = s.get("offered")
+            elif state in ("refused", "running", "back"):
+                self.taking = None
+            elif state == "switching" and s.get("offered") != self.taking:
+                return self.fail("switching to %r while taking %r" % (s, self.taking))
+        if expect is not None and expect[0] != "nothing":
+            return self.fail("the offer %r (%s): the table said nothing"
+                             % (self.last_offer[:120], _what(expect)))
+        if self.switched:
+            return self.is_switched()
+        boot = _read("fw/boot")
+        if boot != self.boot0:
+            return self.fail("the boot record changed with no switch: %r" % (boot,))
+        job = club.fw is not None and club.fw.__class__ is not bytes
+        if job and self.taking is None:
+            return self.fail("a take runs that the table never reported")
+        if self.had_job and club.fw is None and not said:
+            return self.fail("the take of %r ended and the table said nothing" % self.taking)
+        self.had_job = job
+        n = _size(self.dir)
+        bound = self.bundles[self.taking][1] if job and self.taking in self.bundles else 0
+        if n > bound:
+            if not job:
+                return self.fail("%d bytes left in %s with no take running" % (n, self.dir))
+            return self.fail("%d bytes in %s, the head of version %r being taken says %d"
+                             % (n, self.dir, self.taking, bound))
+        return True
+
+    def as_expected(self, expect, s):
+        kind = expect[0]
+        if kind == "new":  # the newer offer's job: taking it, or refusing it at its start
+            return s.get("offered") == expect[1] and "refused" not in s
+        if kind == "withdrawn":
+            return s["state"] == "running"
+        if kind == "nothing":
+            return False
+        # refused while the take goes on, which the state still says
+        return (s["state"] == "taking" and s.get("offered") == self.taking
+                and s.get("why") == kind
+                and s.get("refused") == (expect[1] if kind != "offer" else None))
+
+    def is_switched(self):
+        r = slots.read()
+        if r is None or r.get("slot") != self.dir[3:] or r.get("ver") != self.taking:
+            return self.fail("switched to %r while taking %r in %s" % (r, self.taking,
+                                                                       self.dir))
+        if self.taking != self.newest:
+            return self.fail("switched to %r, version %r offered since" % (self.taking,
+                                                                           self.newest))
+        files = self.bundles[self.taking][2]
+        want = {self.dir + "/" + n.decode(): d for n, d in files}
+        if _read_all(self.dir) != want:
+            return self.fail("switched to %s, which does not hold the files signed" % self.dir)
+        return True
+
+    # ---- a case ----
+
+    def case(self):
+        rng = self.rng
+        club = self.o.club
+        _empty("fw")
+        rec = self.o.maker.record() if rng.chance(4) else None
+        if rec is not None:
+            with open("fw/boot", "wb") as f:
+                f.write(json.dumps(rec).encode())
+        self.boot0 = _read("fw/boot")
+        self.dir = "fw/b" if rec is not None and rec["slot"] == "a" else "fw/a"
+        club.fw = None
+        club.link._out = b""
+        self.o.said = []  # what the panel said: this case's only (the heap stays small)
+        small = club.link._in
+        self.bundles = {}
+        self.expect = None
+        self.want = None
+        self.switched = False
+        self.replaced = False
+        self.had_job = False
+        self.now = rng.below(1000)
+        v = 100 + rng.below(3)
+        self.taking = None
+        self.newest = v
+        self.payload = self.last_offer = self.offer_of(v, not rng.chance(10))
+        ok = self.call(club.message, self.t_offer, self.payload) and self.poll(10)
+        events = 0
+        while ok and not self.switched and club.fw is not None and events < _EVENTS:
+            events += 1
+            k = rng.below(16)
+            if club.fw.__class__ is bytes:
+                ok = self.poll(10)
+            elif k <= 4 and self.taking is not None:
+                had = self.newest
+                ok = self.interleave()
+                self.replaced = self.replaced or self.newest != had
+            elif k == 5:
+                ok = self.poll(3500)  # no piece came: asked again, and at last lost
+            elif self.want is not None:
+                ok = self.answer()
+            else:
+                ok = self.poll(10)
+        self.count("ended: " + ("switched" if self.switched else "taking" if club.fw is not None
+                                else "refused"))
+        if ok and club.fw is not None:  # still taking: withdrawn, as the club would
+            self.expect = ("withdrawn",) if club.fw.__class__ is not bytes else None
+            self.last_offer = b""
+            ok = self.call(club.message, self.t_offer, b"") and self.poll(10)
+        if not ok:
+            return self.failure
+        self.cases += 1
+        if self.switched:
+            self.count("switched")
+            if self.replaced:
+                self.count("switched to a newer offer")
+        if club.fw is not None:
+            return self.fail("the job still holds the link: %r" % (club.fw,))
+        if club.link._in is not small:
+            return self.fail("the link's buffer was not given back")
+        if "update.job" in sys.modules:
+            return self.fail("the update's code stayed in the heap")
+        if _read_all("data") != self.o.data0:
+            return self.fail("the match's folder changed")
+        return None
+
+    def fail(self, why):
+        if self.failure is None:
+            self.failure = "take case %d: %s" % (self.cases, why)
+        return False
+
+
+def _what(expect):
+    """What an offer was expected to do, in words."""
+    return expect[1] if expect[0] == "nothing" and len(expect) > 1 else expect[0]
+
+
+def _read(p):
+    try:
+        with open(p, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _size(folder):
+    n = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        p = folder + "/" + name
+        n += _size(p) if _is_dir(p) else os.stat(p)[6]
+    return n
+
+
 def _trace(e):
     pe = getattr(sys, "print_exception", None)  # MicroPython's
     if pe is not None:
@@ -531,11 +887,11 @@ def _read_all(folder):
 
 
 def main(argv):
-    seed, bundles, offers, folder = 1, 2000, None, "build/fuzz_update"
+    seed, bundles, offers, takes, folder = 1, 2000, None, None, "build/fuzz_update"
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a in ("--seed", "--bundles", "--offers", "--dir") and i + 1 < len(argv):
+        if a in ("--seed", "--bundles", "--offers", "--takes", "--dir") and i + 1 < len(argv):
             v = argv[i + 1]
             if a == "--dir":
                 folder = v
@@ -543,6 +899,8 @@ def main(argv):
                 seed = int(v)
             elif a == "--bundles":
                 bundles = int(v)
+            elif a == "--takes":
+                takes = int(v)
             else:
                 offers = int(v)
             i += 2
@@ -551,6 +909,8 @@ def main(argv):
             return 2
     if offers is None:
         offers = max(1, bundles // 20)
+    if takes is None:
+        takes = bundles
     t0 = _ms()
     b = Bundles(seed)
     for _ in range(bundles):
@@ -565,10 +925,19 @@ def main(argv):
             print("FAIL seed %d: %s" % (seed, o.failure))
             return 1
     t2 = _ms()
+    switched = o.resets
+    tk = Takes(o)
+    for _ in range(takes):
+        if tk.case():
+            print("FAIL seed %d: %s" % (seed, tk.failure))
+            return 1
+    t3 = _ms()
     print(json.dumps({"seed": seed, "bundles": b.cases, "taken": b.taken,
                       "refused": b.codes, "most_written_before_a_refusal": b.most,
                       "bundle_ms": t1 - t0, "offers": o.cases, "offer_refusals": o.codes,
-                      "switched": o.resets, "offer_ms": t2 - t1}))
+                      "switched": switched, "offer_ms": t2 - t1, "takes": tk.cases,
+                      "take_refusals": tk.codes, "take_events": tk.seen,
+                      "take_ms": t3 - t2}))
     return 0
 
 
