@@ -232,7 +232,8 @@ class Match:
         self.redo_stack = []
 
     def enter_line(self, line):
-        """Enter one line of text: `new ...` starts a match, anything else is an event."""
+        """enter() in text, for tools and tests (events.parse); a `new ...` line is no entry:
+        it sets the match up (a match's start and its rebuild use it)."""
         if line.startswith("new"):
             from .setup import new_match  # a match's start: sixtysix/setup.py
 
@@ -243,8 +244,9 @@ class Match:
         self.enter(parse(line))
 
     def enter(self, rec):
-        """Validate then append one event record. Raises Refused and changes nothing.
-        Returns True when the entry ended the deal and the next one began."""
+        """Take one event record (MatchState.take: checked, then applied) and log it.
+        Raises Refused and changes nothing. Returns True when the entry ended the deal and
+        the next one began."""
         state = self.state
         if state is None:
             raise Refused("no_match")
