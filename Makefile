@@ -115,14 +115,19 @@ repl: $(STAMP)
 #               then the club against the table (tools/clubdiff.py): CASES random and
 #               mutated deals (a million) judged by the table's core and by the service;
 #               then the update's bundle reader and offer (tools/fuzz_update.py): BUNDLES
-#               mutated bundles after a correctly signed head (a million) and a twentieth as
-#               many malformed offers, only refusals, never more written than the head's
-#               total, the match untouched; BUNDLES32 of them (100,000) on the 32-bit runtime.
+#               mutated bundles after a correctly signed head (a million), a twentieth as
+#               many malformed offers, and TAKES takes (a million) with offers heard between
+#               their pieces (newer, older, the same, withdrawn, malformed): only refusals
+#               with codes, never more written than the head's total, nothing half-written
+#               switched to, the match untouched; BUNDLES32 and TAKES32 (100,000 each) on the
+#               32-bit runtime.
 SEED ?= 1
 PRESSES ?= 1000000
 CASES ?= 1000000
 BUNDLES ?= 1000000
 BUNDLES32 ?= 100000
+TAKES ?= 1000000
+TAKES32 ?= 100000
 MP32 := ../shared/mp32/micropython32
 
 .PHONY: bench fuzz camera-model
@@ -146,8 +151,8 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
 	$(BIN)/python tools/clubdiff.py --seed $(SEED) --cases $(CASES)
-	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES)
-	@if [ -x $(MP32) ]; then MICROPYPATH=firmware:tools:.frozen $(MP32) -X heapsize=2m tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES32); \
+	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES) --takes $(TAKES)
+	@if [ -x $(MP32) ]; then MICROPYPATH=firmware:tools:.frozen $(MP32) -X heapsize=2m tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES32) --takes $(TAKES32); \
 	else echo "fuzz_update: no 32-bit runtime at $(MP32): skipped"; fi
 
 # ---- Camera mode's card model (tools/cardcam/; docs/web.md "Camera") ----------------------
