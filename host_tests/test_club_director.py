@@ -450,6 +450,66 @@ def test_the_directors_page_in_chromium(tmp_path, broker, size):
     assert players(standings) == {"Ann": (1, 0, 0), "Bob": (1, 0, 3)} and not standings["closed"]
 
 
+# Tables' fw/state as update/job.py reports them (retained), one of each kind the page words.
+FW_STATES = {
+    "t01": {"version": 0, "state": "taking", "offered": 102, "refused": 101, "why": "older"},
+    "t02": {"version": 0, "state": "taking", "offered": 102, "refused": 102, "why": "same"},
+    "t03": {"version": 0, "state": "taking", "offered": 102, "why": "offer"},
+    "t04": {"version": 0, "state": "refused", "offered": 102, "why": "lost"},
+    "t05": {"version": 0, "state": "refused", "offered": 102, "why": "signature"},
+    "t06": {"version": 101, "state": "running", "failed": 102},
+}
+
+FW_JS = """(async () => {
+  const $ = (id) => document.getElementById(id);
+  for (let i = 0; i < 200 && $("firmware").children.length < 6; i++)
+    await new Promise(r => setTimeout(r, 50));
+  return {lines: [...$("firmware").children].map(li => li.textContent),
+          wide: document.documentElement.scrollWidth, view: window.innerWidth};
+})()"""
+
+
+def test_the_directors_page_says_why_a_table_refused_an_update(tmp_path):
+    """Issue 45, finding 6: a table taking a bundle that refused another offer meanwhile
+    was listed only as "taking version N", and a refusal as its bare code ("lost", "same")."""
+    import browser
+
+    from club import directorpage
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    with club_broker(tmp_path, len(FW_STATES)) as b, ServiceThread(
+            str(tmp_path / "ev.sqlite"), b.port, http=True,
+            director_password=DIRECTOR_WEB) as svc:
+        tables = [Table(b.port, t) for t in FW_STATES]
+        for t in tables:
+            t.c.publish(wire.fw_topic(t.table, wire.FW_STATE), json.dumps(FW_STATES[t.table]),
+                        qos=1, retain=True).wait_for_publish(5)
+        assert until(lambda: len(directorpage.state(svc.svc)["firmware"]) == len(FW_STATES))
+        heard = {f["table"]: f for f in directorpage.state(svc.svc)["firmware"]}
+        base = "http://127.0.0.1:%d" % svc.http.server_address[1]
+        got = browser.drive(base + "/director", [{"do": "goto"}, {"do": "eval", "js": FW_JS}],
+                            credentials=("director", DIRECTOR_WEB))
+        for t in tables:
+            t.close()
+    assert got["failed"] is None, got["failed"]
+    assert not got["errors"], got["errors"]
+    r = got["results"][1]
+    # The refused offer's version where the service keeps it.
+    v101 = " (version 101)" if "refused" in heard["t01"] else ""
+    v102 = " (version 102)" if "refused" in heard["t02"] else ""
+    assert r["lines"] == [
+        "t01: version 0, taking version 102; another offer%s was refused: older than the "
+        "version it is taking. It goes on with version 102" % v101,
+        "t02: version 0, taking version 102; another offer%s was refused: the same version as "
+        "the one it is taking. It goes on with version 102" % v102,
+        "t03: version 0, taking version 102; another offer was refused: not a valid offer. It "
+        "goes on with version 102",
+        "t04: version 0, gave up taking version 102: no piece came (run club.fleet again)",
+        "t05: version 0, refused version 102: not signed with the club's key",
+        "t06: version 101 (version 102 did not start: back to this one)"], r["lines"]
+    assert r["wide"] <= r["view"], r  # no sideways scroll on a phone
+
 def test_every_request_gets_an_answer_and_only_the_service_answers(tmp_path, broker):
     """Raw requests on the broker: whatever they hold, the one path answers each; the same
     id twice is done once; nobody but the service can answer, nobody but the director ask."""
