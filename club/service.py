@@ -47,6 +47,11 @@ from club.intake import MAX_PAYLOAD, Intake
 # The broker sends a subscription's retained message before anything published after the
 # subscription, so a live (not retained) copy the service sends itself marks the moment the
 # retained one would have come: no fixed wait.
+# venue.conf saves every few seconds, so a broker killed just after a connect may give back
+# the probe before the last one: the new probe is expected back only once the service has
+# stayed connected PROBE_SAVED_S (more than twice venue.conf's autosave_interval); until
+# then either is a saving broker's answer.
+PROBE_SAVED_S = 6.0
 
 # What the inbox holds: (kind, key, payload), the key a table, a request id or a topic.
 # Messages from the broker:
@@ -125,13 +130,15 @@ class Service:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_subscribe = self._on_subscribe
-        self.client.on_disconnect = lambda *a: self.log("disconnected from the broker")
+        self.client.on_disconnect = self._on_disconnect
         self.client.on_connect_fail = self._on_connect_fail
         self.unreachable = False  # said once an outage: the broker cannot be reached
         self.host, self.port = host, port
         self._probe_mark = None  # the live probe after which to judge the retained one (PROBE)
         self._probe_heard = None
         self.probed = threading.Event()  # the probe judged and left again
+        self._probe_saved_at = None  # when the probe left is surely saved (monotonic)
+        self.probe_saved = threading.Event()  # ...and that time came, still connected
         self.warnings = []  # what the console said as a warning
         self.connected = threading.Event()  # subscribed: a result sent now reaches us
         self._sub_mid = None
@@ -172,6 +179,10 @@ class Service:
         # took the subscription would miss a new session (a table sends it again, a test not).
         if mid == self._sub_mid:
             self.connected.set()
+
+    def _on_disconnect(self, *_args):
+        self._probe_saved_at = None  # gone too soon: the broker may not have saved the probe
+        self.log("disconnected from the broker")
 
     def _on_connect_fail(self, client, userdata):
         if not self.unreachable:
@@ -214,6 +225,10 @@ class Service:
                         self.db.commit()  # on disk before any table hears its ack
                         self._acks(self._ack_due)
                         self._ack_due.clear()
+                saved_at = self._probe_saved_at
+                if saved_at is not None and now >= saved_at and self.client.is_connected():
+                    with self.lock:
+                        self._probe_saved()
                 if now - last_all >= REPEAT_S:  # every part again, asked or not
                     self.publisher.reset()
                     self._standings_due = True
@@ -239,11 +254,22 @@ class Service:
     # ---- the pump's handlers: (key, payload) -> (table, counted) or None ----
 
     def _reconnected(self, _key, _payload):
-        """The broker may have lost acks and standings: every table's again, every part."""
+        """The broker may have lost what it held since its last save (venue.conf saves every
+        few seconds): every table's ack and seating again, every part of the standings."""
         self._ack_due.update(self.event.latest_inc)
+        self._seatings()
         self.publisher.reset()
         self._standings_due = True
         self._probe_heard = None
+        self._probe_saved_at = None  # the connection before may have ended too soon
+
+    def _seatings(self):
+        """Each table's seating as last stored (what its retained seat topic held), retained
+        again: a table takes a round only once (firmware/net/clublink.py), so a copy is
+        harmless, and a seating the broker lost in a crash comes back."""
+        for table, seat in sorted(self.event.seating.items()):
+            self.client.publish(wire.topic(table, wire.SEAT),
+                                json.dumps(seat), qos=1, retain=True)
 
     def _asked(self, _topic, _payload):
         """A reader asks for every part."""
@@ -270,7 +296,7 @@ class Service:
         """Judge the retained probe the broker gave back (PROBE), then leave a new one."""
         left = self.db.meta("probe")
         heard = self._probe_heard
-        if left is not None and heard != left:
+        if left is not None and heard not in (left, self.db.meta("probe-unsaved") or left):
             self.warn(
                 "the broker is not saving what it holds (%s): a restart of the broker loses "
                 "the seatings, the acks and the results it keeps for this service. Start "
@@ -281,10 +307,21 @@ class Service:
                    % (heard.split()[0] if heard.split() else "?", left.split()[0])))
         value = "%s %s" % (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                            os.urandom(4).hex())
-        self.db.set_meta("probe", value)
+        self.db.set_meta("probe-unsaved", value)
         self.db.commit()
         self.client.publish(PROBE, value, qos=1, retain=True)
+        self._probe_saved_at = time.monotonic() + PROBE_SAVED_S
         self.probed.set()
+
+    def _probe_saved(self):
+        """Connected PROBE_SAVED_S since the probe was left: a saving broker has it on disk."""
+        self._probe_saved_at = None
+        value = self.db.meta("probe-unsaved")
+        if value is not None:
+            self.db.set_meta("probe", value)
+            self.db.del_meta("probe-unsaved")
+            self.db.commit()
+        self.probe_saved.set()
 
     def warn(self, text):
         self.warnings.append(text)

@@ -165,7 +165,7 @@ def test_the_venue_broker_keeps_seatings_acks_and_the_service_queue_through_kill
     _publish(table, "club/t01/result", result)
     table.disconnect()
     table.loop_stop()
-    # venue.conf saves at every change: once saved, the power goes
+    # venue.conf saves every 2 s: once saved, the power goes
     assert _saved(venue, b'{"round":1}', result.encode())
     venue.kill9()
     assert "Error saving" not in venue.log(), venue.log()
@@ -568,7 +568,7 @@ def test_the_service_warns_when_the_broker_does_not_save(tmp_path, saves):
     # Issue 26, finding 12: Mosquitto started as root becomes the user mosquitto and, in a
     # folder that user cannot write, never saves; only its own log said so. The service
     # reads back the retained probe it left at its last connect: gone after a restart, it
-    # warns. The broker here is venue.conf's (saving at every change), or the same without
+    # warns. The broker here is venue.conf's (saving every 2 s), or the same without
     # persistence, as a broker that cannot write its folder behaves.
     from clubkit import PASSWORDS, ServiceThread
 
@@ -579,8 +579,9 @@ def test_the_service_warns_when_the_broker_does_not_save(tmp_path, saves):
     said = []
 
     def started(svc):
-        """Once the service has judged the broker's probe and left its own."""
-        assert svc.svc.probed.wait(60)
+        """Once the service has judged the broker's probe and left its own, and stayed
+        connected until a saving broker has surely saved it (club/service.py)."""
+        assert svc.svc.probed.wait(60) and svc.svc.probe_saved.wait(60)
         return [ln for ln in said if ln.startswith("warning: ")]
 
     try:
