@@ -155,7 +155,8 @@ def test_the_cell_and_the_supply_come_from_the_board_file():
     with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
         cfg = json.load(f)
     assert battery.cell_of(cfg) == cfg["battery"]
-    assert battery.supply_of(cfg) == cfg["supply"] == {"iq_mA": 5.0, "led_mA": 1.0}
+    assert battery.supply_of(cfg) == cfg["supply"] == {"iq_mA": 5.0, "led_mA": 1.0,
+                                                       "led_removable": True}
     del cfg["battery"]
     assert battery.cell_of(cfg) == battery.DEFAULT_CELL
     del cfg["supply"]
@@ -195,6 +196,8 @@ def test_the_bench_reports_the_four_builds():
     for name in ("led_off", "contrast40", "dim15", "scan40", "all"):
         r = rows["battery_keypad_" + name]
         assert r["status"] == ("met" if r["raw"]["battery"]["evenings"] >= 40 else "NOT MET")
+    for name, *_lever in battery.LEVERS:
+        r = rows["battery_keypad_" + name]
         assert benchdocs.figures_table({"rows": [r]}).splitlines()[-1] in table
     assert rows["battery_keypad_led_off"]["raw"]["battery"]["led_ma"] == 0
     # the settings reached the device's idle policy and panel
@@ -207,3 +210,101 @@ def test_the_bench_reports_the_four_builds():
     # the key's wake to its frame: labelled for what it is
     w = rows["wake_to_frame"]
     assert "computed, not measured" in w["figure"] and w["raw"]["measured"] is False
+
+
+# ---- the levers (issue 45, finding 9): each one's effect from its cited inputs ----------
+
+SUPPLY = {"iq_mA": 5.0, "led_mA": 1.0, "led_removable": True}
+
+
+def test_each_lever_changes_what_it_names_and_nothing_else(keypad):
+    """The model's levers, each against the evening as the board file says: the LED, the
+    regulator (REGULATORS: the datasheets' quiescent currents), the supply from the cell
+    without the boost converter, the CPU's clock (the ESP32 datasheet's modem-sleep
+    currents at 80 MHz), the club link's listen interval (ESP-IDF's DTIM10 column)."""
+    cell = battery.DEFAULT_CELL
+    plain, club = keypad[False], keypad[True]
+    base = battery.evening(plain, cell, SUPPLY)
+    # the LED: its current off the board's input; a board whose LED cannot be taken off
+    # keeps it
+    dark = battery.evening(plain, cell, SUPPLY, led=False)
+    assert dark["board_5v_ma"] == pytest.approx(base["board_5v_ma"] - 1.0, abs=1e-3)
+    with pytest.raises(ValueError):
+        battery.evening(plain, cell, dict(SUPPLY, led_removable=False), led=False)
+    # the regulator: its quiescent current for the AMS1117's
+    assert battery.REGULATORS["AMS1117-3.3"] == SUPPLY["iq_mA"]
+    ap = battery.evening(plain, cell, SUPPLY, iq_mA=battery.REGULATORS["AP2112K-3.3"])
+    assert ap["board_5v_ma"] == pytest.approx(base["board_5v_ma"] - 5.0 + 0.055, abs=1e-3)
+    assert ap["rail_3v3_ma"] == base["rail_3v3_ma"] and ap["evenings"] > base["evenings"]
+    # fed from the cell through the LDO: the cell gives the board's current, no converter
+    direct = battery.evening(plain, cell, SUPPLY, iq_mA=0.055, supply_from="cell")
+    assert direct["cell_ma"] == pytest.approx(direct["board_5v_ma"], abs=1e-3)
+    assert direct["boost_efficiency"] is None
+    assert direct["hours"] == pytest.approx(cell["mAh"] / direct["cell_ma"], rel=1e-3)
+    with pytest.raises(ValueError):
+        battery.evening(plain, cell, SUPPLY, supply_from="usb")
+    # the CPU at 80 MHz: awake at the datasheet's 80 MHz currents, its turns twice as long
+    slow = battery.evening(plain, cell, SUPPLY, cpu_mhz=80)
+    assert battery.CPU_MA[80][0] <= slow["cpu_awake_ma"] < battery.CPU_MA[80][1]
+    assert slow["cpu_busy_share"] > base["cpu_busy_share"]
+    assert slow["esp32_ma"] < base["esp32_ma"] and slow["panel_ma"] == base["panel_ma"]
+    # the listen interval with the club link up: the DTIM10 average for the DTIM3 one,
+    # all evening (the CPU never sleeps); ESP-IDF's table has it higher
+    c3 = battery.evening(club, cell, SUPPLY)
+    c10 = battery.evening(club, cell, SUPPLY, wifi_mA=battery.WIFI_DTIM10_MODEM_SLEEP_MA)
+    assert c10["esp32_ma"] - c3["esp32_ma"] == pytest.approx(29.66 - 28.81, abs=2e-3)
+    assert c10["evenings"] < c3["evenings"]
+    # a connection per result: its charge on top of the light-sleeping evening
+    per = battery.wifi_per_deal(plain, cell, SUPPLY, led=False)
+    per_charge = battery.WIFI_CONNECT_S * battery.WIFI_CONNECT_MA / 3600.0  # mAh each
+    assert per_charge == pytest.approx(0.0667, abs=1e-4)
+    assert per["rail_3v3_ma"] == pytest.approx(
+        dark["rail_3v3_ma"] + 45 * per_charge / battery.EVENING_H, abs=1e-3)
+
+
+def test_no_lever_row_claims_a_goal_the_model_does_not_give():
+    """Every lever row of bench.json priced again from its own measured evening and its
+    lever's arguments (battery.LEVERS, cited in tools/battery.py and docs/boards.md): the
+    same evenings, and "met" (and the docs' "meets") exactly when they reach the goal: 40
+    without the club link, 30 with it or for the design that connects per result."""
+    with open(os.path.join(ROOT, "bench.json")) as f:
+        rows = {r["key"]: r for r in json.load(f)["rows"]}
+    with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
+        cfg = json.load(f)
+    cell, supply = battery.cell_of(cfg), battery.supply_of(cfg)
+    assert [name for name, *_l in battery.LEVERS] == \
+        [k[len("battery_keypad_"):] for k in rows if k.startswith("battery_keypad_")
+         and k[len("battery_keypad_"):] not in ("club", "wifi_per_deal")]
+    for name, _label, on, settings, price, per_deal in battery.LEVERS:
+        raw = rows["battery_keypad_" + name]["raw"]
+        ev = raw["evening"]
+        assert ev["club"] == (on == "club") and ev["settings"] == (settings or {})
+        assert raw["lever"] == {"on": on, "price": price, "per_deal": per_deal,
+                                "goal": battery.goal_of(on, per_deal)}
+        again = battery.lever(ev, cell, supply, price, per_deal)
+        assert again == raw["battery"], name
+        goal = 30 if on == "club" or per_deal else 40
+        meets = again["evenings"] >= goal
+        assert raw["meets"] is meets, name
+        assert rows["battery_keypad_" + name]["status"] == ("met" if meets else "NOT MET")
+        assert rows["battery_keypad_" + name]["target"] == ">= %d evenings" % goal
+        # the arguments are the cited inputs, nothing else
+        assert set(price) <= {"led", "iq_mA", "supply_from", "cpu_mhz", "wifi_mA"}
+        assert price.get("iq_mA", 5.0) in battery.REGULATORS.values()
+        assert price.get("cpu_mhz", 160) in battery.CPU_MA
+        assert price.get("wifi_mA", battery.WIFI_MODEM_SLEEP_MA) in (
+            battery.WIFI_MODEM_SLEEP_MA, battery.WIFI_DTIM10_MODEM_SLEEP_MA)
+        # the settings are the firmware's own, as the device's idle policy took them
+        for k, v in (settings or {}).items():
+            assert ev[k] == v if k in ev else True
+    # the builds as their board files say, priced again the same way
+    for key in ("battery_keypad", "battery_keypad_club", "battery_buttons",
+                "battery_buttons_club"):
+        raw = rows[key]["raw"]
+        again = battery.evening(raw, cell, supply)
+        assert again == raw["battery"], key
+        assert raw["meets"] is (again["evenings"] >= (30 if raw["club"] else 40)), key
+    # what docs/boards.md says meets the goals is what the rows say
+    text = open(os.path.join(ROOT, "docs", "boards.md"), encoding="utf-8").read()
+    for name, *_l in battery.LEVERS:
+        assert "<!-- bench:battery_keypad_%s.meets -->" % name in text, name

@@ -103,6 +103,20 @@ SUPPLY_V = 5.0
 BOOST_EFFICIENCY_MAX = 0.90
 BOOST_NOLOAD_MA = 3.0
 
+# ---- levers: what a board or the firmware could change, priced on a measured evening --
+# A regulator with a quiescent current in uA instead of the AMS1117's 5 mA: the AP2112K-3.3
+# (Diodes Incorporated, AP2112 datasheet, "Electrical Characteristics": quiescent current
+# 55 uA typical, 600 mA output, dropout 250 mV typical at 600 mA). The DevKitC does not
+# carry one; a board that does, with its cell's jack on the regulator's input (the cell
+# feeds the LDO directly, no boost converter: supply_from "cell" in evening()), is not one
+# of this project's boards.
+REGULATORS = {"AMS1117-3.3": 5.0, "AP2112K-3.3": 0.055}
+# The club link's listen interval: ESP-IDF's summary table (above) at DTIM10, modem sleep:
+# 29.66 mA, more than DTIM3's 28.81 (the CPU's idle current is most of it either way).
+WIFI_DTIM10_MODEM_SLEEP_MA = 29.66
+
+from targets import TARGETS  # noqa: E402 (the goals, beside the model's inputs)
+
 DEFAULT_CELL = {"mAh": 2000, "V": 3.7, "kind": "18650 Li-ion"}
 EVENING_H = 3
 
@@ -150,34 +164,45 @@ def boost(board_ma, cell_v):
     return cell_ma, out / (cell_ma * cell_v)
 
 
-def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0):
+def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=None,
+            supply_from="boost", wifi_mA=WIFI_MODEM_SLEEP_MA):
     """Price an evening measured by tools/evening.py (its JSON, parsed): the average
     current on each rail and from the cell, the time share of each state, hours of play
     and evenings per charge on `cell` ({"mAh", "V"}) with the board's `supply` ({"iq_mA",
-    "led_mA"}). led=False: the power LED removed. wifi_connects: a design the firmware does
-    not have (wifi_per_deal()), that many WiFi connections in an evening without the club
-    link up."""
+    "led_mA", "led_removable"}).
+
+    The levers: led=False, the power LED taken off (only where the board file says it can
+    be: "led_removable"); iq_mA, another regulator's quiescent current (REGULATORS);
+    supply_from "cell", the regulator fed from the cell directly, no boost converter;
+    cpu_mhz, the CPU's clock (machine.freq(); a loop turn takes TURN_MS x 160 / cpu_mhz);
+    wifi_mA, the modem-sleep average with the club link up (the listen interval);
+    wifi_connects, a design the firmware does not have (wifi_per_deal()), that many WiFi
+    connections in an evening without the club link up."""
     if ev["club"] and ev["lightsleeps"]:
         raise ValueError("an evening with the club link up and light sleeps: WiFi does not "
                          "survive them (hw/power.py)")
+    if not led and supply.get("led_removable") is False:
+        raise ValueError("this board's power LED cannot be taken off (supply.led_removable)")
+    if supply_from not in ("boost", "cell"):
+        raise ValueError("supply_from: boost or cell")
     total = float(ev["evening_s"] * 1000)
     ms = ev["ms"]
     awake_ms = ev["cpu_ms"]["awake"]
     light_ms = ev["cpu_ms"]["light"]
     idle, busy = CPU_MA[cpu_mhz]
     # the CPU: idle between scans, busy for its turns and while frames go out
-    busy_ms = ev["turns"] * TURN_MS + ev["panel_bytes"] * 9 * 1000.0 / I2C_HZ
+    busy_ms = ev["turns"] * TURN_MS * CPU_MHZ / cpu_mhz + ev["panel_bytes"] * 9 * 1000.0 / I2C_HZ
     busy_share = min(1.0, busy_ms / awake_ms) if awake_ms else 0.0
     cpu_awake = idle + (busy - idle) * busy_share
     if ev["club"]:  # the CPU awake all evening, the radio in modem sleep
-        cpu_awake += WIFI_AWAKE_EXTRA_MA
+        cpu_awake += wifi_mA - CPU_MA[160][0]  # the radio's share, as measured at 160 MHz
     light = LIGHT_SLEEP_MA
     # deep sleep: the fake machine's deepsleep() returns and the loop naps on; on a board
     # the chip sleeps at the deep-sleep current instead
     light_ms = max(0, light_ms - ms["deep"])
     esp_mah_ms = cpu_awake * awake_ms + light * light_ms + DEEP_SLEEP_MA * ms["deep"]
     # a wake-up from light sleep runs a loop turn at the busy current
-    esp_mah_ms += ev["lightsleeps"] * TURN_MS * (busy - light)
+    esp_mah_ms += ev["lightsleeps"] * TURN_MS * CPU_MHZ / cpu_mhz * (busy - light)
     # the design's connections, on top of the time they take from the sleeps (errs low)
     esp_mah_ms += wifi_connects * WIFI_CONNECT_S * 1000 * WIFI_CONNECT_MA
     bright = panel_ma(ev["lit"]["bright"], ev["contrast"])
@@ -188,13 +213,18 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0):
     panel = panel_mah_ms / total
     rail = esp + panel  # the 3.3 V rail
     led_ma = supply["led_mA"] if led else 0.0
-    board = rail + led_ma + supply["iq_mA"]  # into the regulator, at 5 V
-    cell_ma, efficiency = boost(board, cell["V"])
+    iq = supply["iq_mA"] if iq_mA is None else iq_mA
+    board = rail + led_ma + iq  # into the regulator
+    if supply_from == "cell":  # an LDO's input current is its load plus its own
+        cell_ma, efficiency = board, None
+    else:  # at 5 V, through the boost converter
+        cell_ma, efficiency = boost(board, cell["V"])
     hours = cell["mAh"] / cell_ma
     return {
         "esp32_ma": round(esp, 3), "panel_ma": round(panel, 3), "rail_3v3_ma": round(rail, 3),
-        "led_ma": led_ma, "iq_ma": supply["iq_mA"],
-        "board_5v_ma": round(board, 3), "boost_efficiency": round(efficiency, 4),
+        "led_ma": led_ma, "iq_ma": iq, "supply_from": supply_from, "wifi_ma": wifi_mA,
+        "board_5v_ma": round(board, 3),
+        "boost_efficiency": None if efficiency is None else round(efficiency, 4),
         "cell_ma": round(cell_ma, 3),
         "hours": round(hours, 2), "evenings": round(hours / EVENING_H, 2),
         "share": {s: round(ms[s] / total, 4) for s in ("bright", "dim", "off", "deep")},
@@ -205,10 +235,83 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0):
     }
 
 
-def wifi_per_deal(ev, cell, supply):
+def wifi_per_deal(ev, cell, supply, **levers):
     """The design the firmware does not have, priced: an evening without the club link up
     (`ev`, the chip light-sleeping), plus one WiFi connection per deal to send its result
-    and hear the club's news and offers."""
+    and hear the club's news and offers. A result reaches the standings a connection's time
+    (WIFI_CONNECT_S) after its deal instead of at once; the club's news, a seating and an
+    update's offer wait for the table's next deal (up to a deal's time)."""
     if ev["club"]:
         raise ValueError("the design's evening is one without the club link up")
-    return evening(ev, cell, supply, wifi_connects=ev["deals"])
+    return evening(ev, cell, supply, wifi_connects=ev["deals"], **levers)
+
+
+# Each lever: (name, what it is, the evening it changes: "plain" (no club link) or "club",
+# the settings the evening is measured again with (None: the base evening), the model's
+# arguments (evening()), a design the firmware does not have (wifi_per_deal()) or not).
+# The settings are the firmware's own (the settings list: contrast 40-255, dim_s 15-120,
+# off_s 60-600; scan_ms and dim_contrast as hw/power.py reads them). tools/bench.py
+# measures and prices each (rows "battery_keypad_" + name), goal GOALS[evening].
+GOALS = {"plain": TARGETS["evenings"], "club": TARGETS["evenings_club"]}  # tools/targets.py
+SETUP = {"contrast": 40, "dim_s": 15}  # the players' settings of the set-ups below
+LEVERS = (
+    ("led_off", "power LED taken off (the DevKitC has no switch for it: desolder it or cut "
+     "its resistor; `led_removable`)", "plain", None, {"led": False}, False),
+    ("contrast40", "contrast 40 (the settings list's lowest; 200 before)", "plain",
+     {"contrast": 40}, {}, False),
+    ("dim15", "dimmed after 15 s (the settings list's shortest; 30 before)", "plain",
+     {"dim_s": 15}, {}, False),
+    ("dimc1", "dimmed harder: contrast 1 while dimmed (`dim_contrast`; 8 before)", "plain",
+     {"dim_contrast": 1}, {}, False),
+    ("off60", "panel off after 60 s (the settings list's shortest; 120 before)", "plain",
+     {"off_s": 60}, {}, False),
+    ("off300", "panel off after 300 s: the scoreboard stays readable, dimmed, through a "
+     "4-minute deal (a cost)", "plain", {"off_s": 300}, {}, False),
+    ("scan40", "keys scanned every 40 ms (`scan_ms`; 20 before)", "plain", {"scan_ms": 40},
+     {}, False),
+    ("cpu80", "CPU at 80 MHz (machine.freq; 160 before)", "plain", None, {"cpu_mhz": 80},
+     False),
+    ("ap2112", "regulator AP2112K-3.3 (55 uA) instead of the AMS1117 (5 mA), the same boost "
+     "holder: not one of the project's boards", "plain", None,
+     {"iq_mA": REGULATORS["AP2112K-3.3"]}, False),
+    ("ldo_cell", "regulator AP2112K-3.3 fed from the cell, no boost converter: not one of "
+     "the project's boards", "plain", None,
+     {"iq_mA": REGULATORS["AP2112K-3.3"], "supply_from": "cell"}, False),
+    ("all", "all four together: LED off, contrast 40, dimmed after 15 s, keys every 40 ms",
+     "plain", dict(SETUP, scan_ms=40), {"led": False}, False),
+    ("setup", "the set-up: LED off, contrast 40, dimmed after 15 s", "plain", SETUP,
+     {"led": False}, False),
+    ("setup_readable", "the set-up, the panel off after 300 s (readable through a deal)",
+     "plain", dict(SETUP, off_s=300), {"led": False}, False),
+    ("club_dtim10", "listen interval 10 beacons (DTIM10: 29.66 mA; DTIM3 before)",
+     "club", None, {"wifi_mA": WIFI_DTIM10_MODEM_SLEEP_MA}, False),
+    ("club_scan40", "keys scanned every 40 ms (20 before)", "club",
+     {"scan_ms": 40}, {}, False),
+    ("club_cpu80", "CPU at 80 MHz (machine.freq; 160 before)", "club", None,
+     {"cpu_mhz": 80}, False),
+    ("club_setup", "the set-up and the CPU at 80 MHz", "club", SETUP,
+     {"led": False, "cpu_mhz": 80}, False),
+    ("club_ldo_cell", "the set-up and 80 MHz on an AP2112K-3.3 fed from the cell: "
+     "not one of the project's boards", "club", SETUP,
+     {"led": False, "cpu_mhz": 80, "iq_mA": REGULATORS["AP2112K-3.3"],
+      "supply_from": "cell"}, False),
+    ("club_per_deal", "up only to send each result (not built): the set-up, light sleep "
+     "between", "plain", SETUP, {"led": False}, True),
+    ("club_per_deal_ldo_cell", "up only to send each result (not built): the set-up on an "
+     "AP2112K-3.3 fed from the cell", "plain", SETUP,
+     {"led": False, "iq_mA": REGULATORS["AP2112K-3.3"], "supply_from": "cell"}, True),
+)
+
+
+def goal_of(base, per_deal):
+    """A lever's goal: the club link's (GOALS["club"]) for a club evening and for the
+    design that connects per result, else GOALS["plain"]."""
+    return GOALS["club" if base == "club" or per_deal else "plain"]
+
+
+def lever(ev, cell, supply, price, per_deal=False):
+    """One lever's evening priced: evening() with the lever's arguments `price`, through
+    wifi_per_deal() for the design that connects per result."""
+    if per_deal:
+        return wifi_per_deal(ev, cell, supply, **price)
+    return evening(ev, cell, supply, **price)

@@ -54,11 +54,12 @@ WebAssembly port; the other figures on the 64-bit unix port.
                the real loop.run() with the fake machine and a fake clock, for the keypad
                and the four-button builds, with and without the club link up (a club file
                beside board.json: the loop then never light-sleeps), and the keypad build
-               again with each saving (contrast, dimming, key scan). tools/battery.py prices
-               it with datasheet currents and the board file's cell and supply (the power
-               LED removed too), and the design the firmware does not have (WiFi up only
-               per deal); the key-to-frame estimate after a light sleep (the wake, a loop
-               turn, the bytes it sends), computed, not measured.
+               again with each lever (tools/battery.py's LEVERS: settings measured again,
+               the LED, the regulator, the converter, the CPU's clock, the listen interval
+               priced). tools/battery.py prices it with datasheet currents and the board
+               file's cell and supply, and the design the firmware does not have (WiFi up
+               only per deal); the key-to-frame estimate after a light sleep (the wake, a
+               loop turn, the bytes it sends), computed, not measured.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame (first visit and from the cache), key-to-frame latency for
                keyboard keys and for taps with real touch events (median, p95); the
@@ -812,20 +813,11 @@ def measure_evenings(tmp, layouts=("keypad", "buttons")):
     return out
 
 
-# What a player (or the board) can change, each priced on its own and then together: the
-# keypad build without the club link (bench rows "battery_keypad_" + name).
-SAVINGS = (
-    ("led_off", "power LED removed (the DevKitC cannot switch it)", None, False),
-    ("contrast40", "contrast 40 (the settings' lowest; 200 before)", {"contrast": 40}, True),
-    ("dim15", "dimmed after 15 s (the settings' shortest; 30 before)", {"dim_s": 15}, True),
-    ("scan40", "keys scanned every 40 ms (scan_ms; 20 before)", {"scan_ms": 40}, True),
-    ("all", "all four together", {"contrast": 40, "dim_s": 15, "scan_ms": 40}, False),
-)
-
-
 def measure_savings(tmp, base):
-    """The keypad build's evening again for each of SAVINGS (`base`: its evening without
-    the club link, from measure_evenings()), priced: [(name, label, evening)]."""
+    """The keypad build's evening again for each of battery.LEVERS (`base`: its evening
+    without the club link, from measure_evenings(); the one with the club link measured
+    here), each priced with its lever: [(name, label, evening)], the evening's "battery"
+    its price, "lever" what priced it."""
     import os
 
     import battery
@@ -835,11 +827,23 @@ def measure_savings(tmp, base):
     keys = os.path.join(tmp, "evening-keypad.txt")
     if not os.path.exists(keys):
         _evening_keys(keys, "keypad", 3 * 3600 // 240)
+    bases = {"plain": base, "club": _evening(tmp, "keypad", keys, True, None, "-base")}
+    measured = {}
     out = []
-    for name, label, settings, led in SAVINGS:
-        ev = dict(base) if settings is None else _evening(tmp, "keypad", keys, False,
-                                                          settings, "-" + name)
-        ev["battery"] = battery.evening(ev, cell, supply, led=led)
+    for name, label, on, settings, price, per_deal in battery.LEVERS:
+        if settings is None:
+            ev = dict(bases[on])
+        else:
+            at = (on, tuple(sorted(settings.items())))
+            if at not in measured:
+                measured[at] = _evening(tmp, "keypad", keys, on == "club", settings,
+                                        "-" + name)
+            ev = dict(measured[at])
+        ev.pop("battery", None)
+        ev.pop("battery_wifi_per_deal", None)
+        ev["battery"] = battery.lever(ev, cell, supply, price, per_deal)
+        ev["lever"] = {"on": on, "price": price, "per_deal": per_deal,
+                       "goal": battery.goal_of(on, per_deal)}
         out.append((name, label, ev))
     return out
 
@@ -934,6 +938,7 @@ def battery_rows(evenings, savings=()):
         b = ev["battery"]
         cell = b["cell"]
         goal = TARGETS["evenings_club" if ev["club"] else "evenings"]
+        ev["meets"] = b["evenings"] >= goal  # docs/boards.md's "meets" column
         row("battery, %s build%s, %d mAh %s: hours of play / 3-hour evenings" % (
             ev["keys"], ", club link up (CPU awake, WiFi in modem sleep)" if ev["club"] else "",
             cell["mAh"], cell["kind"]), told(b),
@@ -951,12 +956,16 @@ def battery_rows(evenings, savings=()):
                  "connect_ma": battery.WIFI_CONNECT_MA})
     for name, label, ev in savings:
         b = ev["battery"]
-        row("  keypad build, no club link: %s" % label, told(b),
-            ">= %d evenings" % TARGETS["evenings"], b["evenings"] >= TARGETS["evenings"],
-            "battery_keypad_" + name,
+        lv = ev["lever"]
+        goal = lv["goal"]
+        evening = {k: v for k, v in ev.items() if k not in ("battery", "lever")}
+        row("  keypad build, %s: %s" % ("club link" if goal == TARGETS["evenings_club"]
+                                        else "no club link", label), told(b),
+            ">= %d evenings" % goal, b["evenings"] >= goal, "battery_keypad_" + name,
             {"battery": b, "settings": ev.get("settings", {}), "led": b["led_ma"] > 0,
              "contrast": ev["contrast"], "dim_s": ev["dim_s"], "scan_ms": ev["scan_ms"],
-             "lightsleeps": ev["lightsleeps"]})
+             "lightsleeps": ev["lightsleeps"], "lever": lv, "evening": evening,
+             "meets": b["evenings"] >= goal})
     waking = [ev for ev in evenings if not ev["club"]]
     if waking:
         turn = max(ev["wake_turn_bytes"] for ev in waking)
