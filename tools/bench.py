@@ -1073,8 +1073,8 @@ def club_rows(club):
                                                    "broker_refused")})
     later = club.get("save_later")
     if later:
-        row("  broker saving at every change vs every 10 s: p95 steady / finish / round's "
-            "start; catching up",
+        row("  broker saving every 2 s (venue.conf) vs at every change: p95 steady / finish / "
+            "round's start; catching up",
             "%s vs %s / %s vs %s / %s vs %s ms; %d vs %d results/s" % (
                 sv["steady_p95_ms"], later["steady_p95_ms"], sv["finish_p95_ms"],
                 later["finish_p95_ms"], sv["start_p95_ms"], later["start_p95_ms"],
