@@ -36,3 +36,4 @@ def test_the_bundle_reader_and_the_offer_only_ever_refuse(unix_port, tmp_path):
         assert seen[kind] > TAKES // 20, got
     assert seen["switched"] > TAKES // 3 and seen["switched to a newer offer"] > TAKES // 20, got
     assert got["take_refusals"]["same"] > 0 and got["take_refusals"]["older"] > 0, got
+    assert got["most_written_in_a_take"] > 0, got  # the slots' writes were counted

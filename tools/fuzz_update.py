@@ -33,8 +33,9 @@ UTF-8, versions, sizes and chunks of every type, 0, negative, huge). After every
 and poll: each offer did what update/job.py says (a newer one ends the take in silence and
 the next poll starts it; older, same, malformed: refused with "older", "same", "offer" as
 the take goes on; the same again: nothing; withdrawn: "running"), every code is known, no
-take ends unreported, the slot being written holds no more bytes than the head of the
-version taken says and none when no take runs, the boot record changes only at a switch
+take ends unreported, no more bytes are written into the slots during a take than the head
+of the version taken says (every write counted: the builtin open is watched while the
+takes run) and the slot holds none when no take runs, the boot record changes only at a switch
 and then names the slot of the version taken last (the newest offered) holding exactly the
 files signed; the match's folder is untouched.
 
@@ -514,9 +515,9 @@ class Takes:
     starts the newer one; an older one, the same version in another offer and a malformed
     one are refused with "older", "same", "offer" and the take goes on; the same offer again
     changes nothing; an empty one (withdrawn) ends the take. After every event: the codes are
-    known, the slot being written holds no more bytes than the head of the version taken
-    says (none when no take runs), and the boot record changes only at a switch, to the
-    version taken last, its slot holding exactly the files signed."""
+    known, no more bytes were written into the slots since the take began than its head's
+    total, the slot holds none when no take runs, and the boot record changes only at a
+    switch, to the version taken last, its slot holding exactly the files signed."""
 
     def __init__(self, offers):
         self.o = offers  # its club, its flash folder, its random numbers
@@ -526,6 +527,29 @@ class Takes:
         self.seen = {}
         self.failure = None
         self.t_offer = b"club/t01/fw/offer"
+        self.written = 0  # bytes written into the slots since the take running began
+        self.bound = 0  # the head's total of that take's bundle
+        self.most = 0  # the most written in one take
+
+    def watch(self):
+        """Count every byte the update writes into a slot: the job opens its files through
+        the builtin open (update/slots.py's Flash), replaced here while the takes run."""
+        import builtins
+
+        self.real_open = real = builtins.open
+
+        def counted(path, mode="r"):
+            f = real(path, mode)
+            if ("w" in mode or "a" in mode) and (path[:5] in ("fw/a/", "fw/b/")):
+                return _Counted(f, self)
+            return f
+
+        builtins.open = counted
+
+    def unwatch(self):
+        import builtins
+
+        builtins.open = self.real_open
 
     def count(self, what):
         self.seen[what] = self.seen.get(what, 0) + 1
@@ -681,6 +705,10 @@ class Takes:
                 expect = None
             if state == "taking" and why is None:
                 self.taking = s.get("offered")
+                self.written = 0  # a take begins: nothing of its bundle written yet
+                b = self.bundles.get(self.taking)
+                self.bound = b[1] if b else 0
+                self.bound_v = self.taking
             elif state in ("refused", "running", "back"):
                 self.taking = None
             elif state == "switching" and s.get("offered") != self.taking:
@@ -699,6 +727,10 @@ class Takes:
         if self.had_job and club.fw is None and not said:
             return self.fail("the take of %r ended and the table said nothing" % self.taking)
         self.had_job = job
+        self.most = max(self.most, self.written)
+        if self.written > self.bound:
+            return self.fail("%d bytes written into the slots taking version %r, its head's "
+                             "total %d" % (self.written, self.bound_v, self.bound))
         n = _size(self.dir)
         bound = self.bundles[self.taking][1] if job and self.taking in self.bundles else 0
         if n > bound:
@@ -757,6 +789,8 @@ class Takes:
         self.switched = False
         self.replaced = False
         self.had_job = False
+        self.written = self.bound = 0
+        self.bound_v = None
         self.now = rng.below(1000)
         v = 100 + rng.below(3)
         self.taking = None
@@ -806,6 +840,27 @@ class Takes:
         if self.failure is None:
             self.failure = "take case %d: %s" % (self.cases, why)
         return False
+
+
+class _Counted:
+    """A file of a slot opened for writing, its bytes counted."""
+
+    def __init__(self, f, counter):
+        self.f = f
+        self.counter = counter
+
+    def write(self, data):
+        self.counter.written += len(data)
+        return self.f.write(data)
+
+    def close(self):
+        self.f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
 
 
 def _what(expect):
@@ -927,16 +982,19 @@ def main(argv):
     t2 = _ms()
     switched = o.resets
     tk = Takes(o)
+    tk.watch()
     for _ in range(takes):
         if tk.case():
             print("FAIL seed %d: %s" % (seed, tk.failure))
             return 1
+    tk.unwatch()
     t3 = _ms()
     print(json.dumps({"seed": seed, "bundles": b.cases, "taken": b.taken,
                       "refused": b.codes, "most_written_before_a_refusal": b.most,
                       "bundle_ms": t1 - t0, "offers": o.cases, "offer_refusals": o.codes,
                       "switched": switched, "offer_ms": t2 - t1, "takes": tk.cases,
                       "take_refusals": tk.codes, "take_events": tk.seen,
+                      "most_written_in_a_take": tk.most,
                       "take_ms": t3 - t2}))
     return 0
 
