@@ -14,9 +14,8 @@ and names the hash of every part's bytes (a hash of their hashes): a reader (Rea
 the parts only when the set it holds has that hash, so it never shows a mix of two
 versions, and a head it cannot complete yet just waits for the parts still on their way.
 
-The parts are not retained: venue.conf saves the broker's database at every change (so a
-seating survives a crash), and a night's worth of retained standings in it made every
-save ten times dearer (make bench: "broker saves at every change"). A reader asks for them
+The parts are not retained: a night's worth of retained standings in the broker's
+database (venue.conf saves it every 2 s) made every save ten times dearer. A reader asks for them
 instead: it publishes anything on club/standings/want (net/wire.py's WANT) once subscribed,
 and the service sends every part again, then the head; it also does so every REPEAT_S
 seconds, so a league's service behind a one-way bridge (club/# out) completes them too.
