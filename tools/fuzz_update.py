@@ -60,6 +60,7 @@ except ImportError:  # run from the project root under CPython
     from dealgen import Rng
 
 from faultfs import FaultFS
+from net import wire
 from update import slots
 from update.sign import hmac_sha256
 from update.take import MAGIC, Refusal, Taker
@@ -395,7 +396,7 @@ class Offers:
         self.club = Club(link, self._event, s, Store("outbox", os),
                          {"table": "t01", "fleet_key": _hex(KEY).decode()}, 0, None)
         self.club.reset = self._reset  # the board's machine.reset
-        self.t_part = b"club/t01/fw/part"
+        self.t_part = self.club.fw_topic(wire.FW_PART)  # net/wire.py's topics
         self.maker = Bundles(self.rng.next())
         self.maker.rng = self.rng
 
@@ -526,7 +527,9 @@ class Takes:
         self.codes = {}
         self.seen = {}
         self.failure = None
-        self.t_offer = b"club/t01/fw/offer"
+        self.t_offer = offers.club.fw_topic(wire.FW_OFFER)
+        self.t_want = offers.club.fw_topic(wire.FW_WANT)
+        self.t_state = offers.club.fw_topic(wire.FW_STATE)
         self.written = 0  # bytes written into the slots since the take running began
         self.bound = 0  # the head's total of that take's bundle
         self.most = 0  # the most written in one take
@@ -647,7 +650,7 @@ class Takes:
             payload = b"%d %d\n" % (v, at) + data[at:at + chunk] + b"x"
         else:
             payload = b"%d %d\n" % (v, at) + data[at:at + chunk]
-        if not self.call(self.o.club.message, b"club/t01/fw/part", payload):
+        if not self.call(self.o.club.message, self.o.t_part, payload):
             return False
         return self.poll(rng.pick((5, 50)))
 
@@ -681,11 +684,11 @@ class Takes:
         self.expect = None
         said = False
         for topic, p in _published(out):
-            if topic.endswith(b"/fw/want"):
+            if topic == self.t_want:
                 w = p.split()
                 self.want = (int(w[0]), int(w[1]))
                 continue
-            if not topic.endswith(b"/fw/state"):
+            if topic != self.t_state:
                 continue
             try:
                 s = json.loads(p)
