@@ -165,9 +165,9 @@ fuzz: $(STAMP)
 #                     in its own venv (.venv-train: torch's CPU build, about 1.2 GB) and
 #                     writes web/camera/cards.onnx, cards.bin (the page's copy),
 #                     model.json and TRAINING.md (two networks: about two hours on two cores;
-#                     TRAINING.md says how long it took). The drawn court cards need
-#                     Debian's fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation,
-#                     fonts-urw-base35 and fonts-freefont-ttf.
+#                     TRAINING.md says how long it took). The drawn court cards'
+#                     indices are set in the deck generator's typefaces (npm @fontsource,
+#                     tools/cardcam/package.json), never the machine's fonts.
 TRAIN_VENV := .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 
@@ -206,3 +206,14 @@ camera-decks: $(STAMP) $(CARDCAM_STAMP)
 
 camera-designs: $(STAMP) $(NODE_STAMP) $(CARDCAM_STAMP)
 	$(BIN)/python tools/cardcam/measure_designs.py --tricks $(TRICKS)
+
+# make camera-index   trains the index reader (tools/cardcam/train_index.py: reads each box's
+#                     two corner indices; a box is sure only when it agrees with the
+#                     whole-card networks) on the deck generator's training seeds, sets its
+#                     thresholds on decks.THRESHOLD_SEEDS (never trained on, not the measured
+#                     ones), and writes web/camera/index.onnx, index.bin (the page's copy),
+#                     index.json and its section of TRAINING.md (about half an hour on two
+#                     cores; the boxes and weights are kept in build/index).
+.PHONY: camera-index
+camera-index: $(TRAIN_STAMP) $(CARDCAM_STAMP)
+	$(TRAIN_VENV)/bin/python tools/cardcam/train_index.py --work build/index

@@ -48,6 +48,10 @@ SS = 3  # drawn at SS times the size, then shrunk: smooth edges
 
 TRAINING_SEEDS = range(0, 10000)  # a model may train on these
 MEASURED = tuple(range(10001, 10011))  # held out: measured, never trained on
+# Held out too, for setting thresholds: the index reader's per-class thresholds
+# (train_index.py) come from these designs, never from training seeds and never from
+# MEASURED's, which stay for measuring what the thresholds give.
+THRESHOLD_SEEDS = tuple(range(20001, 20061))
 
 # The index typefaces the generator draws from: @fontsource family -> (weights, italic).
 # Serif, sans, slab, condensed, display and typewriter faces, as card indices are set.

@@ -36,7 +36,7 @@ def _folded(conv, bn):
     return w * scale[:, None, None, None], bias
 
 
-def to_half(net, in_h, in_w):
+def to_half(net, in_h, in_w, channels=3):
     """Fold each batch norm of net into its convolution and round every weight to the
     nearest float16, in place: the network then computes exactly what the page's copy
     does (layers_model() stores these values as float16 without a change), so the ONNX
@@ -51,7 +51,8 @@ def to_half(net, in_h, in_w):
 
     buf = io.BytesIO()
     net.eval()
-    torch.onnx.export(net, torch.zeros(1, 3, in_h, in_w), buf, opset_version=17, dynamo=False)
+    torch.onnx.export(net, torch.zeros(1, channels, in_h, in_w), buf, opset_version=17,
+                      dynamo=False)
     graph = onnx.load_from_string(buf.getvalue()).graph
     init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     folded = [(init[n.input[1]], init[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
@@ -86,11 +87,11 @@ def input_border(net):
     return int(net.features[0].padding[0])
 
 
-def layers_model(net, in_h, in_w, name="cards"):
+def layers_model(net, in_h, in_w, name="cards", channels=3):
     mods = list(net.features)
     out = []  # (layer config, [weights])
     i = 0
-    h, w, c = in_h, in_w, 3
+    h, w, c = in_h, in_w, channels
     n = 0
     border = input_border(net)
     while i < len(mods):
@@ -109,7 +110,8 @@ def layers_model(net, in_h, in_w, name="cards"):
                    "activation": "relu", "use_bias": True}
             if not out:  # the first: "valid" on the box and its border (input_border)
                 cfg["padding"] = "valid"
-                cfg["batch_input_shape"] = [None, in_h + 2 * border, in_w + 2 * border, 3]
+                cfg["batch_input_shape"] = [None, in_h + 2 * border, in_w + 2 * border,
+                                            channels]
                 cfg["dtype"] = "float32"
             elif pad and not same:
                 out.append(({"class_name": "ZeroPadding2D", "config": {

@@ -376,3 +376,42 @@ def crops(frame, n):
 def to_input(batch):
     """(n, H, W, 3) uint8 -> (n, 3, H, W) float32 in [0, 1], the ONNX model's input."""
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), np.float32) / 255
+
+
+# ---- the corner indices (the index reader: tools/cardcam/train_index.py) -------------------
+
+# The index reader reads the two corners of each box's region (region()) that a card shows
+# its index in: the top left, and the bottom right turned half round (then it looks like a
+# top left). Each is CORNER of the region's width and height, taken from the frame itself
+# (not from the whole-card input: a small index there is a few pixels tall), and shrunk to
+# IDX_W x IDX_H grey levels (ITU-R 601 luma, as PIL's "L"): suits by shape, not by ink.
+# web/camera.js crops the same rectangles.
+IDX_W, IDX_H = 40, 60
+CORNER = 0.45
+
+
+def corner_rects(region_, corner=CORNER):
+    """The top-left and bottom-right corner rectangles (x0, y0, x1, y1) of a region, each
+    `corner` of its width and height, rounded to whole pixels."""
+    x, y, w, h = region_
+    cw, ch = corner * w, corner * h
+    tl = (round(x), round(y), round(x + cw), round(y + ch))
+    br = (round(x + w - cw), round(y + h - ch), round(x + w), round(y + h))
+    return [tl, br]
+
+
+def corner_crops(img, regions_, corner=CORNER):
+    """The index reader's inputs for regions of img (PIL RGB): (2n, IDX_H, IDX_W) uint8, each
+    region's top-left corner then its bottom-right one turned half round."""
+    grey = img.convert("L")
+    out = []
+    for reg in regions_:
+        for k, rect in enumerate(corner_rects(reg, corner)):
+            a = np.asarray(grey.crop(rect).resize((IDX_W, IDX_H), Image.BILINEAR))
+            out.append(a[::-1, ::-1] if k else a)
+    return np.stack(out)
+
+
+def frame_corners(frame, n, corner=CORNER):
+    """corner_crops() of the n boxes of a camera frame (PIL RGB)."""
+    return corner_crops(frame, [region(b, *frame.size) for b in boxes(n, *frame.size)], corner)

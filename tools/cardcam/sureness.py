@@ -60,3 +60,32 @@ def refusal(validation):
                 "wanted): %r" % (100 * validation["card_correct_sure"], 100 * SURE_FLOOR,
                                  validation))
     return None
+
+
+def index_reading(corners, none):
+    """The index reader's reading of boxes from their two corners' probabilities (n, 2, K):
+    (n, K). A corner whose likeliest class is `none` shows no index (a one-corner design,
+    a finger on it) and is left out; the others are averaged, so two corners that disagree
+    leave neither card sure. Neither showing an index: both averaged (then "none" leads).
+    web/camera.js indexReading() computes the same."""
+    corners = np.asarray(corners, np.float64)
+    shows = (corners.argmax(2) != none).astype(np.float64)  # (n, 2)
+    count = shows.sum(1, keepdims=True)
+    weights = np.where(count > 0, shows / np.maximum(count, 1), 0.5)
+    return (corners * weights[..., None]).sum(1)
+
+
+def agree(names, index_probs, index_thresholds, classes):
+    """The rule (docs/web.md, "Camera"): a box read as a card by the whole-card networks
+    stays so only when the index reading (index_reading()) is sure of the same card, at its
+    class's threshold; else it is "?", not sure. Other names ("?", "none", "!" and a played
+    card) are kept. web/camera.js sureNames() applies the same."""
+    best = index_probs.argmax(1)
+    top = index_probs.max(1)
+    out = []
+    for name, b, t in zip(names, best, top):
+        if name in classes and name != "none":
+            if classes[b] != name or t < index_thresholds[b]:
+                name = "?"
+        out.append(name)
+    return out
