@@ -39,6 +39,7 @@ for _p in (HERE, os.path.join(HERE, "cardcam"), os.path.join(ROOT, "firmware")):
         sys.path.insert(0, _p)
 
 import scenes  # noqa: E402
+import sureness  # noqa: E402
 
 TRICKS = 2000
 SEED = 2027
@@ -76,12 +77,47 @@ def probabilities(sess, boxes):
     return (both[:len(x)] + both[len(x):]) / 2
 
 
-def sure_names(probs, gone, thresholds, played=frozenset()):
-    """Each box's reading as the page makes it (web/camera.js sureNames): the likeliest
+def index_meta():
+    """web/camera/index.json: the index reader's input, corner share and thresholds."""
+    with open(os.path.join(ROOT, "web", "camera", "index.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+_INDEX = {}
+
+
+def index_session():
+    """The index reader (web/camera/index.onnx) and its description, made once."""
+    if not _INDEX:
+        import onnxruntime
+
+        opts = onnxruntime.SessionOptions()
+        opts.intra_op_num_threads = 1
+        _INDEX["sess"] = onnxruntime.InferenceSession(
+            os.path.join(ROOT, "web", "camera", "index.onnx"), opts,
+            providers=["CPUExecutionProvider"])
+        _INDEX["meta"] = index_meta()
+    return _INDEX["sess"], _INDEX["meta"]
+
+
+def index_probabilities(corners):
+    """The index reading of boxes from their corners ((2n, H, W) uint8, scenes.corner_crops:
+    each box's top left, then its bottom right turned): (n, K) (web/camera.js readCorners
+    and indexReading)."""
+    sess, _meta = index_session()
+    x = np.ascontiguousarray(corners[:, None], np.float32) / 255
+    each = sess.run(None, {"corners": x})[0]
+    return sureness.index_reading(each.reshape(-1, 2, each.shape[1]), scenes.NONE)
+
+
+def sure_names(probs, gone, thresholds, played=frozenset(), index=None):
+    """Each box's reading as the page makes it (web/camread.js sureNames): the likeliest
     class but the cards in `gone` (no box can hold them now: web/webcamera.py gone()),
     the others' probabilities scaled to sum to one; "?" below that class's threshold.
     played (webcamera.py played(), all in gone too): a box whose likeliest card is one of
-    them, among those not gone for another reason, is "!" and that card: not proposed."""
+    them, among those not gone for another reason, is "!" and that card: not proposed.
+    index ((n, K) index readings, their thresholds): a card read stays only when the index
+    reading is sure of the same card (sureness.agree), else "?"."""
     keep = np.array([c not in gone for c in scenes.CLASSES])
     may = np.array([c not in gone or c in played for c in scenes.CLASSES])
     out = []
@@ -95,13 +131,19 @@ def sure_names(probs, gone, thresholds, played=frozenset()):
         best = int(q.argmax())
         kept = q.sum()
         out.append(scenes.CLASSES[best] if kept > 0 and q[best] / kept >= thresholds[best] else "?")
+    if index is not None:
+        out = sureness.agree(out, np.asarray(index[0]), index[1], scenes.CLASSES)
     return out
 
 
 def read_boxes(sess, frame, n, thresholds, gone=frozenset(), played=frozenset()):
     """What the page reads in a frame's n boxes: class names, "?" where not sure, "!" and
-    the card where it is one the deal has played."""
-    return sure_names(probabilities(sess, scenes.crops(frame, n)), gone, thresholds, played)
+    the card where it is one the deal has played. Both the whole-card networks (sess) and
+    the index reader (index_session()) read each box, as the page does."""
+    _isess, imeta = index_session()
+    probs = probabilities(sess, scenes.crops(frame, n))
+    index = index_probabilities(scenes.frame_corners(frame, n, imeta["corner"]))
+    return sure_names(probs, gone, thresholds, played, (index, imeta["thresholds"]))
 
 
 # Whole deals, their tricks in play order, for the tricks read with the deal's played cards

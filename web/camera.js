@@ -1,21 +1,26 @@
 // Camera mode: the phone's camera reads the cards of a trick laid face up in their boxes,
 // the trick is typed onto the panel as a player would type it, and one tap on OK (#, or on
 // the panel) enters it through the page's own key path. Loaded by page.js only when the
-// player turns camera mode on, with TensorFlow.js and the model (camera/): a first visit
-// never fetches them. Frames stay in this page: nothing is sent or stored.
+// player turns camera mode on, with TensorFlow.js and the models (camera/): a first visit
+// never fetches them. Frames stay in this page: nothing is sent or stored. The boxes are
+// read by camread.js, the view drawn by camview.js.
 //
 // The boxes: one per card of a trick, in play order from the left, laid out by the rule
 // of tools/cardcam/scenes.py boxes(). Each box, with the margin the model reads around it
-// (model.json "margin", scenes.py region()), is shrunk to the model's input (112 x 168 RGB)
-// and read as one of the 24 cards or "none"; a box is sure when its best class reaches
-// that class's threshold (model.json "thresholds") in READS frames in a row. A trick is
-// proposed only when every box is sure of a card and the core takes the trick
+// (model.json "margin", scenes.py region()), is read as one of the 24 cards or "none" by the
+// whole-card networks and, from its two corner indices, by the index reader; a box is sure
+// when both are sure of the same card (camread.js sureNames), in READS frames in a row.
+// A trick is proposed only when every box is sure of a card and the core takes the trick
 // (web/webcamera.py); then the keys that type it go to the panel but its last card, which
 // OK adds. After a trick is entered, the boxes must be seen empty before the next one is
 // proposed. A box read as a card the deal has played is not proposed. A reading the core
 // refuses for its cards, or a proposal the player types another trick over, says the deck
 // is not read reliably: nothing more is proposed until camera mode is turned on again or
 // the player asks to try again.
+
+import { boxes, classify, cornerRects, createReader, indexReading, loadModels, readCorners,
+  regions, sureNames } from "./camread.js";
+import { askCamera, cardText, createView } from "./camview.js";
 
 const READS = 3; // the same sure reading in this many frames in a row
 const EMPTY_READS = 2; // boxes seen empty this often: the cards were taken away
@@ -24,149 +29,9 @@ const PERIOD_MS = 100; // one frame analysed at most every 100 ms
 // phone): while the player types, keys first. A key the camera does not take (a trick
 // typed, trump, a marriage, a menu) stops the reading until no key came for this long.
 const QUIET_MS = 1500;
-const LOW_SIDE = 480; // a frame's shorter side below this: the note says reading suffers
-const SUIT_TEXT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
-let tf = null;
-let models = null;  // the members (model.json page.members), their outputs averaged
-let meta = null;
-let pixels = null; // classify()'s input, kept from frame to frame
-
-function boxes(n, width, height, inW, inH) {
-  const gap = 0.03 * width;
-  const w = Math.min(0.86 * height * inW / inH, (width - (n + 1) * gap) / n);
-  const h = w * inH / inW;
-  const x0 = (width - n * w - (n - 1) * gap) / 2;
-  const y = (height - h) / 2;
-  return Array.from({ length: n }, (_, i) => [x0 + i * (w + gap), y, w, h]);
-}
-
-// What the model reads of each box (tools/cardcam/scenes.py region()): the box and the
-// margin it was trained with (model.json "margin"), moved back into the frame where the
-// margin would leave it, never cut.
-export function regions(n, width, height, inW, inH, margin) {
-  return boxes(n, width, height, inW, inH).map(([x, y, w, h]) => {
-    const [rw, rh] = [w * (1 + 2 * margin), h * (1 + 2 * margin)];
-    return [Math.min(Math.max(x - margin * w, 0), width - rw),
-      Math.min(Math.max(y - margin * h, 0), height - rh), rw, rh];
-  });
-}
-
-// Each box's reading: its likeliest class among those the deal can still show (gone: the
-// cards webcamera.py says no box can hold now), with the probabilities of the others
-// dropped and the rest scaled to sum to one (the model's answer with those cards known
-// absent), or "?" below that class's threshold. played (webcamera.py played(), in gone
-// too): a box whose likeliest card, the others gone left out, is one of them reads "!" and
-// that card: the model calls it a card no box holds, so its second choice is no reading
-// either. tools/camera_figures.py reads the same way.
-export function sureNames(probs, n, classes, gone, thresholds, played = new Set()) {
-  const k = classes.length;
-  const names = [];
-  for (let i = 0; i < n; i++) {
-    let first = -1;
-    for (let c = 0; c < k; c++) {
-      if (gone.has(classes[c]) && !played.has(classes[c])) continue;
-      if (first < 0 || probs[i * k + c] > probs[i * k + first]) first = c;
-    }
-    if (first >= 0 && played.has(classes[first])) {
-      names.push("!" + classes[first]);
-      continue;
-    }
-    let best = -1;
-    let kept = 0;
-    for (let c = 0; c < k; c++) {
-      if (gone.has(classes[c])) continue;
-      kept += probs[i * k + c];
-      if (best < 0 || probs[i * k + c] > probs[i * k + best]) best = c;
-    }
-    names.push(best >= 0 && kept > 0 && probs[i * k + best] / kept >= thresholds[best]
-      ? classes[best] : "?");
-  }
-  return names;
-}
-
-function cardText(code) {
-  return (code[0] === "T" ? "10" : code[0]) + SUIT_TEXT[code[1]];
-}
-
-async function loadModel() {
-  if (models) return;
-  const base = new URL("camera/", document.baseURI).href;
-  const [weights, info] = await Promise.all([
-    fetch(base + "cards.bin").then((r) => {
-      if (!r.ok) throw new Error("cards.bin: HTTP " + r.status);
-      return r.arrayBuffer();
-    }),
-    fetch(base + "model.json").then((r) => r.json()),
-    // TensorFlow.js's builds set globalThis.tf; the layers and the backend extend it.
-    import("./camera/tf-core.es2017.min.js")
-      .then(() => import("./camera/tf-layers.es2017.min.js"))
-      .then(() => import("./camera/tf-backend-wasm.es2017.min.js")),
-  ]);
-  tf = globalThis.tf;
-  // One thread: no SharedArrayBuffer needed, the page is not cross-origin isolated.
-  tf.env().set("WASM_HAS_MULTITHREAD_SUPPORT", false);
-  tf.wasm.setWasmPaths(base);
-  if (!(await tf.setBackend("wasm"))) throw new Error("no WebAssembly backend");
-  meta = info;
-  // cards.bin holds the members' weights one after the other (tools/cardcam/train.py).
-  const loaded = [];
-  let at = 0;
-  for (const m of info.page.members) {
-    loaded.push(await tf.loadLayersModel(tf.io.fromMemory({
-      modelTopology: m.topology, weightSpecs: m.weights,
-      weightData: weights.slice(at, at + m.bytes),
-    })));
-    at += m.bytes;
-  }
-  if (at !== weights.byteLength) throw new Error("cards.bin: " + weights.byteLength + " bytes");
-  models = loaded;
-}
-
-// The model's probabilities (n x classes, flat) for n boxes of RGBA pixels stacked from the
-// top, each the model's input size: N x H x W x 3, scaled as it was trained, (x - 0.5) * 4,
-// each inside a border of zeros (model.json page.border: the first convolution's padding,
-// written here rather than copied by a layer; tools/cardcam/layers.py). Each member reads
-// each box twice, as it is and turned half round (a card shows its index in both
-// corners), and all the readings are averaged: a card read wrong one way up, or by one
-// member, is seldom read the same wrong by the other (tools/cardcam/train.py).
-export async function classify(px, n) {
-  await loadModel();
-  const [, inH, inW] = meta.input;
-  const e = meta.page.border || 0;
-  const [h, w] = [inH + 2 * e, inW + 2 * e];
-  // One buffer a trick size, kept: a frame writes every pixel inside the borders, which
-  // stay zero, and no megabyte is left to the collector five times a second.
-  const size = 2 * n * h * w * 3;
-  if (!pixels || pixels.length !== size) pixels = new Float32Array(size);
-  const data = pixels;
-  for (let b = 0; b < n; b++) {
-    for (let y = 0; y < inH; y++) {
-      let s = (b * inH + y) * inW * 4;
-      let d = ((b * h + y + e) * w + e) * 3; // as it is
-      let t = (((n + b) * h + h - 1 - y - e) * w + w - 1 - e) * 3; // turned half round
-      for (let x = 0; x < inW; x++, s += 4, d += 3, t -= 3) {
-        for (let c = 0; c < 3; c++) {
-          const v = (px[s + c] / 255 - 0.5) * 4;
-          data[d + c] = v;
-          data[t + c] = v;
-        }
-      }
-    }
-  }
-  const batch = tf.tensor4d(data, [2 * n, h, w, 3]);
-  let probs = null;
-  for (const model of models) {
-    const output = model.predictOnBatch(batch);
-    const both = await output.data();
-    output.dispose();
-    const k = both.length / (2 * n);
-    if (!probs) probs = new Float32Array(n * k);
-    for (let i = 0; i < n * k; i++) probs[i] += (both[i] + both[n * k + i]) / (2 * models.length);
-  }
-  batch.dispose();
-  return probs;
-}
+// The reading's parts, for the tests and the tools' comparisons.
+export { classify, readCorners, indexReading, regions, cornerRects, sureNames };
 
 // api (page.js): typeKeys(chars) types keypad characters through the page's key path as the
 // camera's own; trickKeys(codes), drop(), players(), gone(), played(), entered(),
@@ -174,40 +39,13 @@ export async function classify(px, n) {
 // tr(key) is the page's texts; redraw() paints the panel. before: the element the view goes
 // above.
 export function createCamera(api, before) {
-  const view = document.createElement("div");
-  view.id = "camera-view";
-  const video = document.createElement("video");
-  video.muted = true;
-  video.playsInline = true;
-  video.setAttribute("playsinline", "");
-  const overlay = document.createElement("canvas");
-  const note = document.createElement("p");
-  note.id = "camera-note";
-  note.setAttribute("role", "status");
-  const frame = document.createElement("div");
-  frame.className = "cam-frame";
-  // Shown while the deck is not read reliably: the player asks the camera to read again.
-  // Over the view, which it takes no height from (a phone's keys have none to spare).
-  const again = document.createElement("button");
-  again.id = "camera-again";
-  again.type = "button";
-  again.hidden = true;
-  frame.append(video, overlay, again);
-  // Its own way out, whatever happened: camera mode off, the keys as ever.
-  const close = document.createElement("button");
-  close.id = "camera-close";
-  close.type = "button";
-  close.textContent = "×";
-  close.title = close.ariaLabel = api.tr("close camera");
-  close.addEventListener("click", () => {
+  const { view, video, note, frame, again, say, drawOverlay } = createView(api.tr, before, () => {
     const open = document.getElementById("camera-open");
     if (running && open) open.click(); // as the player's own camera button: page.js turns it off
     else stopped();
   });
-  view.append(close, frame, note);
-  before.before(view); // above the keys: the view, then the keys to type on
-  const crop = document.createElement("canvas");
-  const cropCtx = crop.getContext("2d", { willReadFrequently: true });
+  const readFrame = createReader();
+  let meta = null; // model.json, once loaded
 
   let stream = null;
   let timer = 0;
@@ -227,56 +65,8 @@ export function createCamera(api, before) {
   let unreliable = false; // the deck was read wrong: nothing is proposed
   let dropped = null; // {codes, winner, at}: a proposal the player's key dropped at entered()
 
-  // A camera that gives less than the 640 x 480 the page asks for makes each box fewer
-  // pixels, and more cards come out "not sure" (docs/web.md "Camera"): the note says so.
-  function say(key, extra) {
-    const w = video.videoWidth;
-    const h = video.videoHeight;
-    const low = w && h && Math.min(w, h) < LOW_SIDE ? " · " + api.tr("low resolution") + " "
-      + w + "×" + h : "";
-    note.textContent = api.tr(key) + (extra ? " " + extra : "") + low;
-  }
-
-  function drawOverlay(n) {
-    const w = video.videoWidth;
-    const h = video.videoHeight;
-    if (!w || !h) return;
-    if (overlay.width !== w || overlay.height !== h) [overlay.width, overlay.height] = [w, h];
-    const g = overlay.getContext("2d");
-    g.clearRect(0, 0, w, h);
-    g.lineWidth = Math.max(2, w / 160);
-    g.font = Math.round(h / 12) + "px system-ui, sans-serif";
-    g.textAlign = "center";
-    boxes(n, w, h, meta.input[2], meta.input[1]).forEach(([x, y, bw, bh], i) => {
-      const s = shown[i] || "";
-      const bad = s === "?" || s[0] === "!"; // not sure, or a card already played
-      g.strokeStyle = bad ? "#ff6b5f" : s && s !== "none" ? "#7f7" : "#fff";
-      g.strokeRect(x, y, bw, bh);
-      const label = s === "?" ? api.tr("not sure") : s[0] === "!" ? cardText(s.slice(1))
-        : s && s !== "none" ? cardText(s) : String(i + 1);
-      g.fillStyle = "rgba(0,0,0,0.6)";
-      g.fillRect(x, y + bh - h / 9, bw, h / 9);
-      g.fillStyle = bad ? "#ff6b5f" : "#fff";
-      g.fillText(label, x + bw / 2, y + bh - h / 40);
-    });
-  }
-
-  async function read(n, gone, played) {
-    const w = video.videoWidth;
-    const h = video.videoHeight;
-    const [, inH, inW] = meta.input;
-    // A canvas given its size again is made again: only when the trick's size changes.
-    if (crop.width !== inW || crop.height !== inH * n) [crop.width, crop.height] = [inW, inH * n];
-    cropCtx.imageSmoothingEnabled = true;
-    cropCtx.imageSmoothingQuality = "high";
-    regions(n, w, h, inW, inH, meta.margin || 0).forEach(([rx, ry, rw, rh], i) => {
-      const [sx, sy] = [Math.round(rx), Math.round(ry)];
-      cropCtx.drawImage(video, sx, sy, Math.round(rx + rw) - sx, Math.round(ry + rh) - sy,
-        0, i * inH, inW, inH);
-    });
-    const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
-    return sureNames(probs, n, meta.classes, new Set(gone.split(" ")), meta.thresholds,
-      new Set(played.split(" ")));
+  function read(n, gone, played) {
+    return readFrame(video, n, new Set(gone.split(" ")), new Set(played.split(" ")));
   }
 
   function steady(reads) {
@@ -394,7 +184,8 @@ export function createCamera(api, before) {
           if (now && !now.includes("none")) propose(now, started);
           else if (empty) say("lay the cards");
         }
-        drawOverlay(n);
+        drawOverlay(boxes(n, video.videoWidth, video.videoHeight, meta.input[2],
+          meta.input[1]), shown);
       } catch (err) {
         say("camera error", String(err && err.message ? err.message : err));
       } finally {
@@ -444,32 +235,11 @@ export function createCamera(api, before) {
       frame.hidden = true; // no black box over the keys until a camera answers
       // The camera is asked for first: the model and TensorFlow.js (about 2 MB) load only
       // once there is one. Each way it can fail is said in the player's words.
-      if (!window.isSecureContext) {
-        // A plain http page from another computer: the browser gives it no camera at all.
-        say("camera needs https", "https://" + location.host + location.pathname);
-        return false;
-      }
-      if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-        say("no camera here");
-        return false;
-      }
-      say("camera asking");
-      try {
-        stream = await navigator.mediaDevices.getUserMedia({
-          audio: false,
-          video: { facingMode: { ideal: "environment" }, width: { ideal: 640 },
-            height: { ideal: 480 } },
-        });
-      } catch (err) {
-        const name = err && err.name;
-        say(name === "NotAllowedError" || name === "SecurityError" ? "camera denied"
-          : name === "NotReadableError" || name === "AbortError" ? "camera busy"
-            : "no camera here");
-        return false;
-      }
+      stream = await askCamera(say);
+      if (!stream) return false;
       say("camera loading");
       try {
-        await loadModel();
+        meta = (await loadModels()).meta;
       } catch (err) {
         stopped();
         view.hidden = false;

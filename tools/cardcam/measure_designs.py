@@ -1,9 +1,11 @@
-"""The committed camera model on card designs made to break it (issue 44): the generator's
-seeds and the hand-made designs of tools/cardcam/decks.py, each laid in boxes and read
-exactly as the bench reads the held-out deck (tools/camera_figures.py held_out(): tricks of
-2 to 4 cards in 640 x 480 camera frames with scenes.trick_frame's augmentations, each box
-read as the page reads it: both networks, the box and its turned copy averaged,
-model.json's per-class thresholds, nothing of the deal known).
+"""The committed camera models on card designs made to break them (issue 44): the generator's
+measured seeds and the hand-made designs of tools/cardcam/decks.py, each laid in boxes and
+read exactly as the bench reads the held-out deck (tools/camera_figures.py held_out():
+tricks of 2 to 4 cards in 640 x 480 camera frames with scenes.trick_frame's augmentations,
+each box read as the page reads it: the whole-card networks, the box and its turned copy
+averaged, model.json's per-class thresholds, and the index reader on its two corners,
+which must be sure of the same card (camera_figures.read_boxes); nothing of the deal
+known). tools/bench.py --camera-designs puts the figures into bench.json.
 
     .venv/bin/python tools/cardcam/measure_designs.py [--tricks N] [--seed S ...]
                      [--hand NAME ...] [--no-npm] [--json FILE]
@@ -42,19 +44,71 @@ SEED = camera_figures.SEED  # the bench's: the same tricks for every design
 FRAME = camera_figures.PAGE_FRAME  # 640 x 480, what the page asks a phone for
 
 
-def measure(sess, deck, thresholds, tricks=TRICKS, seed=SEED, frame_size=FRAME):
-    """The figures of one deck (scenes.load_deck's dict): its cards in `tricks` tricks,
-    drawn and read as camera_figures.held_out() draws and reads them."""
+def read_frames(sess, deck, tricks=TRICKS, seed=SEED, frame_size=FRAME, corner=None):
+    """The tricks of one deck (scenes.load_deck's dict), drawn as camera_figures.held_out()
+    draws them, and what the page reads of each frame: (codes, the whole-card networks'
+    probabilities of its boxes, its boxes' corners for the index reader) a trick."""
+    corner = camera_figures.index_meta()["corner"] if corner is None else corner
     rng = np.random.default_rng(seed)
-    out = {"tricks": tricks, "boxes": 0, "right": 0, "wrong": 0, "unsure": 0,
-           "wrong_tricks": 0, "wrong_suit": 0, "wrong_rank": 0}
-    wrong = {}
+    out = []
     for _ in range(tricks):
         n = int(rng.integers(2, 5))
         codes = [scenes.CARDS[i] for i in rng.choice(len(scenes.CARDS), n, replace=False)]
         frame, _ = scenes.trick_frame(rng, deck, codes, *frame_size)
-        got = camera_figures.read_boxes(sess, frame, n, thresholds)
-        out["boxes"] += n
+        out.append((codes, camera_figures.probabilities(sess, scenes.crops(frame, n)),
+                    scenes.frame_corners(frame, n, corner)))
+    return out
+
+
+def cached_frames(cache, name, sess, deck, tricks, seed=SEED, frame_size=FRAME):
+    """read_frames(), kept in cache/ (a folder, or None: not kept) under the design's name,
+    the tricks, the seed and the whole-card model's hash: the index reader can be trained
+    again and measured without drawing and reading the frames again."""
+    corner = camera_figures.index_meta()["corner"]
+    if cache is None:
+        return read_frames(sess, deck, tricks, seed, frame_size, corner)
+    path = os.path.join(cache, "%s-%d-%d-%dx%d-%s-c%g.npz" % (
+        name.replace(" ", "_"), tricks, seed, *frame_size, scenes.meta()["sha256"][:16], corner))
+    if os.path.exists(path):
+        with np.load(path) as z:
+            sizes = z["sizes"]
+            codes, probs, corners = str(z["codes"]).split(), z["probs"], z["corners"]
+        out, at = [], 0
+        for n in sizes:
+            out.append((codes[at:at + n], probs[at:at + n], corners[2 * at:2 * at + 2 * n]))
+            at += n
+        return out
+    out = read_frames(sess, deck, tricks, seed, frame_size, corner)
+    os.makedirs(cache, exist_ok=True)
+    np.savez(path + ".part.npz", sizes=np.array([len(c) for c, _p, _x in out]),
+             codes=" ".join(c for cs, _p, _x in out for c in cs),
+             probs=np.concatenate([p for _c, p, _x in out]),
+             corners=np.concatenate([x for _c, _p, x in out]))
+    os.replace(path + ".part.npz", path)
+    return out
+
+
+def measure(sess, deck, thresholds, tricks=TRICKS, seed=SEED, frame_size=FRAME, cache=None,
+            name=""):
+    """The figures of one deck (scenes.load_deck's dict): its cards in `tricks` tricks,
+    drawn and read as camera_figures.held_out() draws and reads them (read_boxes: the
+    whole-card networks, then the index reader's agreement)."""
+    index_thresholds = camera_figures.index_meta()["thresholds"]
+    out = {"tricks": tricks, "boxes": 0, "right": 0, "wrong": 0, "unsure": 0,
+           "wrong_tricks": 0, "wrong_suit": 0, "wrong_rank": 0,
+           "alone_right": 0, "alone_wrong": 0, "alone_wrong_tricks": 0}
+    wrong = {}
+    for codes, probs, corners in cached_frames(cache, name, sess, deck, tricks, seed,
+                                               frame_size):
+        index = camera_figures.index_probabilities(corners)
+        got = camera_figures.sure_names(probs, frozenset(), thresholds, frozenset(),
+                                        (index, index_thresholds))
+        # the whole-card networks alone, as the page read before the index reader
+        alone = camera_figures.sure_names(probs, frozenset(), thresholds)
+        out["alone_right"] += sum(g == c for g, c in zip(alone, codes))
+        out["alone_wrong"] += sum(g in scenes.CARDS and g != c for g, c in zip(alone, codes))
+        out["alone_wrong_tricks"] += all(g in scenes.CARDS for g in alone) and alone != codes
+        out["boxes"] += len(codes)
         for g, c in zip(got, codes):
             if g == c:
                 out["right"] += 1
@@ -91,17 +145,88 @@ def markdown(rows):
         return "%.1f%%" % (100 * n / row["boxes"])
 
     out = ["| design | what it is | right and sure | **wrong and sure** | unsure | "
-           "tricks proposed with a wrong card | commonest wrong readings (true as read) |",
-           "|---|---|---|---|---|---|---|"]
+           "tricks proposed with a wrong card | commonest wrong readings (true as read) | "
+           "whole-card networks alone: right and sure / wrong and sure |",
+           "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         worst = ", ".join("%s as %s %d" % (*k.split(">"), v)
                           for k, v in list(r["wrong_readings"].items())[:3])
         wrong = "**%s** (suit wrong: %d)" % (pct(r["wrong"], r), r["wrong_suit"]) \
             if r["wrong"] else "**0**"
-        out.append("| %s | %s | %s | %s | %s | %d | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %d | %s | %s / %s |" % (
             r["design"], r["about"], pct(r["right"], r), wrong, pct(r["unsure"], r),
-            r["wrong_tricks"], worst or "none"))
+            r["wrong_tricks"], worst or "none", pct(r["alone_right"], r),
+            pct(r["alone_wrong"], r)))
     return "\n".join(out)
+
+
+def key(name):
+    """A design's name as bench.json's key for it (letters, digits and _ only)."""
+    return name.replace("-", "_").replace(" ", "_")
+
+
+def measure_all(tricks=TRICKS, seeds=None, hands=None, npm=True, echo=print, cache=None):
+    """Every design's figures (a list of dicts, the npm held-out deck first when npm)."""
+    seeds = decks.MEASURED if seeds is None else seeds
+    hands = sorted(decks.HAND) if hands is None else hands
+    designs = [decks.design(s) for s in seeds] + [decks.hand(n) for n in hands]
+    if not decks.fonts_installed():
+        raise SystemExit("the designs' typefaces are not installed: cd tools/cardcam && npm ci")
+    sess = camera_figures.session()
+    thresholds = scenes.meta()["thresholds"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for params in ([None] if npm else []) + designs:
+            t0 = time.time()
+            if params is None:
+                deck = camera_figures.render_held_out(os.path.join(tmp, "npm"))
+                name, kind = "npm held-out", "npm"
+            else:
+                deck = decks.deck(params)
+                name, kind = params["name"], params["kind"]
+            got = measure(sess, deck, thresholds, tricks, cache=cache, name=name)
+            got.update({"design": name, "kind": kind, "about": describe(params),
+                        "seconds": round(time.time() - t0, 1)})
+            rows.append(got)
+            echo("%-13s %5d boxes  right and sure %5.1f%%  WRONG and sure %4d (%5.2f%%: "
+                 "suit %d, rank %d)  unsure %5.1f%%  tricks proposed wrong %d of %d  %s  "
+                 "[%s]" % (
+                     name, got["boxes"], 100 * got["right"] / got["boxes"], got["wrong"],
+                     100 * got["wrong"] / got["boxes"], got["wrong_suit"], got["wrong_rank"],
+                     100 * got["unsure"] / got["boxes"], got["wrong_tricks"], got["tricks"],
+                     " ".join("%s:%d" % kv for kv in got["wrong_readings"].items()),
+                     got["about"]))
+    return rows
+
+
+def bench_raw(rows):
+    """The figures as bench.json keeps them (tools/bench.py --camera-designs): per design
+    (key()), its counts and shares in percent; and over the generator seeds together."""
+    out = {}
+    for r in rows:
+        out[key(r["design"])] = dict(
+            {k: r[k] for k in ("tricks", "boxes", "right", "wrong", "unsure", "wrong_tricks",
+                               "wrong_suit", "wrong_rank", "alone_wrong",
+                               "alone_wrong_tricks")},
+            right_pct=100 * r["right"] / r["boxes"], wrong_pct=100 * r["wrong"] / r["boxes"],
+            unsure_pct=100 * r["unsure"] / r["boxes"],
+            alone_right_pct=100 * r["alone_right"] / r["boxes"],
+            alone_wrong_pct=100 * r["alone_wrong"] / r["boxes"], about=r["about"])
+    gen = [r for r in rows if r["kind"] == "generator"]
+    if gen:
+        boxes = sum(r["boxes"] for r in gen)
+        out["generator"] = {
+            "designs": len(gen), "boxes": boxes, "tricks": sum(r["tricks"] for r in gen),
+            "right_pct": 100 * sum(r["right"] for r in gen) / boxes,
+            "wrong": sum(r["wrong"] for r in gen),
+            "wrong_tricks": sum(r["wrong_tricks"] for r in gen),
+            "alone_right_pct": 100 * sum(r["alone_right"] for r in gen) / boxes,
+            "alone_wrong_pct": 100 * sum(r["alone_wrong"] for r in gen) / boxes}
+    out["wrong"] = sum(r["wrong"] for r in rows)
+    out["wrong_tricks"] = sum(r["wrong_tricks"] for r in rows)
+    out["designs"] = len(rows)
+    out["tricks"] = rows[0]["tricks"] if rows else 0
+    return out
 
 
 def main(argv=None):
@@ -112,36 +237,11 @@ def main(argv=None):
     ap.add_argument("--hand", nargs="*", default=None, help="hand-made designs (default all)")
     ap.add_argument("--no-npm", action="store_true", help="without the npm held-out deck")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--cache", metavar="DIR",
+                    help="keep each design's frames as read by the whole-card networks here")
     args = ap.parse_args(argv)
-    seeds = decks.MEASURED if args.seed is None else args.seed
-    hands = sorted(decks.HAND) if args.hand is None else args.hand
-    designs = [decks.design(s) for s in seeds] + [decks.hand(n) for n in hands]
-    if not decks.fonts_installed():
-        raise SystemExit("the designs' typefaces are not installed: cd tools/cardcam && npm ci")
-    sess = camera_figures.session()
-    thresholds = scenes.meta()["thresholds"]
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for params in ([] if args.no_npm else [None]) + designs:
-            t0 = time.time()
-            if params is None:
-                deck = camera_figures.render_held_out(os.path.join(tmp, "npm"))
-                name, kind = "npm held-out", "npm"
-            else:
-                deck = decks.deck(params)
-                name, kind = params["name"], params["kind"]
-            got = measure(sess, deck, thresholds, args.tricks)
-            got.update({"design": name, "kind": kind, "about": describe(params),
-                        "seconds": round(time.time() - t0, 1)})
-            rows.append(got)
-            print("%-13s %5d boxes  right and sure %5.1f%%  WRONG and sure %4d (%5.2f%%: "
-                  "suit %d, rank %d)  unsure %5.1f%%  tricks proposed wrong %d of %d  %s  "
-                  "[%s]" % (
-                      name, got["boxes"], 100 * got["right"] / got["boxes"], got["wrong"],
-                      100 * got["wrong"] / got["boxes"], got["wrong_suit"], got["wrong_rank"],
-                      100 * got["unsure"] / got["boxes"], got["wrong_tricks"], got["tricks"],
-                      " ".join("%s:%d" % kv for kv in got["wrong_readings"].items()),
-                      got["about"]), flush=True)
+    rows = measure_all(args.tricks, args.seed, args.hand, not args.no_npm,
+                       lambda line: print(line, flush=True), args.cache)
     print(markdown(rows))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
