@@ -4,8 +4,8 @@ Shared by the host (tools/deploy.py refuses to deploy a bad file) and the board 
 checks board.json at boot). Runs on CPython and MicroPython; imports only compat.py's
 const, which is resident on the board anyway.
 
-    errors = check(cfg)      # list of messages, empty = good
-    check_display(cfg)       # only the display part: can the panel show the errors?
+    errors(cfg)              # list of messages, empty = good; changes nothing
+    display_errors(cfg)      # only the display part: can the panel show the errors?
 
 The format:
 
@@ -266,7 +266,7 @@ class _Check:
                     " and ".join(where)))
 
 
-def check(cfg):
+def errors(cfg):
     """Every problem of a board file (parsed JSON) as a message; [] when it is good."""
     c = _Check()
     top = _TOP.split()
@@ -327,7 +327,7 @@ def check(cfg):
     return c.errors
 
 
-def check_display(cfg):
+def display_errors(cfg):
     """Problems of the display part alone: [] means the panel can be started (to show the
     other problems on it)."""
     if type(cfg) is not dict or "display" not in cfg:
@@ -351,7 +351,7 @@ def load(path):
         return None, ["%s: cannot be read" % path]
     except ValueError as e:
         return None, ["%s: not valid JSON (%s)" % (path, e)]
-    errors = check(cfg)
+    found = errors(cfg)
     if type(cfg) is dict:
         cfg.pop(_TOP.split()[8], None)  # "supply" (a name never interned on the board)
-    return cfg, errors
+    return cfg, found

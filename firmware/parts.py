@@ -90,13 +90,13 @@ def make_keys(cfg):
 
 def report(cfg, errors, name):
     """Board file problems: always on the console, on the panel when its part is good."""
-    from boardcheck import check_display
+    from boardcheck import display_errors
 
     print("%s: %d problem%s:" % (name, len(errors), "" if len(errors) == 1 else "s"))
     for e in errors:
         print("  " + e)
     print("Fix %s (see docs/boards.md) and reset." % name)
-    if cfg is None or check_display(cfg):
+    if cfg is None or display_errors(cfg):
         return
     try:
         d = make_display(cfg)

@@ -49,7 +49,7 @@ def test_there_are_the_seven_boards():
 def test_board_file_passes_the_check(name):
     cfg, errors = boardcheck.load(os.path.join(BOARDS, name))
     assert errors == []
-    assert boardcheck.check_display(cfg) == []
+    assert boardcheck.display_errors(cfg) == []
 
 
 def test_board_files_pass_on_micropython_too(micropython):
@@ -87,7 +87,7 @@ def test_board_files_say_what_the_design_says():
     for n in os.listdir(os.path.join(ROOT, "boards")):
         if n.startswith("devkitc-"):
             assert load(n)["supply"] == {"iq_mA": 5.0, "led_mA": 1.0, "led_removable": True}, n
-    assert boardcheck.check(edit(ref, "battery-", None)) == []
+    assert boardcheck.errors(edit(ref, "battery-", None)) == []
     # The Heltec reads its cell (the gauge): GPIO 37 through 220k/100k, switched by GPIO 21.
     b = load("heltec-wifi-kit-32.json")["battery"]
     assert (b["adc"], b["divider"], b["adc_on"]) == (37, 3.2, 21)
@@ -281,13 +281,13 @@ ERRORS = [
 @pytest.mark.parametrize("base,path,value,messages", ERRORS,
                          ids=["%s=%r" % (row[1], row[2]) for row in ERRORS])
 def test_schema_error(base, path, value, messages):
-    assert boardcheck.check(edit(base(), path, value)) == messages
+    assert boardcheck.errors(edit(base(), path, value)) == messages
 
 
 def test_several_problems_are_all_reported():
     cfg = edit(edit(good(), "display.sda", 6), "keys.cols.1", 36)
     cfg["extra"] = 1
-    assert boardcheck.check(cfg) == [
+    assert boardcheck.errors(cfg) == [
         "unknown field 'extra' (allowed: name, display, keys, buzzer, wake, wifi, battery, "
      "watchdog, supply)",
         "display.sda: pin 6 is wired to the flash chip (GPIO 6-11); use another pin",
@@ -296,8 +296,8 @@ def test_several_problems_are_all_reported():
 
 
 def test_not_an_object_and_not_json(tmp_path):
-    assert boardcheck.check([1, 2]) == ["the board file must be a JSON object {...}"]
-    assert boardcheck.check(edit(good(), "keys", 5)) == ["keys: must be an object {...}"]
+    assert boardcheck.errors([1, 2]) == ["the board file must be a JSON object {...}"]
+    assert boardcheck.errors(edit(good(), "keys", 5)) == ["keys: must be an object {...}"]
     bad = tmp_path / "bad.json"
     bad.write_text('{"name": "x",')
     cfg, errors = boardcheck.load(str(bad))
@@ -306,9 +306,9 @@ def test_not_an_object_and_not_json(tmp_path):
 
 def test_display_part_alone():
     # A key problem leaves the display usable (main.py shows the problems on it)...
-    assert boardcheck.check_display(edit(good(), "keys.cols.0", 35)) == []
+    assert boardcheck.display_errors(edit(good(), "keys.cols.0", 35)) == []
     # ...a display problem does not.
-    assert boardcheck.check_display(edit(good(), "display.sda", 36)) == [
+    assert boardcheck.display_errors(edit(good(), "display.sda", 36)) == [
         "display.sda: pin 36 is input-only (34-39) and cannot drive I2C"]
     assert boardcheck.address("0x3D") == 0x3D and boardcheck.address(60) == 0x3C
 
@@ -318,7 +318,7 @@ def test_schema_errors_read_the_same_on_micropython(micropython, tmp_path):
     src = tmp_path / "cfgs.json"
     src.write_text(json.dumps(cfgs))
     code = ("import json, boardcheck\nfor c in json.load(open(%r)):\n"
-            " print(json.dumps(boardcheck.check(c)))\n" % str(src))
+            " print(json.dumps(boardcheck.errors(c)))\n" % str(src))
     out = micropython(["-c", code]).stdout.decode().splitlines()
     assert [json.loads(line) for line in out] == [m for _, _, _, m in ERRORS]
 
