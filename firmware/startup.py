@@ -72,16 +72,15 @@ def boot(board, data, club_file, make_buzzer):
                        on_settings=power.configure)
     import parts  # again, for the club link: dropped again straight after
 
-    club = parts.make_club(cfg, app, club_file, wiring.link_club)
+    # The loop's ticker: the club link (a ticker itself), or None...
+    ticker = parts.make_club(cfg, app, club_file, wiring.link_club)
     del parts, wiring
     unload("parts")
     cell = cfg.get("battery")
     if cell is not None and "adc" in cell:  # the board reads its cell: the gauge
         from ui.cellwatch import CellWatch
 
-        ticker = CellWatch(machine, cell, app, club)
-    else:
-        ticker = club
+        ticker = CellWatch(machine, cell, app, ticker)  # ...or the cell's, which steps it
     app.render()
     wdt, nap = watchdog(cfg)
     gc.collect()
