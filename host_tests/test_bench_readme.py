@@ -133,8 +133,6 @@ NOT_FROM_THE_BENCH = [
     ("docs/fonts.md", "(~0.9 KB of", "font_to_py's padding: arithmetic"),
     ("docs/fonts.md", "the 3.7 KB of glyph", "the glyphs' bytes: arithmetic"),
     ("docs/fonts.md", "about 0.5 KB of garbage", "font_to_py's search, measured by hand"),
-    ("docs/web.md", "the same 2,000 tricks of 2 to 4 cards, 5,989 cards",
-     "the card designs' tricks: tools/cardcam/measure_designs.py, not make bench (yet)"),
 ]
 
 
