@@ -41,8 +41,7 @@ an output driven low to connect a divider the board switches (the Heltec's).
 _WATCHDOG_MS, 8 s, when absent).
 "supply" (optional): what the board draws besides the chip and the panel, for the hours of
 play only (tools/battery.py): the regulator's quiescent current "iq_mA" and the power LED's
-current "led_mA" (0: none, or removed), both required with it, each 0-50 mA;
-"led_removable" (optional, true/false): whether the LED can be taken off the board.
+current "led_mA" (0: none, or removed), both required with it, each 0-50 mA.
 
 Pins are ESP32 (WROOM-32 / WROVER) GPIO numbers. The rules:
 - GPIO 0-5, 12-19, 21-23, 25-27, 32-39 exist; 6-11 are the module's flash.
@@ -76,7 +75,7 @@ _SPI_FREQ_MAX_SH1106 = const(4000000)
 # knows ("battery", "mAh", "kind") are then never interned for good in the board's heap.
 _TOP = const("name display keys buzzer wake wifi battery watchdog supply")
 _BATTERY = const("mAh V kind adc divider adc_on")
-_SUPPLY = const("iq_mA led_mA led_removable")
+_SUPPLY = const("iq_mA led_mA")
 _CELL = const(((50, 100000, "a capacity in mAh"), (1, 24, "a cell voltage in V")))
 _DISPLAY = const(("bus", "chip", "sda", "scl", "addr", "freq", "reset", "rotate"))
 _DISPLAY_SPI = const(("bus", "chip", "sck", "mosi", "dc", "cs", "freq", "reset", "rotate"))
@@ -316,13 +315,11 @@ def errors(cfg):
     if top[8] in cfg:  # "supply": the regulator's and the power LED's mA, for the bench only
         b = cfg[top[8]]
         names = _SUPPLY.split()
-        if c.fields(top[8], b, names, names[:2]):
-            for k in names[:2]:
+        if c.fields(top[8], b, names, names):
+            for k in names:
                 v = b.get(k, 0)  # (a missing one is reported above)
                 if type(v) not in (int, float) or not 0 <= v <= 50:
                     c.err("supply.%s: %r is not a current in mA (0-50)" % (k, v))
-            if type(b.get(names[2], True)) is not bool:
-                c.err("supply.%s: must be true or false" % names[2])
     c.duplicates()
     return c.errors
 

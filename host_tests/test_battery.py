@@ -155,8 +155,10 @@ def test_the_cell_and_the_supply_come_from_the_board_file():
     with open(os.path.join(ROOT, "boards", "devkitc-ssd1306-keypad.json")) as f:
         cfg = json.load(f)
     assert battery.cell_of(cfg) == cfg["battery"]
-    assert battery.supply_of(cfg) == cfg["supply"] == {"iq_mA": 5.0, "led_mA": 1.0,
-                                                       "led_removable": True}
+    assert cfg["supply"] == {"iq_mA": 5.0, "led_mA": 1.0}
+    # the LED's lever is the bench's knowledge (LED_REMOVABLE), never a field the board parses
+    assert battery.supply_of(cfg) == dict(cfg["supply"], led_removable=True)
+    assert battery.supply_of(dict(cfg, name="Heltec"))["led_removable"] is False
     del cfg["battery"]
     assert battery.cell_of(cfg) == battery.DEFAULT_CELL
     del cfg["supply"]

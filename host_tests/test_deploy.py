@@ -86,7 +86,7 @@ def test_board_files_say_what_the_design_says():
     # LED's (docs/boards.md, Battery).
     for n in os.listdir(os.path.join(ROOT, "boards")):
         if n.startswith("devkitc-"):
-            assert load(n)["supply"] == {"iq_mA": 5.0, "led_mA": 1.0, "led_removable": True}, n
+            assert load(n)["supply"] == {"iq_mA": 5.0, "led_mA": 1.0}, n
     assert boardcheck.errors(edit(ref, "battery-", None)) == []
     # The Heltec reads its cell (the gauge): GPIO 37 through 220k/100k, switched by GPIO 21.
     b = load("heltec-wifi-kit-32.json")["battery"]
@@ -265,9 +265,10 @@ ERRORS = [
     (good, "supply", 5, ["supply: must be an object {...}"]),
     (good, "supply.led_mA-", None, ["supply: missing field 'led_mA'"]),
     (good, "supply.led", 1,
-     ["supply: unknown field 'led' (allowed: iq_mA, led_mA, led_removable)"]),
-    (good, "supply.led_removable", 1, ["supply.led_removable: must be true or false"]),
-    (good, "supply.led_removable", False, []),
+     ["supply: unknown field 'led' (allowed: iq_mA, led_mA)"]),
+    # whether the LED can be taken off is the bench's (tools/battery.py), not the board's
+    (good, "supply.led_removable", True,
+     ["supply: unknown field 'led_removable' (allowed: iq_mA, led_mA)"]),
     (good, "supply.iq_mA", 60, ["supply.iq_mA: 60 is not a current in mA (0-50)"]),
     (good, "supply.led_mA", -1, ["supply.led_mA: -1 is not a current in mA (0-50)"]),
     (good, "supply.led_mA", True, ["supply.led_mA: True is not a current in mA (0-50)"]),

@@ -146,14 +146,22 @@ def wake_to_frame_ms(turn_bytes, i2c_hz=I2C_HZ):
     return WAKE_MS + TURN_MS + turn_bytes * 9 * 1000.0 / i2c_hz
 
 
+# Whether a board's power LED can be taken off (the LED lever), by the board file's name:
+# the DevKitC's LED and its resistor are parts on the 3.3 V rail with no jumper, so they can
+# be desoldered. Kept here, not in the board file: the board parses its file at boot, and a
+# field there (with its check) cost the 32-bit heap peak 208 B for a figure only the bench
+# uses.
+LED_REMOVABLE = ("ESP32 DevKitC",)
+
+
 def supply_of(board):
-    """The board file's "supply" ({"iq_mA", "led_mA"}): a board without one cannot be
-    priced."""
+    """The board file's "supply" ({"iq_mA", "led_mA"}) with "led_removable" (LED_REMOVABLE):
+    a board without one cannot be priced."""
     supply = board.get("supply")
     if supply is None:
         raise ValueError("%s: no \"supply\" (iq_mA, led_mA) in the board file" %
                          board.get("name"))
-    return supply
+    return dict(supply, led_removable=board.get("name", "").startswith(LED_REMOVABLE))
 
 
 def boost(board_ma, cell_v):
@@ -169,10 +177,10 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=
     """Price an evening measured by tools/evening.py (its JSON, parsed): the average
     current on each rail and from the cell, the time share of each state, hours of play
     and evenings per charge on `cell` ({"mAh", "V"}) with the board's `supply` ({"iq_mA",
-    "led_mA", "led_removable"}).
+    "led_mA", "led_removable"}: supply_of()).
 
-    The levers: led=False, the power LED taken off (only where the board file says it can
-    be: "led_removable"); iq_mA, another regulator's quiescent current (REGULATORS);
+    The levers: led=False, the power LED taken off (only where it can be: "led_removable",
+    LED_REMOVABLE); iq_mA, another regulator's quiescent current (REGULATORS);
     supply_from "cell", the regulator fed from the cell directly, no boost converter;
     cpu_mhz, the CPU's clock (machine.freq(); a loop turn takes TURN_MS x 160 / cpu_mhz);
     wifi_mA, the modem-sleep average with the club link up (the listen interval);
@@ -182,7 +190,7 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=
         raise ValueError("an evening with the club link up and light sleeps: WiFi does not "
                          "survive them (hw/power.py)")
     if not led and supply.get("led_removable") is False:
-        raise ValueError("this board's power LED cannot be taken off (supply.led_removable)")
+        raise ValueError("this board's power LED cannot be taken off (battery.LED_REMOVABLE)")
     if supply_from not in ("boost", "cell"):
         raise ValueError("supply_from: boost or cell")
     total = float(ev["evening_s"] * 1000)
@@ -256,7 +264,7 @@ GOALS = {"plain": TARGETS["evenings"], "club": TARGETS["evenings_club"]}  # tool
 SETUP = {"contrast": 40, "dim_s": 15}  # the players' settings of the set-ups below
 LEVERS = (
     ("led_off", "power LED taken off (the DevKitC has no switch for it: desolder it or cut "
-     "its resistor; `led_removable`)", "plain", None, {"led": False}, False),
+     "its resistor)", "plain", None, {"led": False}, False),
     ("contrast40", "contrast 40 (the settings list's lowest; 200 before)", "plain",
      {"contrast": 40}, {}, False),
     ("dim15", "dimmed after 15 s (the settings list's shortest; 30 before)", "plain",
