@@ -20,7 +20,7 @@ from compat import const
 # One line a job: its name, then its modules. Bytes, not a tuple of strings: the table
 # costs its length once, while a tuple would keep each name in the heap a second time.
 _JOBS = const(
-    b"\nboot startup boardcheck parts wiring hw.display_build hw.keys_build hw.wake"
+    b"\nboot startup boardcheck parts wiring hw.display_build hw.keys_build hw.wake ui.app_club"
     b"\nrestore session.restore"  # rebuilding the match from the flash at boot
     b"\nrepair store.repair store.recover"  # the journal's scan and repair (Store.load)
     b"\nblob store.recover"  # reading a packed file (Store.load_blob)

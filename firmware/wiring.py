@@ -66,4 +66,6 @@ def link_club(app, cfg, store, link, now, socket=None, wlan=None, kind=None):
         from net.clublink import Club
 
         kind = Club
-    return kind(link, app.club_event, app.club_session(), store, cfg, now, socket, wlan)
+    from ui.app_club import session_of
+
+    return kind(link, app.club_event, session_of(app), store, cfg, now, socket, wlan)

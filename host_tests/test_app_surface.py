@@ -20,7 +20,7 @@ HOSTS = ("tools/sim.py",)
 # The App's own code: ui/app.py, and its parts loaded only for their moment (ui/app_*.py).
 OWN = ("firmware/ui/app.py",)
 # Where the App still is reached behind. The list may only shrink: it is empty since the
-# club link takes its session from App.club_session() (issue 47).
+# club link takes its session from ui/app_club.py (issue 47).
 KNOWN = {}
 
 

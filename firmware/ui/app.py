@@ -278,11 +278,6 @@ class App:
         """The lifetime statistics (session/stats.py): {name: {"played", "won", ...}}."""
         return self.session.load_stats()
 
-    def club_session(self):
-        """The match the club link (net/clublink.py) follows and seats: the Session, whose
-        changes it sends and whose new_match starts a seated round. Asked once, at boot."""
-        return self.session
-
     def settle(self):
         """What a key left to do, called by the loop after the key and before render(). A
         match has just ended: its statistics are added now, once the code of the key that
