@@ -342,7 +342,8 @@ class Service:
         if isinstance(st, dict) and isinstance(st.get("version"), int):
             with self.lock:
                 self.firmware[table] = {k: st[k] for k in ("version", "state", "offered",
-                                                           "why", "failed") if k in st}
+                                                           "refused", "why", "failed")
+                                        if k in st}
 
     def seated(self, table, seat):
         """A seating the director sets (club/actions.py): as if heard (club/intake.py)."""

@@ -495,9 +495,9 @@ def test_the_directors_page_says_why_a_table_refused_an_update(tmp_path):
     assert got["failed"] is None, got["failed"]
     assert not got["errors"], got["errors"]
     r = got["results"][1]
-    # The refused offer's version where the service keeps it.
-    v101 = " (version 101)" if "refused" in heard["t01"] else ""
-    v102 = " (version 102)" if "refused" in heard["t02"] else ""
+    # The refused offer's version, kept by the service (it dropped it before).
+    assert heard["t01"]["refused"] == 101 and heard["t02"]["refused"] == 102
+    v101, v102 = " (version 101)", " (version 102)"
     assert r["lines"] == [
         "t01: version 0, taking version 102; another offer%s was refused: older than the "
         "version it is taking. It goes on with version 102" % v101,
