@@ -68,6 +68,7 @@ class Fleet:
         self.states = {}
         self.parts = 0
         self.stopped = None  # why the run stops before every table is settled
+        self.offered = False  # once offered, every login offers again (back_up)
         self.changed = threading.Condition()
         client.on_message = self._on_message
 
@@ -81,9 +82,20 @@ class Fleet:
     def offer(self):
         offer = json.dumps({"version": self.version, "size": len(self.data),
                             "chunk": self.chunk})
+        self.offered = True
         self.subscribe()
         for t in self.tables:
             self.client.publish(wire.fw_topic(t, wire.FW_OFFER), offer, qos=1, retain=True)
+
+    def back_up(self):
+        """The login came back: subscribe again, and offer again once offered. A broker
+        that went down keeps what it saved last (venue.conf: every 2 s), so a retained
+        offer of its last seconds may be gone; the same offer again changes nothing at a
+        table that has it (update/job.py)."""
+        if self.offered:
+            self.offer()
+        else:
+            self.subscribe()
 
     def withdraw(self):
         for t in self.tables:
@@ -278,7 +290,7 @@ def main(argv=None):
         print("fleet: %s" % e, file=sys.stderr)
         return 3
     fleet = Fleet(client, data, tables, a.chunk)
-    login = Login(client, fleet.subscribe)
+    login = Login(client, fleet.back_up)
     try:
         if not login.alone():
             print("fleet: the broker closed this run's connection as %s within %g s of its "

@@ -192,3 +192,52 @@ def test_a_run_whose_login_keeps_being_taken_stops_and_says_so(built, tmp_path):
         code, out = run.end(30)
         assert code == 4, out
         assert "closed this run's connection 3 times" in out[-1] and "another" in out[-1], out
+
+
+
+def test_a_broker_that_lost_the_offer_gets_it_again_when_the_run_logs_in(built, tmp_path):
+    """The venue's broker saves every 2 s (venue.conf): killed just after a run's offer, it
+    may come back without it. The run, logging in again, offers again (it only subscribed
+    again before, so the tables never heard of the update)."""
+    import glob
+    import os
+
+    import mosquitto
+
+    need_broker()
+    with contextlib.ExitStack() as stack:
+        b = stack.enter_context(mosquitto.Broker(str(tmp_path / "broker"), users=USERS))
+        pw = tmp_path / "fleet.pw"
+        pw.write_text("fleet-pw\n")
+        run = Run(stack, b.port, pw, bundle(built, tmp_path, VERSION), "--tables", "t01",
+                  "--until-done", "--timeout", "120")
+        run.said("offered to t01")
+        assert retained_offer(b.port), run.out  # the broker holds it (the run's publish done)
+        b.kill()  # kill -9, and nothing of it saved: the offer is gone
+        for f in glob.glob(str(tmp_path / "broker" / "*.db")):
+            os.remove(f)
+        b.start()
+        assert run.count("fleet: the connection closed", 1), run.out
+        got = retained_offer(b.port)
+        assert got and b'"version": %d' % VERSION in got, (got, run.out)
+
+
+def retained_offer(port, timeout=30):
+    """The offer the broker holds for t01 (as t01 hears it on subscribing), or None."""
+    import paho.mqtt.client as mqtt
+    from net import wire
+
+    heard = threading.Event()
+    got = []
+    t = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+    t.username_pw_set("t01", USERS["t01"])
+    t.on_connect = lambda c, *a: c.subscribe(wire.fw_topic("t01", wire.FW_OFFER), 1)
+    t.on_message = lambda c, u, m: (got.append(m.payload), heard.set()) if m.payload else None
+    t.connect("127.0.0.1", port)
+    t.loop_start()
+    try:
+        heard.wait(timeout)
+    finally:
+        t.loop_stop()
+        t.disconnect()
+    return got[0] if got else None
