@@ -232,7 +232,7 @@ class Db:
     def refused_result(self, rid):
         """(table, result) a refused row holds whole; raises ValueError (the reason) if the
         row is not a whole result on a table's result topic."""
-        from club.standings import check
+        from club.standings import validate
 
         row = self.refused_row(rid)
         if row is None:
@@ -243,7 +243,7 @@ class Db:
             raise ValueError("row %d is not a table's result (%s)" % (rid, topic))
         try:
             msg = json.loads(body)
-            check(msg)
+            validate(msg)
         except ValueError as e:
             raise ValueError("row %d is not a whole result: %s" % (rid, e)) from None
         return table, msg

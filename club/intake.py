@@ -15,7 +15,7 @@ import json
 from net import wire
 
 from club.db import accept_entry, digest_of
-from club.standings import Invalid, check
+from club.standings import Invalid, validate
 
 # A result is a few hundred bytes: anything past this is refused before it is parsed, and
 # only its first bytes are kept (the broker's venue.conf caps messages at the same size).
@@ -52,7 +52,7 @@ class Intake:
             return None
         try:
             msg = json.loads(payload)
-            check(msg)
+            validate(msg)
         except (ValueError, Invalid) as e:
             self.refuse(topic, payload, str(e))
             return None

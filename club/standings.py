@@ -30,9 +30,7 @@ messages come; standings() is what the page, the terminal view and the retained 
 """
 
 # The validation is the wire's (club/__init__.py puts firmware/ on the path); the service's.
-# `check` is its old name, kept only until club/intake.py and club/db.py import validate.
 from net.wire import Invalid, validate  # noqa: F401
-from net.wire import validate as check  # noqa: F401
 from sixtysix.rules import side_name
 
 from club.rescore import Judge
