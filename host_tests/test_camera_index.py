@@ -1,6 +1,8 @@
 """Camera mode reads the index first (issue 44): a small network of its own reads each box's
 two corner indices (tools/cardcam/train_index.py, web/camera/index.bin), and a box is sure
-only when that reading is sure and names the card the whole-card networks read. The page
+only when the whole-card networks are sure, the index reader's likeliest card is theirs, and
+its probability reaches the joint rule's threshold (index.json's "agree", set on held-out
+designs where both readers named the same wrong card: joint_thresholds.py). The page
 (web/camread.js) and the tools (tools/camera_figures.py, tools/cardcam/measure_designs.py)
 read by one rule; on card designs the whole-card networks were sure and wrong of, the rule
 leaves no card wrong and sure.
@@ -47,6 +49,15 @@ def test_the_index_reader_is_small_and_set_apart_from_what_it_learnt():
     assert set(held) <= set(decks.THRESHOLD_SEEDS)
     assert not set(held) & (set(decks.TRAINING_SEEDS) | set(decks.MEASURED))
     assert all(0.8 <= t <= 0.9999 for t in info["thresholds"])
+    # the joint rule's threshold: set on the same held-out seeds, from boxes where both
+    # readers named the same card, at least as strict as the surest wrong one of those
+    agree = info["agree"]
+    lo, hi = agree["set_from"]["seeds"]
+    assert set(range(lo, hi + 1)) <= set(decks.THRESHOLD_SEEDS)
+    assert len(agree["thresholds"]) == len(scenes.CLASSES)
+    assert all(sureness.AGREE_BOUNDS[0] <= t <= sureness.AGREE_BOUNDS[1]
+               for t in agree["thresholds"])
+    assert min(agree["thresholds"]) > agree["set_from"]["highest_wrong"]
     report = open(os.path.join(CAMERA, "TRAINING.md"), encoding="utf-8").read()
     assert "## The index reader" in report and "THRESHOLD_SEEDS" in report
 
@@ -78,6 +89,29 @@ def test_a_box_is_sure_only_when_its_index_is_sure_of_the_same_card():
     reading = sureness.index_reading(corners, scenes.NONE)
     got = sureness.agree([c[2] for c in cases], reading, t, scenes.CLASSES)
     assert got == [c[3] for c in cases]
+
+
+def test_the_joint_threshold_is_just_above_the_surest_card_both_readers_named_wrongly():
+    # Only boxes where the whole-card reading is sure and the index reader's likeliest card
+    # is the same count; of those, the wrong ones set the threshold (to 0.0001 above the
+    # highest index probability), one for every card, within AGREE_BOUNDS.
+    rows = [  # (whole-card sure name, index reading, true card)
+        ("QH", _one("QH", 0.97), "QH"),   # right: does not count
+        ("AD", _one("AD", 0.71234), "AS"),  # both wrong, the same card: counts
+        ("9C", _one("9C", 0.64), "9S"),   # both wrong, lower
+        ("?", _one("KD", 0.99), "KH"),    # the whole card not sure: not proposed anyway
+        ("JS", _one("JC", 0.995), "JH"),  # the two disagree: not proposed anyway
+    ]
+    t, basis = sureness.agreement_thresholds(
+        [r[0] for r in rows], np.stack([r[1] for r in rows]), [r[2] for r in rows],
+        scenes.CLASSES)
+    assert t == [0.7124] * K
+    assert basis == {"agreed": 3, "agreed_wrong": 2, "highest_wrong": 0.71234}
+    # no wrong agreement: the lower bound; one above the upper: the upper
+    assert sureness.agreement_thresholds(["QH"], [_one("QH", 0.9)], ["QH"],
+                                         scenes.CLASSES)[0] == [sureness.AGREE_BOUNDS[0]] * K
+    assert sureness.agreement_thresholds(["QH"], [_one("QH", 0.99999)], ["QD"],
+                                         scenes.CLASSES)[0] == [sureness.AGREE_BOUNDS[1]] * K
 
 
 PAGE_CORNERS = """(async () => {
@@ -144,11 +178,11 @@ def test_the_page_applies_the_rule_as_the_tools_do(site):
         played = [c for c in gone if rng.random() < 0.5]
         cases.append((probs.ravel().tolist(), index.ravel().tolist(), gone, n, played))
     js = SURE_NAMES % (json.dumps(cases), json.dumps(scenes.CLASSES),
-                       json.dumps(meta["thresholds"]), json.dumps(imeta["thresholds"]))
+                       json.dumps(meta["thresholds"]), json.dumps(imeta["agree"]["thresholds"]))
     got = run(site, [{"do": "open"}, {"do": "eval", "js": js}])[1]
     want = [camera_figures.sure_names(
         np.array(p, np.float32).reshape(n, -1), set(g), meta["thresholds"], set(pl),
-        (np.array(ix, np.float32).reshape(n, -1), imeta["thresholds"]))
+        (np.array(ix, np.float32).reshape(n, -1), imeta["agree"]["thresholds"]))
         for p, ix, g, n, pl in cases]
     assert got == want
     names = [x for w in want for x in w]

@@ -143,7 +143,7 @@ def read_boxes(sess, frame, n, thresholds, gone=frozenset(), played=frozenset())
     _isess, imeta = index_session()
     probs = probabilities(sess, scenes.crops(frame, n))
     index = index_probabilities(scenes.frame_corners(frame, n, imeta["corner"]))
-    return sure_names(probs, gone, thresholds, played, (index, imeta["thresholds"]))
+    return sure_names(probs, gone, thresholds, played, (index, imeta["agree"]["thresholds"]))
 
 
 # Whole deals, their tricks in play order, for the tricks read with the deal's played cards

@@ -8,7 +8,9 @@
 // (camera/index.bin, index.json) reads the box's two corner indices, rank glyph and suit
 // pip: the top-left corner of the box's region and the bottom-right one turned half round,
 // each cut from the frame and shrunk to 40 x 60 grey levels. A box is sure only when the
-// whole-card reading is sure, the index reading is sure, and both name the same card.
+// whole-card reading is sure, the index reader's likeliest card is the same, and its
+// probability reaches the joint rule's threshold (index.json's agree: set where both
+// readers named the same wrong card on held-out designs).
 
 let tf = null;
 let models = null; // the whole-card members (model.json page.members), their outputs averaged
@@ -205,9 +207,10 @@ export function indexReading(corners, n, k, none) {
 // cards webcamera.py says no box can hold now), with the probabilities of the others
 // dropped and the rest scaled to sum to one, or "?" below that class's threshold. played
 // (webcamera.py played(), in gone too): a box whose likeliest card, the others gone left
-// out, is one of them reads "!" and that card. index ({probs: indexReading(), thresholds}):
-// a card so read stays only when the index reading names the same card at its own class's
-// threshold; else "?" (sureness.py agree()). tools/camera_figures.py reads the same way.
+// out, is one of them reads "!" and that card. index ({probs: indexReading(), thresholds:
+// index.json's agree}): a card so read stays only when the index reading's likeliest card
+// is the same, at the joint rule's threshold; else "?" (sureness.py agree()).
+// tools/camera_figures.py reads the same way.
 export function sureNames(probs, n, classes, gone, thresholds, played = new Set(), index = null) {
   const k = classes.length;
   const names = [];
@@ -273,7 +276,7 @@ export function createReader() {
     const k = meta.classes.length;
     const each = await readCorners(cornersCtx.getImageData(0, 0, ixW, ixH * 2 * n).data, n);
     const index = { probs: indexReading(each, n, k, meta.classes.indexOf("none")),
-      thresholds: indexMeta.thresholds };
+      thresholds: indexMeta.agree.thresholds };
     return sureNames(probs, n, meta.classes, gone, meta.thresholds, played, index);
   };
 }

@@ -4,7 +4,8 @@ read exactly as the bench reads the held-out deck (tools/camera_figures.py held_
 tricks of 2 to 4 cards in 640 x 480 camera frames with scenes.trick_frame's augmentations,
 each box read as the page reads it: the whole-card networks, the box and its turned copy
 averaged, model.json's per-class thresholds, and the index reader on its two corners,
-which must be sure of the same card (camera_figures.read_boxes); nothing of the deal
+whose likeliest card must be the same, at the joint rule's threshold (index.json's
+"agree", joint_thresholds.py; camera_figures.read_boxes); nothing of the deal
 known). tools/bench.py --camera-designs puts the figures into bench.json.
 
     .venv/bin/python tools/cardcam/measure_designs.py [--tricks N] [--seed S ...]
@@ -93,7 +94,7 @@ def measure(sess, deck, thresholds, tricks=TRICKS, seed=SEED, frame_size=FRAME, 
     """The figures of one deck (scenes.load_deck's dict): its cards in `tricks` tricks,
     drawn and read as camera_figures.held_out() draws and reads them (read_boxes: the
     whole-card networks, then the index reader's agreement)."""
-    index_thresholds = camera_figures.index_meta()["thresholds"]
+    index_thresholds = camera_figures.index_meta()["agree"]["thresholds"]
     out = {"tricks": tricks, "boxes": 0, "right": 0, "wrong": 0, "unsure": 0,
            "wrong_tricks": 0, "wrong_suit": 0, "wrong_rank": 0,
            "alone_right": 0, "alone_wrong": 0, "alone_wrong_tricks": 0}

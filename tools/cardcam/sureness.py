@@ -76,9 +76,10 @@ def index_reading(corners, none):
 
 
 def agree(names, index_probs, index_thresholds, classes):
-    """The rule (docs/web.md, "Camera"): a box read as a card by the whole-card networks
-    stays so only when the index reading (index_reading()) is sure of the same card, at its
-    class's threshold; else it is "?", not sure. Other names ("?", "none", "!" and a played
+    """The joint rule (docs/web.md, "Camera"): a box read as a card by the whole-card
+    networks stays so only when the index reading's (index_reading()) likeliest card is the
+    same and its probability reaches that card's threshold (index.json's "agree",
+    agreement_thresholds()); else it is "?", not sure. Other names ("?", "none", "!" and a played
     card) are kept. web/camera.js sureNames() applies the same."""
     best = index_probs.argmax(1)
     top = index_probs.max(1)
@@ -89,3 +90,30 @@ def agree(names, index_probs, index_thresholds, classes):
                 name = "?"
         out.append(name)
     return out
+
+
+AGREE_BOUNDS = (0.5, 0.9999)
+
+
+def agreement_thresholds(names, index_probs, labels, classes, bounds=AGREE_BOUNDS):
+    """The joint rule's thresholds (docs/web.md, "Camera"), from held-out boxes: names, the
+    whole-card networks' sure readings (a card, or "?"); index_probs, the index readings
+    (index_reading()); labels, each box's true card. The error that matters is both readers
+    naming the same wrong card, so the threshold is just above the highest index probability
+    among boxes where the whole-card reading is sure, the index's likeliest card equals it,
+    and it is wrong: one threshold for every card (the held-out boxes are too few to trust
+    a class without such an error with a lower one), within bounds. Returns (the
+    thresholds a class, what they were set from)."""
+    best = np.asarray(index_probs).argmax(1)
+    top = np.asarray(index_probs).max(1)
+    high, count, agreed = 0.0, 0, 0
+    for name, b, t, truth in zip(names, best, top, labels):
+        if name in classes and name != "none" and classes[b] == name:
+            agreed += 1
+            if name != truth:
+                count += 1
+                high = max(high, float(t))
+    t = np.floor(high * 10000 + 1) / 10000 if count else 0.0
+    t = round(float(min(max(t, bounds[0]), bounds[1])), 4)
+    return [t] * len(classes), {"agreed": agreed, "agreed_wrong": count,
+                                "highest_wrong": round(high, 6)}

@@ -1,0 +1,80 @@
+"""The joint rule's threshold, without training anything again: the
+generator's threshold seeds (decks.THRESHOLD_SEEDS, never trained on, never measured) laid
+in tricks and read as the page reads them (measure_designs.read_frames: the whole-card
+networks with model.json's thresholds, the index reader on the two corners), then
+sureness.agreement_thresholds(): a box is sure only when the whole-card reading is sure,
+the index reader's likeliest card is the same, and the index's probability for it reaches
+a threshold just above the highest one among the boxes where both readers named the same
+wrong card. Writes it into web/camera/index.json ("agree", with what it was set from);
+web/camread.js and tools/camera_figures.py read by it.
+
+    .venv/bin/python tools/cardcam/joint_thresholds.py [--tricks 120] [--cache DIR]
+
+Needs tools/cardcam's typefaces (cd tools/cardcam && npm ci).
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.dirname(HERE)
+for _p in (HERE, TOOLS):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import camera_figures  # noqa: E402
+import decks  # noqa: E402
+import measure_designs  # noqa: E402
+import scenes  # noqa: E402
+import sureness  # noqa: E402
+
+SEED = 4401  # the tricks' seed: not the bench's (camera_figures.SEED)
+INDEX_JSON = os.path.join(scenes.ROOT, "web", "camera", "index.json")
+
+
+def held_boxes(tricks, cache, echo=print):
+    """Every threshold seed's boxes: (whole-card sure names, index readings, true cards)."""
+    if not decks.fonts_installed():
+        raise SystemExit("the designs' typefaces are not installed: cd tools/cardcam && npm ci")
+    sess = camera_figures.session()
+    thresholds = scenes.meta()["thresholds"]
+    names, index, labels = [], [], []
+    for s in decks.THRESHOLD_SEEDS:
+        params = decks.design(s)
+        for codes, probs, corners in measure_designs.cached_frames(
+                cache, params["name"], sess, decks.deck(params), tricks, seed=SEED):
+            names += camera_figures.sure_names(probs, frozenset(), thresholds)
+            index.append(camera_figures.index_probabilities(corners))
+            labels += codes
+        echo("seed %d: %d boxes" % (s, len(labels)))
+    return names, np.concatenate(index), labels
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tricks", type=int, default=120, help="tricks a threshold seed")
+    ap.add_argument("--cache", metavar="DIR", default=os.path.join(
+        scenes.ROOT, "build", "threshold-frames"), help="keep the seeds' frames as read here")
+    args = ap.parse_args(argv)
+    names, index, labels = held_boxes(args.tricks, args.cache,
+                                      lambda line: print(line, flush=True))
+    agree, basis = sureness.agreement_thresholds(names, index, labels, scenes.CLASSES)
+    sure = [n for n in names if n in scenes.CARDS]
+    basis.update({"boxes": len(labels), "whole_sure": len(sure),
+                  "seeds": [decks.THRESHOLD_SEEDS[0], decks.THRESHOLD_SEEDS[-1]],
+                  "tricks_a_seed": args.tricks, "trick_seed": SEED})
+    print("agreement threshold %.4f from %r" % (agree[0], basis))
+    with open(INDEX_JSON, encoding="utf-8") as f:
+        meta = json.load(f)
+    meta["agree"] = {"thresholds": agree, "set_from": basis}
+    with open(INDEX_JSON, "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
