@@ -19,12 +19,14 @@ from test_web import LAYOUT_CHECK, run
 needs_browser = pytest.mark.skipif(browser.missing() is not None,
                                    reason=browser.missing() or "")
 
-# Issue 44: a box is sure only when the index reader agrees, and today's index reader is
-# sure of about half the held-out deck's cards. These tests need the fake camera's cards read
-# surely to test what follows a proposal; until they show a deck the rule reads surely (or
-# the index reader reads this one), they are expected to fail on that first reading.
+# Issue 44: a box is sure only when the index reader's likeliest card is the whole-card
+# reading's, at the joint rule's agreement threshold, and today's index reader reaches it on
+# about half the held-out deck's cards (the fake camera's first tricks among those it does
+# not). These tests need the fake camera's cards read surely to test what follows a
+# proposal; until they show a deck the rule reads surely (or the index reader reads this
+# one better), they are expected to fail on that first reading.
 NEEDS_SURE = pytest.mark.xfail(reason="issue 44: the fake camera's held-out cards are mostly "
-                               "'not sure' under the index rule", strict=False)
+                               "'not sure' under the joint index rule", strict=False)
 
 CAMERA_FILES = ("camera.js", "camread.js", "camview.js", "camera/cards.bin", "camera/model.json",
                 "camera/index.bin", "camera/index.json",
