@@ -187,17 +187,23 @@ def matching(n, adj, alive=None, match=None):
     return match
 
 
+def unmet_graph(order, unmet):
+    """For each player of `order` (by index), the indices of those they may still meet."""
+    adj = [set() for _ in order]
+    for i, j in itertools.combinations(range(len(order)), 2):
+        if unmet(order[i], order[j]):
+            adj[i].add(j)
+            adj[j].add(i)
+    return adj
+
+
 def pairs_in_order(order, unmet, first=()):
     """Pairs of every player of `order` (an even count), each with the first player after
     them in `order` they may meet (unmet(a, b)) such that the rest can still all be paired
     so; None when no such pairing exists. first: [(a, [b candidates in order])] paired
     before the rest (the round robin's bye)."""
     n = len(order)
-    adj = [set() for _ in range(n)]
-    for i, j in itertools.combinations(range(n), 2):
-        if unmet(order[i], order[j]):
-            adj[i].add(j)
-            adj[j].add(i)
+    adj = unmet_graph(order, unmet)
     match = matching(n, adj)
     if -1 in match:
         return None
@@ -237,11 +243,7 @@ def fewest_repeats(order, unmet):
     """Pairs of every player of `order` with as many unmet pairs as a maximum matching
     gives, the rest paired in order: (pairs, the pairs that are repeats)."""
     n = len(order)
-    adj = [set() for _ in range(n)]
-    for i, j in itertools.combinations(range(n), 2):
-        if unmet(order[i], order[j]):
-            adj[i].add(j)
-            adj[j].add(i)
+    adj = unmet_graph(order, unmet)
     match = matching(n, adj)
     pairs = [(order[i], order[match[i]]) for i in range(n) if match[i] > i]
     rest = [order[i] for i in range(n) if match[i] == -1]
