@@ -16,10 +16,12 @@
 // proposed. A box read as a card the deal has played is not proposed. A reading the core
 // refuses for its cards, or a proposal the player types another trick over, says the deck
 // is not read reliably: nothing more is proposed until camera mode is turned on again or
-// the player asks to try again.
+// the player asks to try again. A deck taught (camteach.js) adds its own rule: a box is
+// sure only when the deck's nearest taught card is the general rule's card too.
 
-import { boxes, classify, cornerRects, createReader, indexReading, loadModels, readCorners,
-  regions, sureNames } from "./camread.js";
+import { boxes, classify, cornerRects, createReader, indexReading, loadModels, modelsId,
+  readCorners, regions, sureNames } from "./camread.js";
+import { alike, createTeacher, embeddings, gate, nearest } from "./camteach.js";
 import { askCamera, cardText, createView } from "./camview.js";
 
 const READS = 3; // the same sure reading in this many frames in a row
@@ -31,7 +33,7 @@ const PERIOD_MS = 100; // one frame analysed at most every 100 ms
 const QUIET_MS = 1500;
 
 // The reading's parts, for the tests and the tools' comparisons.
-export { classify, readCorners, indexReading, regions, cornerRects, sureNames };
+export { classify, readCorners, indexReading, regions, cornerRects, sureNames, gate, alike };
 
 // api (page.js): typeKeys(chars) types keypad characters through the page's key path as the
 // camera's own; trickKeys(codes), drop(), players(), gone(), played(), entered(),
@@ -46,6 +48,16 @@ export function createCamera(api, before) {
   });
   const readFrame = createReader();
   let meta = null; // model.json, once loaded
+  const taught = { tr: api.tr, say, cardText, classes: [], started: () => {
+    withdraw();
+    history = [];
+    needEmpty = false;
+  }, ended: () => {
+    history = [];
+    needEmpty = true; // the last batch may lie there
+    keepNote = true; // what teaching ended with stays until cards are laid
+  } };
+  const teach = createTeacher(taught, frame);
 
   let stream = null;
   let timer = 0;
@@ -64,9 +76,12 @@ export function createCamera(api, before) {
   let lastEntered = ""; // webcamera.py entered() (deals.tricks) at the last frame read
   let unreliable = false; // the deck was read wrong: nothing is proposed
   let dropped = null; // {codes, winner, at}: a proposal the player's key dropped at entered()
+  let stale = false; // a taught deck was kept for other models (and forgotten)
+  let keepNote = false;
+  let near = []; // per box, a taught deck's nearest card, its cosine and the second's
 
-  function read(n, gone, played) {
-    return readFrame(video, n, new Set(gone.split(" ")), new Set(played.split(" ")));
+  function read(n, gone, played, more) {
+    return readFrame(video, n, new Set(gone.split(" ")), new Set(played.split(" ")), more);
   }
 
   function steady(reads) {
@@ -127,11 +142,45 @@ export function createCamera(api, before) {
     say("tap OK", codes.map(cardText).join(" "));
   }
 
+  // A frame's reading (names: each box's) in play: proposals, and what the note says.
+  function react(names, started) {
+    history.push(names);
+    if (history.length > 10) history.shift();
+    shown = names;
+    const empty = names.every((s) => s === "none");
+    emptySeen = empty ? emptySeen + 1 : 0;
+    const seen = names.find((s) => s[0] === "!");
+    if (!empty) keepNote = false;
+    if (unreliable) {
+      say("deck unreliable");
+    } else if (needEmpty) {
+      if (emptySeen >= EMPTY_READS) {
+        needEmpty = false;
+        if (!keepNote) say("lay the cards");
+      }
+    } else if (pending) {
+      const now = steady(READS);
+      if (emptySeen >= EMPTY_READS || (now && !now.includes("?") && !now.includes("none")
+          && now.join(" ") !== pending.codes.join(" "))) {
+        withdraw(); // taken away before OK, or other cards now: no longer proposed
+        say("lay the cards");
+      }
+    } else if (seen) {
+      say("already played", cardText(seen.slice(1)));
+    } else if (names.includes("?")) {
+      say("not sure");
+    } else {
+      const now = steady(READS);
+      if (now && !now.includes("none")) propose(now, started);
+      else if (empty) say("lay the cards");
+    }
+  }
+
   async function step() {
     timer = 0;
     if (!running) return;
     const started = performance.now();
-    const n = api.players() || 2; // no match yet: two boxes to aim with
+    const n = teach.active() ? 4 : api.players() || 2; // no match yet: two boxes to aim with
     if (!busy && n && video.readyState >= 2 && video.videoWidth && started >= quietUntil) {
       busy = true;
       try {
@@ -151,38 +200,17 @@ export function createCamera(api, before) {
           if (!unreliable) say("clear the boxes");
         }
         lastEntered = where;
-        const names = await read(n, api.gone(), api.played());
+        const more = teach.active() || teach.deck() ? {} : null; // features too
+        const names = await read(n, api.gone(), api.played(), more);
         timings.push(performance.now() - started);
         frames++;
         if (timings.length > 500) timings.shift();
-        history.push(names);
-        if (history.length > 10) history.shift();
-        shown = names;
-        const empty = names.every((s) => s === "none");
-        emptySeen = empty ? emptySeen + 1 : 0;
-        const seen = names.find((s) => s[0] === "!");
-        if (unreliable) {
-          say("deck unreliable");
-        } else if (needEmpty) {
-          if (emptySeen >= EMPTY_READS) {
-            needEmpty = false;
-            say("lay the cards");
-          }
-        } else if (pending) {
-          const now = steady(READS);
-          if (emptySeen >= EMPTY_READS || (now && !now.includes("?") && !now.includes("none")
-              && now.join(" ") !== pending.codes.join(" "))) {
-            withdraw(); // taken away before OK, or other cards now: no longer proposed
-            say("lay the cards");
-          }
-        } else if (seen) {
-          say("already played", cardText(seen.slice(1)));
-        } else if (names.includes("?")) {
-          say("not sure");
-        } else {
-          const now = steady(READS);
-          if (now && !now.includes("none")) propose(now, started);
-          else if (empty) say("lay the cards");
+        if (teach.active()) shown = teach.frame(more, n);
+        else if (!more) react(names, started);
+        else {
+          const embeds = embeddings(more.hidden, n);
+          near = embeds.map((e) => nearest(e, teach.deck()));
+          react(gate(names, embeds, teach.deck()), started);
         }
         drawOverlay(boxes(n, video.videoWidth, video.videoHeight, meta.input[2],
           meta.input[1]), shown);
@@ -219,6 +247,7 @@ export function createCamera(api, before) {
   });
 
   function stopped() {
+    teach.stop();
     running = false;
     if (timer) clearTimeout(timer);
     timer = 0;
@@ -240,6 +269,8 @@ export function createCamera(api, before) {
       say("camera loading");
       try {
         meta = (await loadModels()).meta;
+        taught.classes = meta.classes;
+        stale = await teach.load(modelsId());
       } catch (err) {
         stopped();
         view.hidden = false;
@@ -260,7 +291,10 @@ export function createCamera(api, before) {
       // Turned on after a trick of the deal: the cards in the boxes may be one already
       // typed (step() says why), so they go first. At a deal's start: its first trick.
       lastEntered = api.entered();
-      if (Number(lastEntered.split(".")[1]) > 0) {
+      if (stale) {
+        needEmpty = true;
+        say("deck other models");
+      } else if (Number(lastEntered.split(".")[1]) > 0) {
         needEmpty = true;
         say("clear the boxes");
       } else {
@@ -273,6 +307,7 @@ export function createCamera(api, before) {
     // A key from the player (page.js): true if the camera took it (OK on a proposal).
     // Any other key drops the proposal first, and then types as ever.
     key(name, okName) {
+      if (teach.active()) return teach.key(name, okName);
       if (pending && name === okName) {
         confirm();
         return true;
@@ -285,6 +320,7 @@ export function createCamera(api, before) {
       return false;
     },
     tapPanel() {
+      if (teach.active()) return teach.key("OK", "OK");
       const had = !!pending;
       if (had) confirm();
       return had;
@@ -292,7 +328,7 @@ export function createCamera(api, before) {
     info() {
       return { pending: pending && pending.codes, needEmpty, unreliable, shown,
         timings: timings.slice(),
-        proposals: proposedAt.slice(), note: note.textContent, frames,
+        teach: teach.info(), near, proposals: proposedAt.slice(), note: note.textContent, frames,
         fps: frames / Math.max(1e-3, (performance.now() - since) / 1000) };
     },
   };

@@ -15,6 +15,10 @@
 let tf = null;
 let models = null; // the whole-card members (model.json page.members), their outputs averaged
 let indexModel = null;
+// The same networks answering their last hidden layer too (taught decks, camteach.js): built
+// over the loaded layers, so the weights are not copied.
+let hiddenModels = null;
+let hiddenIndex = null;
 let meta = null;
 let indexMeta = null;
 let pixels = null; // classify()'s input, kept from frame to frame
@@ -64,6 +68,10 @@ export async function loadModels() {
   indexModel = await tf.loadLayersModel(tf.io.fromMemory({
     modelTopology: page.topology, weightSpecs: page.weights, weightData: indexWeights,
   }));
+  const withHidden = (m) => tf.model({ inputs: m.inputs,
+    outputs: [m.layers[m.layers.length - 2].output, m.outputs[0]] });
+  hiddenModels = loaded.map(withHidden);
+  hiddenIndex = withHidden(indexModel);
   [meta, indexMeta] = [info, indexInfo];
   models = loaded;
   return { meta, indexMeta };
@@ -103,7 +111,9 @@ export function cornerRects([x, y, w, h], corner) {
 // convolution's padding, written here rather than copied by a layer;
 // tools/cardcam/layers.py). Each member reads each box twice, as it is and turned half
 // round (a card shows its index in both corners), and all the readings are averaged.
-export async function classify(px, n) {
+// hidden (an array): each member's last hidden layer is pushed to it, n x d, a box's two
+// ways up averaged (the same whichever way up the card lies).
+export async function classify(px, n, hidden = null) {
   await loadModels();
   const [, inH, inW] = meta.input;
   const e = meta.page.border || 0;
@@ -129,8 +139,13 @@ export async function classify(px, n) {
   }
   const batch = tf.tensor4d(data, [2 * n, h, w, 3]);
   let probs = null;
-  for (const model of models) {
-    const output = model.predictOnBatch(batch);
+  for (const [i, model] of models.entries()) {
+    let output = hidden ? hiddenModels[i].predictOnBatch(batch) : model.predictOnBatch(batch);
+    if (hidden) {
+      hidden.push(halves(await output[0].data(), n));
+      output[0].dispose();
+      output = output[1];
+    }
     const both = await output.data();
     output.dispose();
     const k = both.length / (2 * n);
@@ -141,12 +156,21 @@ export async function classify(px, n) {
   return probs;
 }
 
+// Rows i and n + i of a 2n-row output averaged: a box and its other way up.
+function halves(both, n) {
+  const d = both.length / (2 * n);
+  const out = new Float32Array(n * d);
+  for (let i = 0; i < n * d; i++) out[i] = (both[i] + both[n * d + i]) / 2;
+  return out;
+}
+
 // The index reader's probabilities for each corner (2n x classes, flat): px holds the 2n
 // corners as RGBA, each IDX_W x IDX_H, stacked from the top, a box's top left then its
 // bottom right as the frame shows it (turned half round here). Grey levels as PIL's "L"
 // (ITU-R 601, its integer rounding), each corner to its own mean 0 and spread 1, inside a
-// border of zeros (tools/cardcam/train_index.py normalise()).
-export async function readCorners(px, n) {
+// border of zeros (tools/cardcam/train_index.py normalise()). hidden: as classify()'s, a
+// box's two corners averaged.
+export async function readCorners(px, n, hidden = null) {
   await loadModels();
   const [, inH, inW] = indexMeta.input;
   const e = indexMeta.page.border || 0;
@@ -175,7 +199,18 @@ export async function readCorners(px, n) {
     }
   }
   const batch = tf.tensor4d(data, [2 * n, h, w, 1]);
-  const output = indexModel.predictOnBatch(batch);
+  let output = (hidden ? hiddenIndex : indexModel).predictOnBatch(batch);
+  if (hidden) {
+    const each = await output[0].data();
+    output[0].dispose();
+    output = output[1];
+    const d = each.length / (2 * n);
+    const box = new Float32Array(n * d);
+    for (let b = 0; b < n; b++) {
+      for (let j = 0; j < d; j++) box[b * d + j] = (each[2 * b * d + j] + each[(2 * b + 1) * d + j]) / 2;
+    }
+    hidden.push(box);
+  }
   const probs = await output.data();
   output.dispose();
   batch.dispose();
@@ -243,8 +278,16 @@ export function sureNames(probs, n, classes, gone, thresholds, played = new Set(
   return names;
 }
 
+// The models' fingerprint: a taught deck's features hold only for the networks that made
+// them (camteach.js).
+export function modelsId() {
+  return meta.page.sha256 + " " + indexMeta.page.sha256;
+}
+
 // A frame's reading (camera.js): the video's n boxes, each read by both networks and the
-// rule above. gone, played: sets of card codes (webcamera.py gone(), played()).
+// rule above. gone, played: sets of card codes (webcamera.py gone(), played()). more (an
+// object) asks for more: its probs (the whole-card reading, n x classes) and hidden (each
+// network's last hidden layer, n x d: classify(), readCorners()) are set.
 export function createReader() {
   const crop = document.createElement("canvas");
   const cropCtx = crop.getContext("2d", { willReadFrequently: true });
@@ -253,7 +296,7 @@ export function createReader() {
   function size(canvas, w, h) { // a canvas given its size again is made again
     if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
   }
-  return async function read(video, n, gone, played) {
+  return async function read(video, n, gone, played, more = null) {
     await loadModels();
     const [w, h] = [video.videoWidth, video.videoHeight];
     const [, inH, inW] = meta.input;
@@ -272,9 +315,12 @@ export function createReader() {
         cornersCtx.drawImage(video, x0, y0, x1 - x0, y1 - y0, 0, (2 * i + j) * ixH, ixW, ixH);
       });
     });
-    const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n);
+    const hidden = more ? [] : null;
+    const probs = await classify(cropCtx.getImageData(0, 0, inW, inH * n).data, n, hidden);
     const k = meta.classes.length;
-    const each = await readCorners(cornersCtx.getImageData(0, 0, ixW, ixH * 2 * n).data, n);
+    const each = await readCorners(cornersCtx.getImageData(0, 0, ixW, ixH * 2 * n).data, n,
+      hidden);
+    if (more) [more.probs, more.hidden] = [probs, hidden];
     const index = { probs: indexReading(each, n, k, meta.classes.indexOf("none")),
       thresholds: indexMeta.agree.thresholds };
     return sureNames(probs, n, meta.classes, gone, meta.thresholds, played, index);

@@ -1,0 +1,342 @@
+// Teaching camera mode a deck (camera.js; docs/web.md, "Teaching the page a deck"). The
+// player lays the deck's cards in the boxes, four at a time; the page proposes each box's
+// card (the whole-card reading's likeliest card not yet taught) and one OK keeps the batch;
+// a box it cannot tell is typed: a box's letter (A to D, or the next box), the card's rank
+// and suit keys, as for a trick. What is kept for each of the 24 cards: its features, every
+// network's last hidden layer (camread.js), averaged over the frames it was seen, in an
+// IndexedDB database of its own (one taught deck, for the models that made it). On a taught
+// deck a box is sure only when the general rule is sure and the nearest taught card (cosine)
+// is the same card, nearer by MARGIN than the next (gate()); two taught cards nearer each
+// other than MARGIN cannot be told apart, and are named when teaching ends.
+
+export const MARGIN = 0.02; // of cosine: the nearest taught card before the second
+const READS = 3; // the same boxes showing cards this many frames in a row: a proposal
+const EMPTY_READS = 2; // boxes seen empty this often: the batch was taken away
+const RANK_KEYS = { 1: "A", 2: "T", 3: "K", 4: "Q", 5: "J", 6: "9" }; // webcamera.py's keys
+const SUIT_KEYS = { 7: "S", 8: "H", 9: "D", 0: "C" };
+const DB = "s66.deck";
+const STORE = "deck";
+const KEY = "taught";
+
+// Each box's features (n of them) from the networks' hidden layers (parts: n x d each,
+// camread.js read()'s more.hidden): each part scaled to length one, side by side, and the
+// whole to length one, so the cosine of two boxes is the mean of the networks' cosines.
+export function embeddings(parts, n) {
+  const out = [];
+  for (let b = 0; b < n; b++) {
+    const v = new Float32Array(parts.reduce((s, p) => s + p.length / n, 0));
+    let at = 0;
+    for (const p of parts) {
+      const k = p.length / n;
+      let sq = 0;
+      for (let j = 0; j < k; j++) sq += p[b * k + j] ** 2;
+      const scale = 1 / (Math.sqrt(sq * parts.length) || 1);
+      for (let j = 0; j < k; j++) v[at + j] = p[b * k + j] * scale;
+      at += k;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+function dot(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+function unit(v) {
+  const n = Math.sqrt(dot(v, v)) || 1;
+  return v.map((x) => x / n);
+}
+
+// The taught deck's nearest card to a box's features: [card, its cosine, the second's].
+export function nearest(embed, deck) {
+  let [best, first, second] = [-1, -2, -2];
+  deck.vectors.forEach((v, c) => {
+    const s = dot(v, embed);
+    if (s > first) [best, first, second] = [c, s, first];
+    else if (s > second) second = s;
+  });
+  return [deck.cards[best], first, second];
+}
+
+// The taught rule over the general rule's names (camread.js sureNames): a card stays only
+// when the deck's nearest card is the same, nearer by the deck's margin than the second;
+// else "?". "?", "none" and a played card ("!") stay as they are. Stricter, never looser.
+export function gate(names, embeds, deck) {
+  return names.map((name, i) => {
+    if (!deck || !deck.cards.includes(name)) return name;
+    const [card, first, second] = nearest(embeds[i], deck);
+    return card === name && first - second >= deck.margin ? name : "?";
+  });
+}
+
+// The pairs of taught cards nearer each other than the margin ("KD QD"): no box of one is
+// told from the other, so neither is proposed.
+export function alike(deck) {
+  const out = [];
+  for (let a = 0; a < deck.cards.length; a++) {
+    for (let b = a + 1; b < deck.cards.length; b++) {
+      if (1 - dot(deck.vectors[a], deck.vectors[b]) < deck.margin) {
+        out.push(deck.cards[a] + " " + deck.cards[b]);
+      }
+    }
+  }
+  return out;
+}
+
+async function stored(mode, act) {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open(DB, 1);
+    r.onupgradeneeded = () => r.result.createObjectStore(STORE);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  try {
+    const tx = db.transaction(STORE, mode, { durability: "strict" });
+    const got = act(tx.objectStore(STORE));
+    await new Promise((ok, no) => {
+      tx.oncomplete = ok;
+      tx.onabort = () => no(tx.error || new Error("the taught deck was not written"));
+    });
+    return got ? got.result : undefined; // complete: its request has its result
+  } finally {
+    db.close();
+  }
+}
+
+// The taught deck as kept: vectors one Float32Array, the cards' in turn.
+function packed(deck) {
+  const d = deck.vectors[0].length;
+  const all = new Float32Array(d * deck.cards.length);
+  deck.vectors.forEach((v, i) => all.set(v, i * d));
+  return { ...deck, vectors: all, d };
+}
+
+function unpacked(kept) {
+  const vectors = kept.cards.map((_c, i) => kept.vectors.subarray(i * kept.d, (i + 1) * kept.d));
+  return { ...kept, vectors };
+}
+
+// api: tr, say (the view's note), cardText, classes (model.json's), started() and ended()
+// (camera.js: teaching takes the boxes, and gives them back with cards lying there);
+// frame: the view's element the buttons go on.
+export function createTeacher(api, frame) {
+  const bar = document.createElement("div");
+  bar.id = "camera-deck";
+  const teachButton = document.createElement("button");
+  teachButton.id = "camera-teach";
+  teachButton.type = "button";
+  const forgetButton = document.createElement("button");
+  forgetButton.id = "camera-forget";
+  forgetButton.type = "button";
+  bar.append(teachButton, forgetButton);
+  frame.append(bar);
+  let deck = null; // the taught deck: {id, cards, vectors, margin, alike, at}
+  let modelId = "";
+  let t = null; // teaching: its state
+  let last = null; // the last teaching's figures (info())
+
+  function label() {
+    teachButton.textContent = api.tr(t ? "stop learning" : "learn deck");
+    forgetButton.textContent = api.tr("forget deck");
+    forgetButton.hidden = !deck || !!t;
+  }
+
+  function sayLay() {
+    api.say("teach lay", t.taught.size + "/24");
+  }
+
+  function begin() {
+    t = { taught: new Map(), run: null, clear: true, emptySeen: 0, typed: [], at: 0, rank: "",
+      proposal: null, presses: 1, started: performance.now() };
+    api.started();
+    label();
+    api.say("clear the boxes");
+  }
+
+  function end(key, extra) {
+    t = null;
+    label();
+    api.ended();
+    api.say(key, extra);
+  }
+
+  // Each box's card: typed, or the likeliest card of the frames seen not yet taught (nor
+  // typed in another box); two boxes on one card: the less likely is "?", to be typed.
+  function propose() {
+    const run = t.run;
+    if (!run || run.frames < READS) return;
+    const k = api.classes.length;
+    const names = run.sums.map((s, b) => {
+      if (!s) return null;
+      if (t.typed[b]) return t.typed[b];
+      let best = -1;
+      for (let c = 0; c < k; c++) {
+        const code = api.classes[c];
+        if (code === "none" || t.taught.has(code) || t.typed.includes(code)) continue;
+        if (best < 0 || run.probs[b][c] > run.probs[b][best]) best = c;
+      }
+      return best < 0 ? "?" : api.classes[best];
+    });
+    const score = (b) => run.probs[b][api.classes.indexOf(names[b])];
+    names.forEach((name, b) => {
+      names.forEach((other, o) => {
+        if (o !== b && name && name !== "?" && other === name && !t.typed[b]
+            && (t.typed[o] || score(o) > score(b) || (score(o) === score(b) && o < b))) {
+          names[b] = "?";
+        }
+      });
+    });
+    t.proposal = names;
+    api.say("teach ok", names.map((s) => (!s ? "·" : s === "?" ? "?" : api.cardText(s)))
+      .join(" "));
+  }
+
+  // OK: the batch's named boxes are kept, each the mean of its frames' features.
+  function keep() {
+    if (!t.proposal || !t.proposal.some((s) => s && s !== "?")) return;
+    t.proposal.forEach((name, b) => {
+      if (name && name !== "?") t.taught.set(name, unit(t.run.sums[b]));
+    });
+    Object.assign(t, { run: null, clear: true, emptySeen: 0, typed: [], at: 0, rank: "",
+      proposal: null });
+    if (t.taught.size === 24) {
+      finish();
+      return;
+    }
+    api.say("teach clear", t.taught.size + "/24");
+  }
+
+  async function finish() {
+    const cards = api.classes.filter((c) => c !== "none");
+    const made = { id: modelId, cards, vectors: cards.map((c) => t.taught.get(c)),
+      margin: MARGIN, at: Date.now() };
+    made.alike = alike(made);
+    last = { presses: t.presses, seconds: (performance.now() - t.started) / 1000,
+      alike: made.alike, stored: false };
+    if (made.alike.length) {
+      end("deck taught", made.alike.map((p) => p.split(" ").map(api.cardText).join("="))
+        .join(", "));
+    } else {
+      end("deck taught apart");
+    }
+    deck = made;
+    label();
+    try {
+      await stored("readwrite", (os) => { os.put(packed(made), KEY); });
+      last.stored = true;
+    } catch (err) {
+      api.say("deck not kept", String(err && err.message ? err.message : err));
+    }
+  }
+
+  teachButton.addEventListener("click", () => {
+    if (t) end("lay the cards");
+    else begin();
+  });
+  forgetButton.addEventListener("click", async () => {
+    deck = null;
+    label();
+    try {
+      await stored("readwrite", (os) => { os.delete(KEY); });
+      api.say("deck forgotten");
+    } catch (err) {
+      api.say("deck not kept", String(err && err.message ? err.message : err));
+    }
+  });
+  label();
+
+  return {
+    // The taught deck kept for these models (camread.js modelsId()), if any: true when
+    // one was kept for other models (it is forgotten: its features mean nothing to them).
+    async load(id) {
+      modelId = id;
+      let kept = null;
+      try {
+        kept = await stored("readonly", (os) => os.get(KEY));
+      } catch (err) {
+        console.warn("taught deck: " + err);
+      }
+      deck = kept && kept.id === id ? unpacked(kept) : null;
+      label();
+      if (!kept || deck) return false;
+      await stored("readwrite", (os) => { os.delete(KEY); }).catch(() => {});
+      return true;
+    },
+    active: () => !!t,
+    deck: () => deck,
+    // A frame read while teaching (more: camread.js read()'s probs and hidden, n boxes).
+    frame(more, n) {
+      const k = api.classes.length;
+      const none = api.classes.indexOf("none");
+      const present = [];
+      for (let b = 0; b < n; b++) {
+        let top = 0;
+        for (let c = 1; c < k; c++) if (more.probs[b * k + c] > more.probs[b * k + top]) top = c;
+        present.push(top !== none);
+      }
+      if (t.clear) { // the batch kept (or teaching begun): the boxes go empty first
+        t.emptySeen = present.some(Boolean) ? 0 : t.emptySeen + 1;
+        if (t.emptySeen >= EMPTY_READS) {
+          t.clear = false;
+          sayLay();
+        }
+        return present.map(() => "none");
+      }
+      const pattern = present.join(" ");
+      if (!t.run || t.run.pattern !== pattern) { // other boxes filled: seen afresh
+        t.run = { pattern, frames: 0, sums: present.map(() => null), probs: [] };
+        t.proposal = null;
+      }
+      const embeds = embeddings(more.hidden, n);
+      present.forEach((p, b) => {
+        if (!p) return;
+        const run = t.run;
+        if (!run.sums[b]) [run.sums[b], run.probs[b]] = [new Float32Array(embeds[b].length),
+          new Float32Array(k)];
+        for (let j = 0; j < embeds[b].length; j++) run.sums[b][j] += embeds[b][j];
+        for (let c = 0; c < k; c++) run.probs[b][c] += more.probs[b * k + c];
+      });
+      t.run.frames++;
+      if (!present.some(Boolean)) sayLay();
+      else propose();
+      return present.map((p, b) => (!p ? "none" : t.proposal ? t.proposal[b] || "none" : "?"));
+    },
+    // A key while teaching: all are the teaching's. OK keeps the batch; A to D choose a
+    // box; a rank key and a suit key name its card; * clears what was typed.
+    key(name, okName) {
+      t.presses++;
+      if (name === okName) {
+        keep();
+        return true;
+      }
+      if ("ABCD".includes(name) && name.length === 1) {
+        [t.at, t.rank] = ["ABCD".indexOf(name), ""];
+      } else if (RANK_KEYS[name]) {
+        t.rank = RANK_KEYS[name];
+      } else if (SUIT_KEYS[name] !== undefined && t.rank) {
+        const code = t.rank + SUIT_KEYS[name];
+        t.rank = "";
+        if (t.taught.has(code)) {
+          api.say("teach twice", api.cardText(code));
+          return true;
+        }
+        t.typed = t.typed.map((c) => (c === code ? null : c));
+        t.typed[t.at] = code;
+        t.at = (t.at + 1) % 4;
+      } else if (name === "*") {
+        [t.typed, t.at, t.rank] = [[], 0, ""];
+      }
+      propose();
+      return true;
+    },
+    stop() {
+      if (t) end("lay the cards");
+    },
+    info: () => ({ active: !!t, taught: t ? t.taught.size : deck ? deck.cards.length : 0,
+      presses: t ? t.presses : null, proposal: t && t.proposal, last, deck: deck && { cards: deck.cards.length,
+        d: deck.vectors[0].length, margin: deck.margin, alike: deck.alike, id: deck.id } }),
+  };
+}
