@@ -114,9 +114,10 @@ def report(cfg, errors, name):
     d.show()
 
 
-def make_club(cfg, app, club_file, link_club):
-    """The club-night link, or None; link_club: wiring.py's. Its code (net/) is
-    imported only on a board with WiFi and a club file: on every other board it costs no
+def make_club(cfg, app, club_file, link_club, power=None):
+    """The club-night link, or None; link_club: wiring.py's; power: the idle policy, told
+    by a link that is up only to send when its WiFi is on (net/clubsend.py). Its code (net/)
+    is imported only on a board with WiFi and a club file: on every other board it costs no
     heap at all."""
     import os
 
@@ -136,6 +137,11 @@ def make_club(cfg, app, club_file, link_club):
     try:
         with open(club_file) as f:
             club = json.load(f)
+        # WiFi always up (the default), or up only to send (net/clubsend.py), hearing the
+        # club's news at least every news_s seconds
+        if club.get("connect", "always") not in ("always", "to_send") or not 0 < club.get(
+                "news_s", 600) < 86400:
+            raise ValueError("connect: always or to_send; news_s: 1 to 86399")
         wlan = None
         if club.get("ssid"):
             import network
@@ -144,7 +150,8 @@ def make_club(cfg, app, club_file, link_club):
         gc.collect()
         table = club["table"]
         link = MQTT("table-" + table, table, club.get("password"), club.get("keepalive", 30))
-        return link_club(app, club, Store("outbox", os), link, ticks_ms(), socket, wlan)
+        return link_club(app, club, Store("outbox", os), link, ticks_ms(), socket, wlan,
+                         power=power)
     except (ValueError, KeyError, TypeError, OSError) as e:
         print("%s: %r; no club results" % (club_file, e))  # the table still keeps score
         app.say(club_file + ": bad")

@@ -54,14 +54,18 @@ def boot(board, data, club_file, make_buzzer):
 
     # The club link's WiFi stays up all evening on a board with WiFi and a club file
     # (parts.make_club): the idle policy then never light-sleeps, which would drop the
-    # association (hw/power.py, Power's `wifi`).
+    # association (hw/power.py, Power's `wifi`). A club file with "connect": "to_send" (a
+    # table on a battery, net/clubsend.py) is the exception: its link tells the idle
+    # policy when its WiFi is on.
     wifi = False
     if cfg.get("wifi"):
         try:
-            os.stat(club_file)
-            wifi = True
-        except OSError:
-            pass
+            with open(club_file) as f:
+                import json
+
+                wifi = json.load(f).get("connect") != "to_send"
+        except (OSError, ValueError, AttributeError):
+            pass  # none, or bad: parts.make_club says so, and builds no link
     # The idle policy hears the settings at the app's boot and after each change; the
     # panel's contrast follows them there too (App).
     power = Power(display, None, machine, wake, wifi)
@@ -73,7 +77,7 @@ def boot(board, data, club_file, make_buzzer):
     import parts  # again, for the club link: dropped again straight after
 
     # The loop's ticker: the club link (a ticker itself), or None...
-    ticker = parts.make_club(cfg, app, club_file, wiring.link_club)
+    ticker = parts.make_club(cfg, app, club_file, wiring.link_club, power)
     del parts, wiring
     unload("parts")
     cell = cfg.get("battery")

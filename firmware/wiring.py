@@ -57,15 +57,23 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
     return app
 
 
-def link_club(app, cfg, store, link, now, socket=None, wlan=None, kind=None):
+def link_club(app, cfg, store, link, now, socket=None, wlan=None, kind=None, power=None):
     """The club link of a table (net/clublink.py) for a built app: results go out over `link`
     (net/mqtt.py's client on a board, the page's own in a browser), kept in `store` until
     the service acknowledges them; what the link has to say goes to app.club_event.
-    kind: Club or a subclass of it (the browser's connects through the page)."""
+    kind: Club or a subclass of it (the browser's connects through the page). A club file
+    with "connect": "to_send" (a table on a battery) gets net/clubsend.py's link, WiFi up
+    only to send, which tells `power` (the board's idle policy) when WiFi is on."""
+    from ui.app_club import session_of
+
+    if kind is None and cfg.get("connect") == "to_send":
+        from net.clubsend import ClubToSend
+
+        club = ClubToSend(link, app.club_event, session_of(app), store, cfg, now, socket, wlan)
+        club.power = power
+        return club
     if kind is None:
         from net.clublink import Club
 
         kind = Club
-    from ui.app_club import session_of
-
     return kind(link, app.club_event, session_of(app), store, cfg, now, socket, wlan)

@@ -29,7 +29,9 @@ most nowake_ms: a press shorter than about that may go unnoticed while the panel
 sleep(ms) then uses machine.lightsleep(ms) when the board has it and the last wait_ms() said
 "nap, keys idle", otherwise time.sleep_ms(ms); both block, neither spins. While the club
 link's WiFi is up (Power's `wifi`) there is no lightsleep: a light sleep called by the
-firmware drops the WiFi association.
+firmware drops the WiFi association. A table whose club link is up only to send
+(net/clubsend.py) sets `wifi` while its WiFi is on and clears it after: the chip light-sleeps
+between its connections.
 
 All tick arithmetic goes through compat.ticks_diff (ESP32 ticks wrap at 2**30 ms). update(),
 key(), watch(), timeout() and wait_ms() allocate nothing (small ints and bools only).
@@ -97,7 +99,9 @@ class Power:
       connections survive only modem sleep and the automatic light sleep of power
       management). The CPU idles in time.sleep_ms while the radio keeps its own modem sleep,
       and the keys are scanned as with no wake source (dimmed: every scan_ms; off: every
-      nowake_ms). Deep sleep, which boots afresh, is kept.
+      nowake_ms). Deep sleep, which boots afresh, is kept. The attribute `wifi` may change
+      later (net/clubsend.py: WiFi up only to send): while it is true, sleep() makes no
+      light sleep and waits at most nowake_ms, so the keys are still scanned.
 
     Derived from the settings: dim_ms, off_ms, deep_ms (0 = stage disabled; deep_ms is 0
     unless the board can deep sleep and wake on a key), scan_ms, and cap_ms, the longest wait
@@ -109,13 +113,12 @@ class Power:
 
     def __init__(self, display, settings=None, machine=None, wake=None, wifi=False):
         self._display: "Panel" = display
-        # machine.lightsleep / deepsleep, or None (so too without a machine; no lightsleep
-        # while the club link's WiFi is up)
-        self._lightsleep: "Callable | None" = None if wifi else getattr(machine, "lightsleep",
-                                                                         None)
+        # machine.lightsleep / deepsleep, or None (so too without a machine)
+        self._lightsleep: "Callable | None" = getattr(machine, "lightsleep", None)
         self._deepsleep: "Callable | None" = getattr(machine, "deepsleep", None)
+        self.wifi = wifi  # no lightsleep while true (the club link's WiFi is up)
         # A wake source only helps when sleep() can use lightsleep (which it ends early).
-        self._can_wake = bool(wake) and self._lightsleep is not None
+        self._can_wake = bool(wake) and self._lightsleep is not None and not wifi
         self._deep_ok = bool(wake) and self._deepsleep is not None  # deep sleep a key can end
         self._arm = wake if callable(wake) else None  # the wake argument when it is a function
         self.state = AWAKE
@@ -272,11 +275,11 @@ class Power:
         lightsleep early; the next keys.poll() then sees the key."""
         self.wakeups += 1
         if self._nap and self._lightsleep is not None:
-            if self._arm is None or self._arm() is not False:
+            if not self.wifi and (self._arm is None or self._arm() is not False):
                 self.lightsleeps += 1
                 self._lightsleep(ms)
                 return
-            # The wake function refused (a stuck key would end the sleep at once): a short
-            # plain sleep, so the other keys are still scanned.
+            # WiFi up (a light sleep would drop it), or the wake function refused (a stuck
+            # key would end the sleep at once): a short plain sleep, the keys still scanned.
             ms = min(ms, self._nowake_ms)
         sleep_ms(ms)

@@ -6,6 +6,8 @@ club.json (deployed beside board.json, never committed):
   {"table": "t07", "password": "...", "broker": "192.168.4.1", "port": 1883,
    "ssid": "ClubWiFi", "wifi_password": "...", "keepalive": 30, "resend_s": 20,
    "fleet_key": "<hex>"}   (the club's key for updates over WiFi: update/job.py)
+  A table on a battery adds "connect": "to_send" (and "news_s"): net/clubsend.py's
+  ClubToSend, WiFi up only to send; the default, "always", is this Club, up all evening.
 
 Topics (net/wire.py has them and the messages; the broker's ACL lets table t07 write only
 club/t07/result and its update's wants and state, read only its ack, its seating and its
