@@ -7,9 +7,9 @@ the lit-pixel share of the frames and the bytes sent to the panel. This module p
 evening with the datasheet currents below and the board file's cell ("battery") and supply
 (the regulator's quiescent current and the power LED's); tools/bench.py reports the result
 for the keypad and the four-button builds, with and without the club link, the keypad
-build with each saving, and a design the firmware does not have (wifi_per_deal()). Nothing
-here is measured on a board: the currents are datasheet figures and the assumptions named
-below. Runs under CPython.
+build with each saving, and the club link up only to send (wifi_per_deal(), with its
+sessions measured on the firmware by tools/bench.py). Nothing here is measured on a board:
+the currents are datasheet figures and the assumptions named below. Runs under CPython.
 """
 
 # ---- ESP32 (ESP32-WROOM-32 on the DevKitC) ----------------------------------------------
@@ -53,18 +53,23 @@ WIFI_AUTO_LIGHT_SLEEP_MA = 2.33
 # own current (the datasheet's low end at 160 MHz).
 WIFI_AWAKE_EXTRA_MA = WIFI_MODEM_SLEEP_MA - CPU_MA[160][0]
 
-# A design the firmware does not have (priced by wifi_per_deal()): WiFi up only to send a
-# deal's result and hear the club's news and offers (retained, so heard at each connect),
-# the chip light-sleeping as without the club link in between. Each connection costs the
-# start of the radio, the scan and WPA2 handshake, DHCP, the TCP and MQTT connect, the
-# publish and its ack. The current: the ESP32 Series Datasheet's "RF Power-Consumption
+# The club link up only to send (net/clubsend.py, club.json "connect": "to_send"; priced by
+# wifi_per_deal()): WiFi up only for a session that sends the results and hears the club's
+# news and offers (retained, so heard at each session), the chip light-sleeping as without
+# the club link in between. A session is two parts:
+# - joining the network: the start of the radio, the scan and WPA2 handshake, DHCP. Not
+#   measurable here (no radio): WIFI_JOIN_S, a cited input. A scope capture of an ESP32
+#   waking and making a TCP connection with every WiFi parameter given (channel, BSSID,
+#   static IP, an open network) shows about 200 ms (T. von Eicken, "ESP32 Deep-Sleep with
+#   Periodic Wake-up", 2018); WPA2 and DHCP take longer: 2 s allowed, ten times that.
+# - the MQTT part (connect, the subscriptions and the retained news, the results, their
+#   PUBACKs and the service's ack, the quiet grace, the disconnect) and the sessions per
+#   deal: MEASURED by tools/bench.py on the firmware itself (tools/club_battery.py: the real
+#   loop.run() on the unix port against Mosquitto and the standings service), on loopback.
+# The current while a session is up: the ESP32 Series Datasheet's "RF Power-Consumption
 # Specifications" give 95-100 mA receiving and 180-240 mA transmitting (802.11n MCS7 to
-# 802.11b at full power); a connection listens far more than it sends: 120 mA. The time:
-# a scope capture of an ESP32 waking and making a TCP connection with every WiFi parameter
-# given (channel, BSSID, static IP, an open network) shows about 200 ms (T. von Eicken,
-# "ESP32 Deep-Sleep with Periodic Wake-up", 2018); WPA2, DHCP and the MQTT exchange take
-# longer: 2 s allowed, ten times that.
-WIFI_CONNECT_S = 2.0
+# 802.11b at full power); a session listens far more than it sends: 120 mA.
+WIFI_JOIN_S = 2.0
 WIFI_CONNECT_MA = 120.0
 
 # ---- SSD1306 0.96" module ---------------------------------------------------------------
@@ -173,7 +178,7 @@ def boost(board_ma, cell_v):
 
 
 def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=None,
-            supply_from="boost", wifi_mA=WIFI_MODEM_SLEEP_MA):
+            supply_from="boost", wifi_mA=WIFI_MODEM_SLEEP_MA, connect_s=WIFI_JOIN_S):
     """Price an evening measured by tools/evening.py (its JSON, parsed): the average
     current on each rail and from the cell, the time share of each state, hours of play
     and evenings per charge on `cell` ({"mAh", "V"}) with the board's `supply` ({"iq_mA",
@@ -184,8 +189,9 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=
     supply_from "cell", the regulator fed from the cell directly, no boost converter;
     cpu_mhz, the CPU's clock (machine.freq(); a loop turn takes TURN_MS x 160 / cpu_mhz);
     wifi_mA, the modem-sleep average with the club link up (the listen interval);
-    wifi_connects, a design the firmware does not have (wifi_per_deal()), that many WiFi
-    connections in an evening without the club link up."""
+    wifi_connects, the club link up only to send (wifi_per_deal()): that many WiFi
+    sessions of connect_s seconds each at WIFI_CONNECT_MA in an evening that light-sleeps
+    between them."""
     if ev["club"] and ev["lightsleeps"]:
         raise ValueError("an evening with the club link up and light sleeps: WiFi does not "
                          "survive them (hw/power.py)")
@@ -211,8 +217,8 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=
     esp_mah_ms = cpu_awake * awake_ms + light * light_ms + DEEP_SLEEP_MA * ms["deep"]
     # a wake-up from light sleep runs a loop turn at the busy current
     esp_mah_ms += ev["lightsleeps"] * TURN_MS * CPU_MHZ / cpu_mhz * (busy - light)
-    # the design's connections, on top of the time they take from the sleeps (errs low)
-    esp_mah_ms += wifi_connects * WIFI_CONNECT_S * 1000 * WIFI_CONNECT_MA
+    # the sessions, on top of the time they take from the sleeps (errs high)
+    esp_mah_ms += wifi_connects * connect_s * 1000 * WIFI_CONNECT_MA
     bright = panel_ma(ev["lit"]["bright"], ev["contrast"])
     dim = panel_ma(ev["lit"]["dim"], ev["dim_contrast"])
     panel_mah_ms = (bright * ms["bright"] + dim * ms["dim"] +
@@ -240,23 +246,29 @@ def evening(ev, cell, supply, cpu_mhz=CPU_MHZ, led=True, wifi_connects=0, iq_mA=
         "cpu_awake_ma": round(cpu_awake, 3), "cpu_busy_share": round(busy_share, 4),
         "panel_bright_ma": round(bright, 3), "panel_dim_ma": round(dim, 3),
         "cell": cell, "cpu_mhz": cpu_mhz, "wifi_connects": wifi_connects,
+        "connect_s": round(connect_s, 3) if wifi_connects else 0,
     }
 
 
-def wifi_per_deal(ev, cell, supply, **levers):
-    """The design the firmware does not have, priced: an evening without the club link up
-    (`ev`, the chip light-sleeping), plus one WiFi connection per deal to send its result
-    and hear the club's news and offers. A result reaches the standings a connection's time
-    (WIFI_CONNECT_S) after its deal instead of at once; the club's news, a seating and an
-    update's offer wait for the table's next deal (up to a deal's time)."""
+def wifi_per_deal(ev, cell, supply, session, **levers):
+    """The club link up only to send (net/clubsend.py), priced: an evening without the club
+    link up (`ev`, the chip light-sleeping), plus its sessions. `session`: as tools/bench.py
+    measures it on the firmware ({"sessions_per_deal", "up_s"}): the evening's deals times
+    the sessions per deal (the measured run's own, its boot's session included: errs high),
+    each WIFI_JOIN_S (cited) plus the measured seconds up. With a deal every 4 minutes no
+    session is made for the news alone (news_s, 600 s by default, passes only after 10
+    minutes without a result). A result reaches the standings a session's start after its
+    deal instead of at once; a seating and an update's offer wait for the table's next
+    result, or news_s at most."""
     if ev["club"]:
         raise ValueError("the design's evening is one without the club link up")
-    return evening(ev, cell, supply, wifi_connects=ev["deals"], **levers)
+    return evening(ev, cell, supply, wifi_connects=round(ev["deals"] * session[
+        "sessions_per_deal"], 2), connect_s=WIFI_JOIN_S + session["up_s"], **levers)
 
 
 # Each lever: (name, what it is, the evening it changes: "plain" (no club link) or "club",
 # the settings the evening is measured again with (None: the base evening), the model's
-# arguments (evening()), a design the firmware does not have (wifi_per_deal()) or not).
+# arguments (evening()), the club link up only to send (wifi_per_deal()) or not).
 # The settings are the firmware's own (the settings list: contrast 40-255, dim_s 15-120,
 # off_s 60-600; scan_ms and dim_contrast as hw/power.py reads them). tools/bench.py
 # measures and prices each (rows "battery_keypad_" + name), goal GOALS[evening].
@@ -303,10 +315,11 @@ LEVERS = (
      "not one of the project's boards", "club", SETUP,
      {"led": False, "cpu_mhz": 80, "iq_mA": REGULATORS["AP2112K-3.3"],
       "supply_from": "cell"}, False),
-    ("club_per_deal", "up only to send each result (not built): the set-up, light sleep "
-     "between", "plain", SETUP, {"led": False}, True),
-    ("club_per_deal_ldo_cell", "up only to send each result (not built): the set-up on an "
-     "AP2112K-3.3 fed from the cell", "plain", SETUP,
+    ("club_per_deal", "up only to send (club.json \"connect\": \"to_send\", built; its "
+     "sessions measured): the set-up, light sleep between", "plain", SETUP, {"led": False},
+     True),
+    ("club_per_deal_ldo_cell", "up only to send (built): the set-up on an AP2112K-3.3 fed "
+     "from the cell", "plain", SETUP,
      {"led": False, "iq_mA": REGULATORS["AP2112K-3.3"], "supply_from": "cell"}, True),
 )
 
@@ -317,9 +330,9 @@ def goal_of(base, per_deal):
     return GOALS["club" if base == "club" or per_deal else "plain"]
 
 
-def lever(ev, cell, supply, price, per_deal=False):
+def lever(ev, cell, supply, price, per_deal=False, session=None):
     """One lever's evening priced: evening() with the lever's arguments `price`, through
-    wifi_per_deal() for the design that connects per result."""
+    wifi_per_deal() with the measured `session` for the link up only to send."""
     if per_deal:
-        return wifi_per_deal(ev, cell, supply, **price)
+        return wifi_per_deal(ev, cell, supply, session, **price)
     return evening(ev, cell, supply, **price)

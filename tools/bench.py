@@ -61,8 +61,11 @@ WebAssembly port; the other figures on the 64-bit unix port.
                again with each lever (tools/battery.py's LEVERS: settings measured again,
                the LED, the regulator, the converter, the CPU's clock, the listen interval
                priced). tools/battery.py prices it with datasheet currents and the board
-               file's cell and supply, and the design the firmware does not have (WiFi up
-               only per deal); the key-to-frame estimate after a light sleep (the wake, a
+               file's cell and supply, and the club link up only to send (club.json
+               "connect": "to_send"), its sessions per deal and seconds up per session
+               measured by tools/club_battery.py (the real loop.run() on the unix port in
+               real time against Mosquitto and the standings service), joining WiFi a cited
+               input; the key-to-frame estimate after a light sleep (the wake, a
                loop turn, the bytes it sends), computed, not measured.
   browser      tools/web_figures.py in headless Chromium: bytes of a first visit, time to
                the first frame (first visit and from the cache), key-to-frame latency for
@@ -664,9 +667,11 @@ def build(quick=False):
                               _source_paths()), "boot")
         first = measure_first_frame(tmp, flash, hundred, 5 if quick else 9)
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
-        evenings = measure_evenings(tmp)
+        session = measure_sessions(tmp)
+        evenings = measure_evenings(tmp, session=session)
         savings = measure_savings(tmp, [ev for ev in evenings
-                                        if ev["keys"] == "keypad" and not ev["club"]][0])
+                                        if ev["keys"] == "keypad" and not ev["club"]][0],
+                                  session)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     web = None
@@ -847,11 +852,78 @@ def _evening_board(layout):
         return json.load(f)
 
 
-def measure_evenings(tmp, layouts=("keypad", "buttons")):
+# The table on a battery whose sessions are measured (measure_sessions()): its deals, and
+# the seconds between them (long enough for a session to end before the next deal).
+SESSION_DEALS = 8
+SESSION_GAP_S = 3
+
+
+def measure_sessions(tmp):
+    """The club link up only to send (club.json "connect": "to_send", net/clubsend.py),
+    measured on the firmware: tools/club_battery.py (the board's boot, the real loop.run()
+    in real time on the unix port, the fake machine) plays SESSION_DEALS deals against a
+    Mosquitto from venue.conf (its password file and ACL) and the standings service. Returns
+    {"deals", "sessions", "up_ms", "sessions_per_deal", "up_s"} (seconds up per session:
+    from WiFi asked for to WiFi off, on loopback; joining a real network is
+    tools/battery.py's WIFI_JOIN_S), or None without Mosquitto."""
+    import json
+    import os
+    import threading
+
+    import mosquitto
+    import runtimes
+
+    if mosquitto.missing():
+        print("bench: the link's sessions not measured: %s" % mosquitto.missing(),
+              file=sys.stderr)
+        return None
+    root = _root()
+    if root not in sys.path:
+        sys.path.insert(0, root)  # the club/ package: the standings service
+    from club.service import Service
+
+    folder = os.path.join(tmp, "sessions")
+    flash = os.path.join(folder, "t01")
+    os.makedirs(flash)
+    with open(os.path.join(root, EVENING_BOARDS["keypad"])) as f:
+        board = json.load(f)
+    with open(os.path.join(flash, "board.json"), "w") as f:
+        json.dump(board, f)
+    users = {"standings": "svc-pw", "t01": "pw-t01"}
+    with mosquitto.Broker(os.path.join(folder, "broker"), users=users) as b:
+        with open(os.path.join(flash, "club.json"), "w") as f:
+            json.dump({"table": "t01", "broker": "127.0.0.1", "port": b.port,
+                       "password": "pw-t01", "ssid": "club", "connect": "to_send"}, f)
+        svc = Service(os.path.join(folder, "night.sqlite"), "127.0.0.1", b.port, "standings",
+                      "svc-pw")
+        th = threading.Thread(target=svc.run, daemon=True)
+        th.start()
+        try:
+            if not svc.connected.wait(60):
+                raise RuntimeError("sessions: the service did not subscribe")
+            plan = "new classic66 target=30 names=Ann,Bob;deals %d %d 1;acked 60" % (
+                SESSION_DEALS, SESSION_GAP_S)
+            proc = runtimes.run("mp64", [os.path.join(root, "tools", "club_battery.py"), plan,
+                                         '{"dim_s": 1}'],
+                                paths=[os.path.join(root, "host_tests", "fake_machine")] +
+                                _source_paths(), cwd=flash, timeout=300)
+            out = _json_out(proc, "sessions")
+        finally:
+            svc.stop.set()
+            th.join(10)
+            svc.db.close()
+    if out["pending"] or out["deals"] != SESSION_DEALS or out["light_with_wifi"]:
+        raise RuntimeError("sessions: %r" % out)
+    return {"deals": out["deals"], "sessions": out["sessions"], "up_ms": out["up_ms"],
+            "sessions_per_deal": round(out["sessions"] / out["deals"], 3),
+            "up_s": round(out["up_ms"] / 1000.0 / out["sessions"], 3)}
+
+
+def measure_evenings(tmp, layouts=("keypad", "buttons"), session=None):
     """tools/evening.py for the keypad and the four-button builds, with and without the club
-    link, priced by tools/battery.py with the board file's cell and supply. The evenings
-    without the club link also price the design the firmware does not have (WiFi up only
-    per deal: "battery_wifi_per_deal")."""
+    link, priced by tools/battery.py with the board file's cell and supply. With `session`
+    (measure_sessions()) the evenings without the club link also price the club link up
+    only to send ("battery_wifi_per_deal")."""
     import os
 
     import battery
@@ -865,17 +937,19 @@ def measure_evenings(tmp, layouts=("keypad", "buttons")):
         for club in (False, True):
             ev = _evening(tmp, layout, keys, club)
             ev["battery"] = battery.evening(ev, cell, supply)
-            if not club:
-                ev["battery_wifi_per_deal"] = battery.wifi_per_deal(ev, cell, supply)
+            if not club and session is not None:
+                ev["battery_wifi_per_deal"] = battery.wifi_per_deal(ev, cell, supply, session)
+                ev["session"] = session
             out.append(ev)
     return out
 
 
-def measure_savings(tmp, base):
+def measure_savings(tmp, base, session=None):
     """The keypad build's evening again for each of battery.LEVERS (`base`: its evening
     without the club link, from measure_evenings(); the one with the club link measured
     here), each priced with its lever: [(name, label, evening)], the evening's "battery"
-    its price, "lever" what priced it."""
+    its price, "lever" what priced it. The levers of the link up only to send need
+    `session` (measure_sessions()): without it they are left out."""
     import os
 
     import battery
@@ -889,6 +963,8 @@ def measure_savings(tmp, base):
     measured = {}
     out = []
     for name, label, on, settings, price, per_deal in battery.LEVERS:
+        if per_deal and session is None:
+            continue
         if settings is None:
             ev = dict(bases[on])
         else:
@@ -899,9 +975,12 @@ def measure_savings(tmp, base):
             ev = dict(measured[at])
         ev.pop("battery", None)
         ev.pop("battery_wifi_per_deal", None)
-        ev["battery"] = battery.lever(ev, cell, supply, price, per_deal)
+        ev.pop("session", None)
+        ev["battery"] = battery.lever(ev, cell, supply, price, per_deal, session)
         ev["lever"] = {"on": on, "price": price, "per_deal": per_deal,
                        "goal": battery.goal_of(on, per_deal)}
+        if per_deal:
+            ev["lever"]["session"] = session
         out.append((name, label, ev))
     return out
 
@@ -1005,13 +1084,18 @@ def battery_rows(evenings, savings=()):
     for ev in evenings:
         d = ev.get("battery_wifi_per_deal")
         if d is not None:
-            row("  design, not built, for the club link's goal (>= %d evenings): %s build, WiFi "
-                "up only per deal (%d connections of %.0f s at %.0f mA), light sleep between" % (
-                    TARGETS["evenings_club"], ev["keys"], d["wifi_connects"],
-                    battery.WIFI_CONNECT_S, battery.WIFI_CONNECT_MA), told(d), "-", None,
+            se = ev["session"]
+            row("  club link up only to send (built; club.json \"connect\": \"to_send\"): %s "
+                "build, %.2f sessions a deal of %.2f s up (measured) + %.1f s joining WiFi "
+                "(cited) at %.0f mA, light sleep between" % (
+                    ev["keys"], se["sessions_per_deal"], se["up_s"], battery.WIFI_JOIN_S,
+                    battery.WIFI_CONNECT_MA), told(d),
+                ">= %d evenings" % TARGETS["evenings_club"],
+                d["evenings"] >= TARGETS["evenings_club"],
                 "battery_%s_wifi_per_deal" % ev["keys"],
-                {"battery": d, "connect_s": battery.WIFI_CONNECT_S,
-                 "connect_ma": battery.WIFI_CONNECT_MA})
+                {"battery": d, "session": se, "join_s": battery.WIFI_JOIN_S,
+                 "connect_ma": battery.WIFI_CONNECT_MA,
+                 "meets": d["evenings"] >= TARGETS["evenings_club"]})
     for name, label, ev in savings:
         b = ev["battery"]
         lv = ev["lever"]
@@ -1056,9 +1140,11 @@ def battery_only():
     tmp = tempfile.mkdtemp(prefix="s66-bench-battery-")
     try:
         misc = _json_out(_run(["tools/bench.py", "misc"], _source_paths()), "misc")
-        evenings = measure_evenings(tmp)
+        session = measure_sessions(tmp)
+        evenings = measure_evenings(tmp, session=session)
         base = [ev for ev in evenings if ev["keys"] == "keypad" and not ev["club"]][0]
-        new = wake_rows(misc["power"]) + battery_rows(evenings, measure_savings(tmp, base))
+        new = wake_rows(misc["power"]) + battery_rows(evenings,
+                                                      measure_savings(tmp, base, session))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for r in new:
