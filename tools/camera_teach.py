@@ -9,7 +9,8 @@ The fake camera plays the six batches of the held-out npm deck (tools/cardcam/fa
 each batch slides into its boxes, is held 2.5 s, taken away); the player answers each
 proposal as soon as it is right, or once it has stood for PATIENCE_MS wrong. Figures: the
 presses (the "learn this deck" button, OK, the keys typed) and the seconds from that
-button to the deck kept, CPU throttled x4 as camera mode's other figures.
+button to the deck kept, CPU throttled x4 as camera mode's other figures; and the time to
+read a frame before the deck is taught and after (the taught rule's cost).
 """
 
 import json
@@ -161,6 +162,21 @@ FORGOTTEN = """(async () => {
   }
 })()"""
 
+# The time to read a frame (camera.js timings), p95 over the next 40 frames read.
+READ_P95 = """(async () => {
+  const start = window.s66.camera().frames;
+  const t0 = Date.now();
+  for (;;) {
+    const c = window.s66.camera();
+    if (c.frames >= start + 40) {
+      const s = c.timings.slice(-(c.frames - start)).sort((a, b) => a - b);
+      return s[Math.round(0.95 * (s.length - 1))];
+    }
+    if (Date.now() - t0 > 120000) throw new Error("no frames");
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+})()"""
+
 MODELS_ID = """(async () => {
   const [a, b] = await Promise.all(["camera/model.json", "camera/index.json"]
     .map((u) => fetch(u).then((r) => r.json())));
@@ -190,17 +206,23 @@ def figures(site_dir, deck, throttle=THROTTLE):
         steps = [{"do": "open"}, {"do": "eval", "js": camera_figures.CAMERA_ON}]
         if throttle:
             steps.append({"do": "throttle", "rate": throttle})
-        steps += teach_steps()
+        first = len(steps)
+        steps += [{"do": "eval", "js": READ_P95}] + teach_steps() + [
+            {"do": "eval", "js": READ_P95}]
         got = browser.drive(url, steps, camera=video, timeout=900)
     if got["failed"] or got["errors"]:
         raise RuntimeError("%s %s" % (got["failed"], got["errors"]))
-    kept = got["results"][-1]
+    kept = got["results"][-2]
+    before, after = got["results"][first], got["results"][-1]
     batches = [r for r in got["results"] if isinstance(r, dict) and "typed" in r]
     return {"teach_cards": kept["deck"]["cards"], "teach_presses": kept["last"]["presses"],
             "teach_seconds": kept["last"]["seconds"],
             "teach_typed": sum(b["typed"] for b in batches),
             "teach_alike": len(kept["deck"]["alike"]), "teach_alike_pairs": kept["deck"]["alike"],
-            "teach_throttle": throttle}
+            "teach_throttle": throttle,
+            # a frame's reading, p95 (two boxes), before and after: the taught rule needs
+            # every network's hidden layer and the deck's cosines too
+            "teach_read_p95_ms": before, "taught_read_p95_ms": after}
 
 
 def main(argv):

@@ -25,4 +25,7 @@ TARGETS = {
     "camera_proposal_p95_ms": 300.0,  # frame to proposal, CPU throttled x4
     "camera_on_bytes": 3000000,  # bytes loaded when camera mode turns on
     "camera_deal_presses": 12,  # presses per two-player deal with trump and a marriage
+    # teaching camera mode a deck (issue 44, tools/camera_teach.py): its 24 cards
+    "teach_seconds": 120.0,
+    "teach_presses": 30,
 }
