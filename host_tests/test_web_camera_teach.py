@@ -102,6 +102,44 @@ def test_on_a_taught_deck_a_box_nearer_another_taught_card_is_not_proposed(site,
     assert len(near) == 2
 
 
+# A deck kept for other models (the index reader trained again since): its features.
+OTHER_MODELS = """(async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open("s66.deck", 1);
+    r.onupgradeneeded = () => r.result.createObjectStore("deck");
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  const cards = %s;
+  const tx = db.transaction("deck", "readwrite");
+  tx.objectStore("deck").put({id: "models of before", cards, d: 3, margin: 0.02, alike: [],
+                              vectors: new Float32Array(3 * cards.length).fill(0.5)}, "taught");
+  await new Promise((ok) => { tx.oncomplete = ok; });
+  db.close();
+  return true;
+})()"""
+
+
+@needs_browser
+def test_a_deck_taught_to_other_models_is_forgotten_and_said(site):
+    # web/camera/ changed since the deck was taught (a model trained again): its features
+    # mean nothing to the new networks, so the deck is dropped, not used, and the note
+    # asks to teach it again. Chromium's own fake camera (a test pattern).
+    from test_web_camera import WAIT_NOTE
+
+    want = _texts()["en"]["deck other models"]
+    fake = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    got = run(site, [{"do": "open"},
+                     {"do": "eval", "js": OTHER_MODELS % json.dumps(camera_teach.BATCHES[0])},
+                     {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": WAIT_NOTE % json.dumps(want)},
+                     {"do": "eval", "js": CAMERA_STATE},
+                     {"do": "eval", "js": camera_teach.STORED}], args=fake)
+    assert got[3] == want
+    assert got[4]["teach"]["deck"] is None
+    assert got[5] == {"stores": ["deck"], "kept": None}
+
+
 GATE = """(async () => {
   const cam = await import("./camera.js");
   const v = (xs) => Float32Array.from(xs);

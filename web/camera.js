@@ -291,6 +291,7 @@ export function createCamera(api, before) {
       // Turned on after a trick of the deal: the cards in the boxes may be one already
       // typed (step() says why), so they go first. At a deal's start: its first trick.
       lastEntered = api.entered();
+      keepNote = stale; // said until cards are laid
       if (stale) {
         needEmpty = true;
         say("deck other models");
