@@ -28,8 +28,8 @@ needs_browser = pytest.mark.skipif(browser.missing() is not None,
 NEEDS_SURE = pytest.mark.xfail(reason="issue 44: the fake camera's held-out cards are mostly "
                                "'not sure' under the joint index rule", strict=False)
 
-CAMERA_FILES = ("camera.js", "camread.js", "camview.js", "camteach.js", "camera/cards.bin",
-                "camera/model.json",
+CAMERA_FILES = ("camera.js", "camread.js", "camview.js", "camteach.js", "camdeck.js",
+                "camera/cards.bin", "camera/model.json",
                 "camera/index.bin", "camera/index.json",
                 "camera/tf-core.es2017.min.js", "camera/tf-layers.es2017.min.js",
                 "camera/tf-backend-wasm.es2017.min.js", "camera/tfjs-backend-wasm-simd.wasm",

@@ -175,7 +175,8 @@ def test_the_taught_rule_is_the_nearest_card_with_a_margin(site):
 def test_the_teaching_module_ships_with_camera_mode_only():
     import web
 
-    assert "camteach.js" in web.CAMERA and "camteach.js" in web.LAZY
-    with open(os.path.join(os.path.dirname(web.__file__), "..", "web", "camera.js"),
-              encoding="utf-8") as f:
-        assert "./camteach.js" in f.read()
+    for name in ("camteach.js", "camdeck.js"):
+        assert name in web.CAMERA and name in web.LAZY
+        with open(os.path.join(os.path.dirname(web.__file__), "..", "web", "camera.js"),
+                  encoding="utf-8") as f:
+            assert "./" + name in f.read()

@@ -68,7 +68,7 @@ PAGE_LINES = 300
 STORE = ("durable.js", "idbstore.js", "secondcopy.js", "mirror.js", "oldstorage.js")
 STATIC = PAGE + STORE + ("style.css", "manifest.webmanifest", "icon.svg", "clubcfg.js",
                          "clubmqtt.js", "camera.js", "camread.js", "camview.js",
-                         "camteach.js")
+                         "camteach.js", "camdeck.js")
 # The icons as PNGs for installing (Android's 192 and 512, iOS's apple-touch-icon), drawn
 # from icon.svg by tools/web_icons.py and committed.
 ICONS = ("icon-192.png", "icon-512.png", "apple-touch-icon.png")
@@ -82,7 +82,7 @@ TFJS_FILES = (("tfjs-core", "tf-core.es2017.min.js"), ("tfjs-layers", "tf-layers
               ("tfjs-backend-wasm", "tfjs-backend-wasm-simd.wasm"),
               ("tfjs-backend-wasm", "tfjs-backend-wasm.wasm"))
 MODEL_FILES = ("cards.bin", "model.json", "index.bin", "index.json")
-CAMERA = ("camera.js", "camread.js", "camview.js", "camteach.js") + tuple(
+CAMERA = ("camera.js", "camread.js", "camview.js", "camteach.js", "camdeck.js") + tuple(
     "camera/" + n for _p, n in TFJS_FILES) + tuple("camera/" + n for n in MODEL_FILES)
 LAZY = ("clubmqtt.js", "mqtt.esm.js") + CAMERA  # cached by the service worker once loaded
 # Firmware files the browser never imports: the board's boot, its board-file check and the

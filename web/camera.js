@@ -21,7 +21,8 @@
 
 import { boxes, classify, cornerRects, createReader, indexReading, loadModels, modelsId,
   readCorners, regions, sureNames } from "./camread.js";
-import { alike, createTeacher, embeddings, gate, nearest } from "./camteach.js";
+import { alike, embeddings, gate, nearest } from "./camdeck.js";
+import { createTeacher } from "./camteach.js";
 import { askCamera, cardText, createView } from "./camview.js";
 
 const READS = 3; // the same sure reading in this many frames in a row
@@ -48,15 +49,11 @@ export function createCamera(api, before) {
   });
   const readFrame = createReader();
   let meta = null; // model.json, once loaded
-  const taught = { tr: api.tr, say, cardText, classes: [], started: () => {
-    withdraw();
-    history = [];
-    needEmpty = false;
-  }, ended: () => {
-    history = [];
-    needEmpty = true; // the last batch may lie there
-    keepNote = true; // what teaching ended with stays until cards are laid
-  } };
+  // Teaching takes the boxes; it ends with the last batch lying there, and what it ended
+  // with is said until cards are laid.
+  const taught = { tr: api.tr, say, cardText, classes: [],
+    started: () => { withdraw(); [history, needEmpty] = [[], false]; },
+    ended: () => { [history, needEmpty, keepNote] = [[], true, true]; } };
   const teach = createTeacher(taught, frame);
 
   let stream = null;
