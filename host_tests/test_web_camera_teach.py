@@ -102,6 +102,24 @@ def test_on_a_taught_deck_a_box_nearer_another_taught_card_is_not_proposed(site,
     assert len(near) == 2
 
 
+@needs_browser
+def test_a_schnapsen_deck_of_twenty_is_taught_and_ended_by_ok(site, video):
+    # No nines in a Schnapsen deck: once its 20 cards (ten to ace) are kept, OK with no card
+    # proposed ends the teaching; before all 20, it does nothing.
+    path, _loop_ms = video
+    twenty = [b for b in camera_teach.BATCHES if b[0][0] != "9"]
+    early = ("(() => { document.dispatchEvent(new KeyboardEvent('keydown', {key: '#'}));"
+             " return window.s66.camera().teach; })()")
+    steps = [{"do": "open"}, {"do": "eval", "js": camera_figures.CAMERA_ON}]
+    steps += camera_teach.teach_steps(batches=twenty)
+    steps.insert(3, {"do": "eval", "js": early})  # right after the button: nothing kept
+    got = run(site, steps, camera=path)
+    assert got[3]["active"] and got[3]["taught"] == 0
+    kept = got[-1]
+    assert kept["deck"]["cards"] == 20 and not kept["active"], kept
+    assert kept["last"]["presses"] <= 30, kept
+
+
 # A deck kept for other models (the index reader trained again since): its features.
 OTHER_MODELS = """(async () => {
   const db = await new Promise((ok, no) => {

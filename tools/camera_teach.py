@@ -184,12 +184,30 @@ MODELS_ID = """(async () => {
 })()"""
 
 
-def teach_steps(patience=PATIENCE_MS, swap=None):
-    """The steps after camera mode is on: the button, the six batches, the deck kept."""
+# A Schnapsen deck's end: OK with the boxes empty once its 20 cards are taught.
+TWENTY = """(async () => {
+  const t0 = Date.now();
+  for (;;) {
+    const c = window.s66.camera();
+    if (c.teach.active && !c.teach.proposal && c.shown.every((s) => s === "none")) {
+      document.dispatchEvent(new KeyboardEvent("keydown", {key: "#"}));
+      return c.teach.taught;
+    }
+    if (Date.now() - t0 > 60000) throw new Error("no empty boxes: " + JSON.stringify(c));
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+})()"""
+
+
+def teach_steps(patience=PATIENCE_MS, swap=None, batches=BATCHES):
+    """The steps after camera mode is on: the button, the batches, the deck kept (batches
+    without the nines: a Schnapsen deck, ended by OK on empty boxes)."""
     keys = json.dumps({c: card_keys(c) for c in scenes.CARDS})
-    steps = [{"do": "eval", "js": START % json.dumps(BATCHES)}]
+    steps = [{"do": "eval", "js": START % json.dumps(batches)}]
     steps += [{"do": "eval", "js": BATCH % (json.dumps([patience, swap]), keys)}
-              for _ in BATCHES]
+              for _ in batches]
+    if sum(map(len, batches)) == 20:
+        steps.append({"do": "eval", "js": TWENTY})
     return steps + [{"do": "eval", "js": KEPT}]
 
 

@@ -92,8 +92,13 @@ export function createTeacher(api, frame) {
   }
 
   // OK: the batch's named boxes are kept, each the mean of its frames' features.
+  // With no card proposed, OK ends a Schnapsen deck: its 20 cards, ten to ace, all taught.
   function keep() {
-    if (!t.proposal || !t.proposal.some((s) => s && s !== "?")) return;
+    if (!t.proposal || !t.proposal.some((s) => s && s !== "?")) {
+      const twenty = api.classes.filter((c) => c !== "none" && c[0] !== "9");
+      if (t.taught.size === 20 && twenty.every((c) => t.taught.has(c))) finish();
+      return;
+    }
     t.proposal.forEach((name, b) => {
       if (name && name !== "?") t.taught.set(name, unit(t.run.sums[b]));
     });
@@ -107,7 +112,7 @@ export function createTeacher(api, frame) {
   }
 
   async function finish() {
-    const cards = api.classes.filter((c) => c !== "none");
+    const cards = api.classes.filter((c) => t.taught.has(c));
     const made = { id: modelId, cards, vectors: cards.map((c) => t.taught.get(c)),
       margin: MARGIN, at: Date.now() };
     made.alike = alike(made);
