@@ -212,8 +212,12 @@ camera-designs: $(STAMP) $(NODE_STAMP) $(CARDCAM_STAMP)
 #                     whole-card networks) on the deck generator's training seeds, sets its
 #                     thresholds on decks.THRESHOLD_SEEDS (never trained on, not the measured
 #                     ones), and writes web/camera/index.onnx, index.bin (the page's copy),
-#                     index.json and its section of TRAINING.md (about half an hour on two
-#                     cores; the boxes and weights are kept in build/index).
+#                     index.json and its section of TRAINING.md, then the joint rule's
+#                     agreement threshold into index.json (tools/cardcam/joint_thresholds.py,
+#                     on the same held-out seeds). Two stages, each kept in build/index: the
+#                     training designs (about an hour on two cores), then those and the
+#                     designs drawn as other card systems draw them (about half an hour more).
 .PHONY: camera-index
-camera-index: $(TRAIN_STAMP) $(CARDCAM_STAMP)
+camera-index: $(STAMP) $(NODE_STAMP) $(TRAIN_STAMP) $(CARDCAM_STAMP)
 	$(TRAIN_VENV)/bin/python tools/cardcam/train_index.py --work build/index
+	$(BIN)/python tools/cardcam/joint_thresholds.py

@@ -33,6 +33,7 @@ installed by `cd tools/cardcam && npm ci`; design() and hand() alone need neithe
 
 import argparse
 import json
+import math
 import os
 
 import numpy as np
@@ -383,6 +384,93 @@ def _german_shape(suit):
              "stock")]
 
 
+# Suits and ranks of other card systems, drawn by the generator for the index reader to
+# learn "none" (train_index.py): Latin coins, cups, swords and batons, Swiss roses and
+# shields, and plain marks; ranks no card of the rules shows (other digits, other
+# languages' court letters). German bells, acorns and leaves are left out: the hand-made
+# German deck is measured, never trained on, so nothing of it is drawn here.
+FOREIGN_PIPS = ("coin", "cup", "sword", "baton", "rose", "shield", "star", "crescent",
+                "triangle", "square", "cross", "ring")
+FOREIGN_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "11", "12", "0", "B", "C", "D", "E",
+                 "H", "M", "O", "P", "R", "S", "U", "V", "W", "X", "Z")
+FOREIGN_MODES = ("pips", "ranks", "both")
+
+
+def foreign(rng, params):
+    """A design as another card system would draw it: its own pips, its own rank letters or
+    both (FOREIGN_MODES); no corner of it shows a card of the rules."""
+    p = json.loads(json.dumps(params))
+    mode = FOREIGN_MODES[int(rng.integers(len(FOREIGN_MODES)))]
+    f = {"mode": mode}
+    if mode != "ranks":
+        kinds = rng.permutation(len(FOREIGN_PIPS))[:4]
+        f["pips"] = {s: FOREIGN_PIPS[int(k)] for s, k in zip(SUITS, kinds)}
+    if mode != "pips":
+        glyphs = rng.permutation(len(FOREIGN_RANKS))[:len(RANKS)]
+        f["ranks"] = {r: FOREIGN_RANKS[int(k)] for r, k in zip(RANKS, glyphs)}
+    p["foreign"] = f
+    return p
+
+
+def _star(points, outer=0.5, inner=0.21):
+    pts = []
+    for i in range(2 * points):
+        r = outer if i % 2 == 0 else inner
+        a = math.pi * i / points - math.pi / 2
+        pts.append((r * math.cos(a), r * math.sin(a)))
+    return pts
+
+
+def _foreign_shape(kind):
+    if kind == "coin":
+        return [("ellipse", (0, 0, 0.46, 0.46), "ink"), ("ellipse", (0, 0, 0.32, 0.32), "stock"),
+                ("ellipse", (0, 0, 0.14, 0.14), "dark")]
+    if kind == "cup":
+        bowl = _bezier((-0.4, -0.45), (0, 0.25), (0.4, -0.45))
+        return [("poly", bowl, "ink"),
+                ("poly", [(-0.05, -0.1), (0.05, -0.1), (0.06, 0.35), (-0.06, 0.35)], "ink"),
+                ("ellipse", (0, 0.42, 0.28, 0.08), "dark")]
+    if kind == "sword":
+        return [("poly", [(0, -0.5), (0.06, -0.4), (0.06, 0.22), (-0.06, 0.22), (-0.06, -0.4)],
+                 "ink"),
+                ("poly", [(-0.3, 0.22), (0.3, 0.22), (0.3, 0.29), (-0.3, 0.29)], "dark"),
+                ("poly", [(-0.04, 0.29), (0.04, 0.29), (0.04, 0.42), (-0.04, 0.42)], "dark"),
+                ("ellipse", (0, 0.45, 0.06, 0.06), "dark")]
+    if kind == "baton":
+        return [("poly", [(-0.08, 0.5), (0.1, 0.5), (0.2, -0.45), (-0.2, -0.45)], "ink"),
+                ("ellipse", (-0.12, -0.1, 0.07, 0.07), "dark"),
+                ("ellipse", (0.1, 0.15, 0.06, 0.06), "dark")]
+    if kind == "rose":
+        parts = [("ellipse", (0.28 * math.cos(a), 0.28 * math.sin(a), 0.2, 0.2), "ink")
+                 for a in (math.pi * 2 * i / 5 - math.pi / 2 for i in range(5))]
+        return parts + [("ellipse", (0, 0, 0.15, 0.15), "dark")]
+    if kind == "shield":
+        return [("poly", [(-0.4, -0.45), (0.4, -0.45), (0.4, 0.05), (0, 0.5), (-0.4, 0.05)],
+                 "ink"),
+                ("poly", [(-0.4, -0.12), (0.4, -0.12), (0.4, -0.02), (-0.4, -0.02)], "dark")]
+    if kind == "star":
+        return [("poly", _star(5), "ink")]
+    if kind == "crescent":
+        return [("ellipse", (0, 0, 0.45, 0.45), "ink"), ("ellipse", (0.18, -0.08, 0.36, 0.36),
+                                                         "stock")]
+    if kind == "triangle":
+        return [("poly", [(0, -0.47), (0.47, 0.4), (-0.47, 0.4)], "ink")]
+    if kind == "square":
+        return [("poly", [(-0.38, -0.38), (0.38, -0.38), (0.38, 0.38), (-0.38, 0.38)], "ink")]
+    if kind == "cross":
+        return [("poly", [(-0.12, -0.48), (0.12, -0.48), (0.12, 0.48), (-0.12, 0.48)], "ink"),
+                ("poly", [(-0.45, -0.12), (0.45, -0.12), (0.45, 0.12), (-0.45, 0.12)], "ink")]
+    return [("ellipse", (0, 0, 0.45, 0.45), "ink"), ("ellipse", (0, 0, 0.3, 0.3), "stock")]
+
+
+def suit_parts(params, suit):
+    """The pip of a suit in a design: its own shape, the German one or another system's."""
+    other = params.get("foreign", {}).get("pips")
+    if other:
+        return _foreign_shape(other[suit])
+    return shape(suit, params["pips"], params["suits"] == "german")
+
+
 def _draw_shape(d, parts, cx, cy, size, turned, colours):
     """Draw a pip's parts on d (ImageDraw), centred at (cx, cy), size pixels tall, turned
     half round if turned; colours: {role: rgb}."""
@@ -430,6 +518,9 @@ def _dark(c):
 
 
 def _rank_text(params, rank):
+    other = params.get("foreign", {}).get("ranks")
+    if other:
+        return other[rank]
     if params["suits"] == "german":
         return GERMAN["index"][rank]
     return params["index"]["ten"] if rank == "T" else rank
@@ -465,8 +556,7 @@ def _index(params, rank, suit, ink, colours):
     layer = Image.new("RGBA", (w + 2, hh + 2), (0, 0, 0, 0))
     layer.paste(Image.new("RGBA", glyph.size, tuple(ink) + (255,)), (gx, 0), glyph)
     if pip:
-        _draw_shape(ImageDraw.Draw(layer), shape(suit, params["pips"],
-                                                 params["suits"] == "german"),
+        _draw_shape(ImageDraw.Draw(layer), suit_parts(params, suit),
                     px, py, pip, False, colours)
     return layer
 
@@ -522,7 +612,7 @@ def _figure(d, params, rank, suit, box, colours, rng):
     # the suit's pip beside the figure (a German Ober holds his above, an Unter below)
     size = min(w, h) * 0.22
     german = params["suits"] == "german"
-    parts = shape(suit, params["pips"], german)
+    parts = suit_parts(params, suit)
     if german and rank == "Q":
         _draw_shape(d, parts, cx, y0 + size * 0.6, size * 0.9, False, colours)
     elif german and rank == "J":
@@ -637,7 +727,7 @@ def card(params, code):
             d.rectangle(box, outline=tuple(border["colour"]), width=bw)
         inner = (box[0] + int(0.03 * W), box[1] + int(0.03 * H), box[2] - int(0.03 * W),
                  box[3] - int(0.03 * H))
-        parts = shape(suit, params["pips"], german)
+        parts = suit_parts(params, suit)
         mid = params["middle"]
         kind = mid["courts"] if rank in "JQK" else mid["numbers"]
         if german and rank == "A":

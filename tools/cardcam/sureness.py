@@ -41,11 +41,15 @@ def scores(probs, labels, thresholds, none):
     best = probs.argmax(1)
     ok = sure(probs, thresholds)
     cards = labels != none
+
+    def share(flags):  # of the boxes that hold a card (none in a set of foreign designs)
+        return float(flags[cards].mean()) if cards.any() else None
+
     return {
         "boxes": int(len(labels)),
         "top1": float((best == labels).mean()),
-        "card_correct_sure": float(((best == labels) & ok)[cards].mean()),
-        "card_unsure": float((~ok)[cards].mean()),
+        "card_correct_sure": share((best == labels) & ok),
+        "card_unsure": share(~ok),
         "card_wrong_sure": int(((best != labels) & ok & cards).sum()),
         "none_taken_for_card_sure": int(((best != none) & ok & ~cards).sum()),
     }

@@ -1,12 +1,17 @@
 """Train the camera mode's index reader on the CPU and export it (make camera-index).
 
     .venv-train/bin/python tools/cardcam/train_index.py --work DIR [--seed 44]
-                           [--designs 400] [--boxes 60000] [--epochs 8]
+                           [--designs 400] [--boxes 60000] [--epochs 5]
+                           [--foreign 12000] [--more-epochs 4]
 
 The index reader (IndexNet) reads a card's corner index, its rank glyph and suit pip, from
 the two corners of a box (scenes.corner_crops(): the top left, and the bottom right turned
 half round), in grey levels: one of the 24 cards, or "none" (no card, a card face down, a
 corner without an index, an index without a pip: its suit cannot be told by its shape).
+It learns in two stages, each kept in DIR: first the training designs alone, then, from
+there, those and the same designs drawn as other card systems draw them (decks.foreign(),
+every corner "none"), so that a pip or a rank letter it was never shown is not taken for
+the nearest card of the rules.
 It learns only from the deck generator's training seeds (decks.TRAINING_SEEDS), each
 design drawn again with its own inks per suit (any of decks.INKS, faded or not: a suit is
 told by its shape, never its colour) half the time; its per-class thresholds are set on
@@ -45,6 +50,7 @@ NONE = scenes.NONE
 NONE_SHARE = 0.2  # boxes without a card face up
 REINK = 0.5  # the share of training designs drawn again with inks of their own
 CHUNK = 250
+WIDTHS = (12, 24, 48, 64)  # the four convolutions' channels
 BOUNDS = (0.8, 0.9999)  # as sureness.BOUNDS: the thresholds' floor and ceiling
 
 
@@ -65,8 +71,9 @@ def reinked(rng, params):
 
 def corner_labels(params, label, turned):
     """What each corner (top left, bottom right turned) of a box shows: the card, or none
-    (no card; no index in that corner; an index without a pip)."""
-    if label == NONE or params["index"]["pip"] == "none":
+    (no card; no index in that corner; an index without a pip; another card system's
+    pip or rank: decks.foreign())."""
+    if label == NONE or params["index"]["pip"] == "none" or "foreign" in params:
         return [NONE, NONE]
     if params["index"]["corners"] == 1:  # only the top left: the other when turned
         return [NONE, label] if turned else [label, NONE]
@@ -124,7 +131,7 @@ def corner_sample(rng, deck, params, label):
 
 
 def _chunk(job):
-    seeds, seed, index, n, reink = job
+    seeds, seed, index, n, reink, other = job
     rng = np.random.default_rng([seed, index])
     xs, ys = [], []
     per = max(1, n // len(seeds))
@@ -132,6 +139,8 @@ def _chunk(job):
         params = decks.design(s)
         if reink and rng.random() < REINK:
             params = reinked(rng, params)
+        if other:
+            params = decks.foreign(rng, params)
         deck = decks.deck(params)
         for _ in range(per if k < len(seeds) - 1 else n - per * (len(seeds) - 1)):
             label = NONE if rng.random() < NONE_SHARE else int(rng.integers(24))
@@ -141,8 +150,9 @@ def _chunk(job):
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def make_set(work, name, seeds, seed, n, reink, procs=2):
-    """n boxes (2n corners) of the designs `seeds`, made once and kept in work/."""
+def make_set(work, name, seeds, seed, n, reink, procs=2, other=False):
+    """n boxes (2n corners) of the designs `seeds` (other: each drawn as another card
+    system draws it, decks.foreign()), made once and kept in work/."""
     cache = os.path.join(work, "index-%s-%d-%d-%d-%d-%dx%d-c%g.npz" % (
         name, seeds[0], len(seeds), seed, n, scenes.IDX_W, scenes.IDX_H, scenes.CORNER))
     if os.path.exists(cache):
@@ -153,7 +163,7 @@ def make_set(work, name, seeds, seed, n, reink, procs=2):
     jobs = []
     for i in range(0, len(seeds), per_chunk):
         part = list(seeds[i:i + per_chunk])
-        jobs.append((part, seed, i, n * len(part) // len(seeds), reink))
+        jobs.append((part, seed, i, n * len(part) // len(seeds), reink, other))
     with Pool(procs) as pool:
         parts = pool.map(_chunk, jobs)
     xs = np.concatenate([p[0] for p in parts])
@@ -180,18 +190,19 @@ class IndexNet(nn.Module):
     own mean and spread (a faded or a dark print alike), then one linear layer on the 2 x 3
     map. About 60,000 parameters; a few ms for a trick's corners in the page."""
 
-    def __init__(self, classes=None):
+    def __init__(self, classes=None, widths=WIDTHS):
         super().__init__()
         classes = classes or len(scenes.CLASSES)
         mods = []
         c_in = 1
-        for c_out in (12, 24, 48, 64):
+        for c_out in widths:
             mods += [nn.Conv2d(c_in, c_out, 3, padding=1, bias=False), nn.BatchNorm2d(c_out),
                      nn.ReLU(inplace=True), nn.MaxPool2d(2)]
             c_in = c_out
         self.features = nn.Sequential(*mods)
         cells = (scenes.IDX_H // 16) * (scenes.IDX_W // 16)
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * cells, classes))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
+                                  nn.Linear(widths[-1] * cells, classes))
 
     def forward(self, x):
         return self.head(self.features(normalise(x)))
@@ -234,13 +245,15 @@ def box_figures(probs, card_labels, thresholds):
     return sureness.scores(reading, card_labels, thresholds, NONE)
 
 
-def train(xs, ys, vx, vy, seed, epochs, started, log):
+def train(xs, ys, vx, vy, seed, epochs, started, log, net=None, max_lr=3e-3, widths=WIDTHS):
+    """Train IndexNet (or go on training net) on corners xs, ys; vx, vy: held-out corners
+    for the log."""
     torch.manual_seed(seed)
-    net = IndexNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    net = net or IndexNet(widths=widths)
+    opt = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     batch = 128
     steps = epochs * (len(xs) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss()
     g = torch.Generator().manual_seed(seed)
     x_all = torch.from_numpy(xs)
@@ -288,7 +301,8 @@ def report(meta, figures, seconds):
         % (scenes.IDX_W, scenes.IDX_H),
         "levels (scenes.corner_crops), each normalised to its own mean and spread. Its classes:",
         "the 24 cards and \"none\" (no card, a back, a corner without an index, an index",
-        "without a pip). A corner read as \"none\" is left out, the others averaged",
+        "without a pip, another card system's pip or rank). A corner read as \"none\" is left",
+        "out, the others averaged",
         "(sureness.index_reading). A box is sure only when this reading is sure and names the",
         "card the whole-card networks read (sureness.agree; docs/web.md, \"Camera\").",
         "",
@@ -300,16 +314,21 @@ def report(meta, figures, seconds):
         "  grey, brown, gold; a fifth of those faded): a suit is told by its pip's shape;",
         "  %d boxes (%d corners), a fifth without a card face up; the npm decks and the"
         % (meta["train_boxes"], 2 * meta["train_boxes"]),
-        "  hand-made designs never",
+        "  hand-made designs never; then %d boxes more of the same designs drawn as other card"
+        % meta["foreign_boxes"],
+        "  systems draw them (decks.foreign: Latin and Swiss pips, plain marks, rank letters",
+        "  and digits no card of the rules shows; German pips never), all read \"none\"",
         "- thresholds set on: the generator's seeds %d to %d (decks.THRESHOLD_SEEDS), drawn as"
         % (meta["threshold_seeds"][0], meta["threshold_seeds"][1]),
-        "  the generator draws them, never trained on, %d boxes: per class, just above the"
-        % f["threshold"]["boxes"],
+        "  the generator draws them, never trained on, %d boxes (%d of them drawn as other card"
+        % (f["threshold"]["boxes"], f["threshold_foreign"]["boxes"]),
+        "  systems draw them, all \"none\"): per class, just above the",
         "  surest wrong index reading of that class among them, within %.4f to %.4f;" % BOUNDS,
         "  " + thresholds_text(meta["thresholds"]),
-        "- seed %d; %d epochs; %.0f s on the CPU (%d threads, data included); torch %s"
-        % (meta["seed"], meta["epochs"], seconds, torch.get_num_threads(),
-           torch.__version__.split("+")[0]),
+        "- seed %d; %d epochs on the training designs, then %d on those and the other systems'"
+        % (meta["seed"], meta["epochs"], meta["more_epochs"]),
+        "  boxes; %.0f s on the CPU (%d threads, data included); torch %s"
+        % (seconds, torch.get_num_threads(), torch.__version__.split("+")[0]),
         "- model: index.onnx, %d parameters; the page's copy index.bin, %d bytes (float16)"
         % (meta["parameters"], meta["page"]["bytes"]),
         "",
@@ -321,6 +340,11 @@ def report(meta, figures, seconds):
         lines.append("| %s | %d | %.2f%% | %.2f%% | %.2f%% | %d |" % (
             label, s["boxes"], 100 * s["top1"], 100 * s["card_correct_sure"],
             100 * s["card_unsure"], s["card_wrong_sure"]))
+    g = f["threshold_foreign"]
+    lines += ["", "Of the %d threshold boxes drawn as other card systems draw them, %d were read"
+              % (g["boxes"], g["none_taken_for_card_sure"]),
+              "as a card, sure, by the index reading alone (%.2f%% read \"none\")."
+              % (100 * g["top1"])]
     lines += ["", "These are the index reading's alone; the figures of the rule, on the",
               "measured seeds and the hand-made designs, are the bench's (make camera-designs,",
               "docs/web.md)."]
@@ -362,9 +386,17 @@ def main():
     ap.add_argument("--seed", type=int, default=44)
     ap.add_argument("--designs", type=int, default=400)
     ap.add_argument("--boxes", type=int, default=60000)
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--epochs", type=int, default=5, help="the first stage's")
+    ap.add_argument("--widths", default=",".join(map(str, WIDTHS)),
+                    help="the four convolutions' channels")
+    ap.add_argument("--foreign", type=int, default=12000,
+                    help="boxes of training designs drawn as other card systems draw them")
+    ap.add_argument("--more-epochs", type=int, default=4,
+                    help="the second stage's: the first's net on its boxes and the foreign")
     ap.add_argument("--held", type=int, default=10000, help="boxes of THRESHOLD_SEEDS")
     ap.add_argument("--held-designs", type=int, default=len(decks.THRESHOLD_SEEDS))
+    ap.add_argument("--held-foreign", type=int, default=2000,
+                    help="boxes of THRESHOLD_SEEDS drawn as other card systems draw them")
     args = ap.parse_args()
     torch.set_num_threads(2)
     os.makedirs(args.work, exist_ok=True)
@@ -379,26 +411,48 @@ def main():
         raise SystemExit("a training seed is held out")
     xs, ys = make_set(args.work, "train", train_seeds, args.seed, args.boxes, True)
     log("data: %d training boxes (%.0f s)" % (len(xs), time.time() - started))
+    fx, fy = make_set(args.work, "foreign", train_seeds, args.seed + 2, args.foreign, True,
+                      other=True)
+    log("data: %d foreign training boxes (%.0f s)" % (len(fx), time.time() - started))
     hx, hy = make_set(args.work, "threshold", held, args.seed + 1, args.held, False)
-    log("data: %d threshold boxes (%.0f s)" % (len(hx), time.time() - started))
+    gx, gy = make_set(args.work, "threshold-foreign", held, args.seed + 3, args.held_foreign,
+                      False, other=True)
+    log("data: %d + %d threshold boxes (%.0f s)" % (len(hx), len(gx), time.time() - started))
+    hx, hy = np.concatenate([hx, gx]), np.concatenate([hy, gy])
     xs, ys = xs.reshape(-1, scenes.IDX_H, scenes.IDX_W), ys.reshape(-1)
+    fx, fy = fx.reshape(-1, scenes.IDX_H, scenes.IDX_W), fy.reshape(-1)
     hx2, hy2 = hx.reshape(-1, scenes.IDX_H, scenes.IDX_W), hy.reshape(-1)
-    key = hashlib.sha256(repr((len(xs), len(train_seeds), args.seed, args.epochs, torch.__version__,
-                               scenes.IDX_W, scenes.IDX_H, scenes.CORNER)).encode()
-                         ).hexdigest()[:12]
-    kept = os.path.join(args.work, "index-net-%s.pt" % key)
     # the report's seconds: the sets' and the training's, whenever they were made
     took_from_cache = time.time() - started
-    if os.path.exists(kept):
-        net = IndexNet()
-        saved = torch.load(kept)
-        net.load_state_dict(saved["state"])
-        took_from_cache -= saved.get("seconds", 0.0)
-        log("index net as trained before: " + kept)
-    else:
+
+    def stage(key, fit):
+        """The net fit() trains, kept in work/ under its key (what it was trained from)."""
+        nonlocal took_from_cache
+        name = hashlib.sha256(repr(key).encode()).hexdigest()[:12]
+        kept = os.path.join(args.work, "index-net-%s.pt" % name)
+        if os.path.exists(kept):
+            net = IndexNet(widths=widths)
+            saved = torch.load(kept)
+            net.load_state_dict(saved["state"])
+            took_from_cache -= saved.get("seconds", 0.0)
+            log("index net as trained before: " + kept)
+            return net
         began = time.time()
-        net = train(xs, ys, hx2, hy2, args.seed, args.epochs, started, log)
+        net = fit()
         torch.save({"state": net.state_dict(), "seconds": time.time() - began}, kept)
+        return net
+
+    # first the training designs alone, then those and the foreign ones, from where it was
+    widths = tuple(int(w) for w in args.widths.split(","))
+    first = (len(xs), len(train_seeds), args.seed, args.epochs, torch.__version__,
+             scenes.IDX_W, scenes.IDX_H, scenes.CORNER) + ((widths,) if widths != WIDTHS else ())
+    net = stage(first, lambda: train(xs, ys, hx2, hy2, args.seed, args.epochs, started, log,
+                                     widths=widths))
+    if args.more_epochs:
+        both_x, both_y = np.concatenate([xs, fx]), np.concatenate([ys, fy])
+        net = stage(first + (len(fx), args.more_epochs), lambda: train(
+            both_x, both_y, hx2, hy2, args.seed + 5, args.more_epochs, started, log, net=net,
+            max_lr=1e-3))
     layers.to_half(net, scenes.IDX_H, scenes.IDX_W, channels=1)
     # each box's card: the top-left corner's label, else the other's, else none
     def cards_of(y):
@@ -409,7 +463,9 @@ def main():
     held_cards = cards_of(hy)
     reading = sureness.index_reading(hp.reshape(-1, 2, hp.shape[1]), NONE)
     thresholds = sureness.thresholds_from(reading, held_cards, BOUNDS)
-    figures = {"threshold": sureness.scores(reading, held_cards, thresholds, NONE)}
+    figures = {"threshold": sureness.scores(reading, held_cards, thresholds, NONE),
+               "threshold_foreign": sureness.scores(reading[-len(gx):], held_cards[-len(gx):],
+                                                    thresholds, NONE)}
     sample = min(len(xs) // 2, 10000)  # boxes
     tp = predict(net, xs[:2 * sample])
     figures["train"] = box_figures(tp, cards_of(ys.reshape(-1, 2)[:sample]), thresholds)
@@ -417,7 +473,9 @@ def main():
     log("thresholds: " + thresholds_text(thresholds))
     meta = {"classes": scenes.CLASSES, "input": [1, scenes.IDX_H, scenes.IDX_W],
             "corner": scenes.CORNER, "thresholds": thresholds, "seed": args.seed,
-            "epochs": args.epochs, "designs": len(train_seeds),
+            "epochs": args.epochs, "more_epochs": args.more_epochs, "widths": list(widths),
+            "foreign_boxes": args.foreign, "held_foreign": args.held_foreign,
+            "designs": len(train_seeds),
             "train_seeds": [train_seeds[0], train_seeds[-1]],
             "threshold_seeds": [held[0], held[-1]], "train_boxes": args.boxes,
             "parameters": sum(p.numel() for p in net.parameters()),
