@@ -13,7 +13,7 @@ import camera_figures
 import camera_teach
 import pytest
 from test_web import run
-from test_web_camera import CAMERA_STATE, NOTE, WAIT_PROPOSED, WATCH, _texts
+from test_web_camera import CAMERA_STATE, NOTE, WAIT_NOTE, WAIT_PROPOSED, WATCH, _texts
 
 needs_browser = pytest.mark.skipif(browser.missing() is not None,
                                    reason=browser.missing() or "")
@@ -103,6 +103,24 @@ def test_on_a_taught_deck_a_box_nearer_another_taught_card_is_not_proposed(site,
 
 
 @needs_browser
+def test_a_deck_the_camera_stopped_for_is_read_again_once_taught(site, video):
+    # Three aces typed by ranks, then the fake camera's trick of two more: the core refuses
+    # a fifth ace, and camera mode stops proposing for this deck ("not read reliably: teach
+    # it or type"). The deck taught, it reads and proposes again without "try again".
+    texts = _texts()["en"]
+    path, _loop_ms = video
+    steps = [{"do": "open"}, {"do": "type", "keys": _setup() + "b11" + "b16", "settle": True},
+             {"do": "eval", "js": camera_figures.CAMERA_ON},
+             {"do": "eval", "js": WAIT_NOTE % json.dumps(texts["deck unreliable"])}]
+    steps += camera_teach.teach_steps()
+    steps += [{"do": "eval", "js": CAMERA_STATE},
+              {"do": "eval", "js": "document.getElementById('camera-again').hidden"}]
+    got = run(site, steps, camera=path)
+    assert got[3] == texts["deck unreliable"]
+    assert not got[-2]["unreliable"] and got[-1] is True, got[-2]
+
+
+@needs_browser
 def test_a_schnapsen_deck_of_twenty_is_taught_and_ended_by_ok(site, video):
     # No nines in a Schnapsen deck: once its 20 cards (ten to ace) are kept, OK with no card
     # proposed ends the teaching; before all 20, it does nothing.
@@ -143,8 +161,6 @@ def test_a_deck_taught_to_other_models_is_forgotten_and_said(site):
     # web/camera/ changed since the deck was taught (a model trained again): its features
     # mean nothing to the new networks, so the deck is dropped, not used, and the note
     # asks to teach it again. Chromium's own fake camera (a test pattern).
-    from test_web_camera import WAIT_NOTE
-
     want = _texts()["en"]["deck other models"]
     fake = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
     got = run(site, [{"do": "open"},

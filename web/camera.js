@@ -50,10 +50,13 @@ export function createCamera(api, before) {
   const readFrame = createReader();
   let meta = null; // model.json, once loaded
   // Teaching takes the boxes; it ends with the last batch lying there, and what it ended
-  // with is said until cards are laid.
+  // with is said until cards are laid. A deck taught is read again if it was not reliably.
   const taught = { tr: api.tr, say, cardText, classes: [],
     started: () => { withdraw(); [history, needEmpty] = [[], false]; },
-    ended: () => { [history, needEmpty, keepNote] = [[], true, true]; } };
+    ended: (kept) => {
+      [history, needEmpty, keepNote] = [[], true, true];
+      if (kept) [unreliable, again.hidden] = [false, true];
+    } };
   const teach = createTeacher(taught, frame);
 
   let stream = null;

@@ -53,10 +53,11 @@ export function createTeacher(api, frame) {
     api.say("clear the boxes");
   }
 
-  function end(key, extra) {
+  // kept: a deck was taught (camera.js proposes again on a deck it had stopped for).
+  function end(key, extra, kept = false) {
     t = null;
     label();
-    api.ended();
+    api.ended(kept);
     api.say(key, extra);
   }
 
@@ -118,12 +119,8 @@ export function createTeacher(api, frame) {
     made.alike = alike(made);
     last = { presses: t.presses, seconds: (performance.now() - t.started) / 1000,
       alike: made.alike, stored: false };
-    if (made.alike.length) {
-      end("deck taught", made.alike.map((p) => p.split(" ").map(api.cardText).join("="))
-        .join(", "));
-    } else {
-      end("deck taught apart");
-    }
+    end(made.alike.length ? "deck taught" : "deck taught apart", made.alike.map((p) => p
+      .split(" ").map(api.cardText).join("=")).join(", "), true);
     deck = made;
     label();
     try {
