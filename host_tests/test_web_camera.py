@@ -167,17 +167,19 @@ def test_held_out_tricks_are_read_and_no_wrong_trick_is_sure(deck):
     # Many cards of this deck are "not sure" (docs/web.md, "Camera"): a box is sure only
     # when the index reader agrees, and in these 320 x 240 frames its corners are few
     # pixels. The floors below are today's models', a little under their figures, to catch
-    # a worse one.
+    # a worse one. (Lowered once, on purpose: the index reader that learns other card
+    # systems' pips and letters as "none" is sure of fewer of this deck's cards, 34.7% and
+    # 8.3% here; German cards read wrong and sure halved. docs/web.md, "Camera".)
     got = camera_figures.held_out(deck, tricks=300, seed=7)
     assert got["camera_wrong_tricks"] == 0, got
-    assert got["camera_card_accuracy"] >= 0.35, got
-    assert got["camera_trick_accuracy"] >= 0.1, got
+    assert got["camera_card_accuracy"] >= 0.33, got
+    assert got["camera_trick_accuracy"] >= 0.07, got
     # The tricks of whole deals, read with the deal's played cards left out, as the page
     # reads them in play: no worse, and still none proposed wrong.
     dealt = camera_figures.held_out(deck, tricks=300, seed=7, dealt=True)
     assert dealt["camera_wrong_tricks"] == 0, dealt
     assert dealt["camera_card_accuracy"] >= got["camera_card_accuracy"] - 0.02, dealt
-    assert dealt["camera_trick_accuracy"] >= 0.1, dealt
+    assert dealt["camera_trick_accuracy"] >= 0.07, dealt
 
 
 # ---- what the deal cannot show (web/webcamera.py gone(), web/camera.js sureNames) ----
