@@ -120,14 +120,7 @@ class Done(Exception):
     pass
 
 
-def rng(seed):
-    state = [seed * 2654435761 % 4294967291 or 1]
-
-    def next_int(n):
-        state[0] = state[0] * 1103515245 + 12345 & 0x7FFFFFFF
-        return (state[0] >> 8) % n
-
-    return next_int
+from club_table import rng  # noqa: E402  (the same quick deals as a club table's)
 
 
 class Player:
