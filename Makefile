@@ -207,6 +207,12 @@ camera-decks: $(STAMP) $(CARDCAM_STAMP)
 camera-designs: $(STAMP) $(NODE_STAMP) $(CARDCAM_STAMP)
 	$(BIN)/python tools/cardcam/measure_designs.py --tricks $(TRICKS)
 
+# make camera-taught [TRICKS=N]    the same designs each taught to the page first, read by the
+#                                  page's taught rule (tools/cardcam/taught_designs.py)
+.PHONY: camera-taught
+camera-taught: $(STAMP) $(NODE_STAMP) $(CARDCAM_STAMP)
+	$(BIN)/python tools/cardcam/taught_designs.py --tricks $(TRICKS)
+
 # make camera-index   trains the index reader (tools/cardcam/train_index.py: reads each box's
 #                     two corner indices; a box is sure only when it agrees with the
 #                     whole-card networks) on the deck generator's training seeds, sets its

@@ -24,6 +24,9 @@
                                                 figures (tools/cardcam/measure_designs.py,
                                                 TRICKS a design, 2,000 by default), their
                                                 row in bench.json replaced, then --docs
+    .venv/bin/python tools/bench.py --camera-taught   only the card designs taught to the
+                                                page (tools/cardcam/taught_designs.py),
+                                                their row in bench.json replaced, then --docs
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -713,6 +716,7 @@ def build(quick=False):
     designs = card_designs_figures()
     if designs:
         result["rows"] += card_designs_rows(designs)
+        result["rows"] += taught_designs_rows(taught_designs_figures())
     return result
 
 
@@ -811,6 +815,65 @@ def card_designs_only(tricks=None):
     rows = card_designs_rows(raw)
     with open(os.path.join(_root(), "bench.json")) as f:
         result = json.load(f)
+    print(benchdocs.table({"rows": rows}))
+    _put_rows(result, rows)
+    return 0
+
+
+def taught_designs_figures():
+    """tools/cardcam/taught_designs.py's figures as bench.json keeps them, or None (and why,
+    on stderr) when the designs' typefaces are not installed."""
+    import os
+
+    here = os.path.join(_root(), "tools", "cardcam")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import decks
+    import taught_designs
+
+    if not decks.fonts_installed():
+        print("bench: taught designs skipped: their typefaces are not installed "
+              "(make camera-decks installs them)", file=sys.stderr)
+        return None
+    return taught_designs.bench_raw(taught_designs.measure_all(
+        echo=lambda line: print(line, file=sys.stderr, flush=True)))
+
+
+def taught_designs_rows(raw):
+    """The card designs once taught (issue 44): right and sure on every design (goal 99.5%),
+    none wrong and sure, no trick proposed with a wrong card."""
+    if raw is None:
+        return []
+    ok = raw["wrong"] == 0 and raw["wrong_tricks"] == 0 and raw["lowest_right_pct"] >= 99.5
+    return [{"figure": "camera, the %d card designs each taught to the page (%d tricks each,"
+                       " 640 x 480): cards wrong and sure / tricks proposed wrong (the lowest"
+                       " right and sure)" % (raw["designs"], taught_designs_tricks()),
+             "value": "%d / %d (%.1f%%)" % (raw["wrong"], raw["wrong_tricks"],
+                                            raw["lowest_right_pct"]),
+             "target": "0 / 0 (>= 99.5%)", "status": _yes(ok), "key": "taught_designs",
+             "raw": raw}]
+
+
+def taught_designs_tricks():
+    import taught_designs
+
+    return taught_designs.TRICKS
+
+
+def taught_designs_only():
+    """--camera-taught: the taught designs' row alone, after the card designs' row."""
+    import json
+    import os
+
+    raw = taught_designs_figures()
+    if raw is None:
+        return 2
+    rows = taught_designs_rows(raw)
+    with open(os.path.join(_root(), "bench.json")) as f:
+        result = json.load(f)
+    if not any(r["key"] == "taught_designs" for r in result["rows"]):
+        at = [i for i, r in enumerate(result["rows"]) if r["key"] == "card_designs"]
+        result["rows"].insert(at[-1] + 1 if at else len(result["rows"]), rows[0])
     print(benchdocs.table({"rows": rows}))
     _put_rows(result, rows)
     return 0
@@ -1578,7 +1641,8 @@ def main(argv):
                                                          "--heap", "--battery", "--fleet",
                                                          "--camera", "--web", "--club",
                                                          "--camera-designs",
-                                                         "--camera-teach"}:
+                                                         "--camera-teach",
+                                                         "--camera-taught"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1622,6 +1686,8 @@ def main(argv):
     if "--camera-teach" in argv:
         teach_only()
         return 0
+    if "--camera-taught" in argv:
+        return taught_designs_only()
     if "--camera" in argv:
         camera_only()
         return 0
