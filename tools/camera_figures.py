@@ -276,8 +276,10 @@ TRICK = """(async () => {
   const pause = (ms) => new Promise((ok) => setTimeout(ok, ms));
   const key = (ch) => document.dispatchEvent(new KeyboardEvent("keydown", {key: ch}));
   const t0 = Date.now();
+  const seen = (window.s66seen = window.s66seen || []); // every trick proposed
   while (Date.now() - t0 < waitMs) {
     const c = s66.camera();
+    if (c && c.pending && !seen.includes(c.pending.join(" "))) seen.push(c.pending.join(" "));
     if (c && c.pending && c.pending.join(" ") === want) {
       if (!tap) return "proposed"; // (for the picture: the proposal on the panel)
       if (viaKey) key("#"); else document.getElementById("panel").click();
@@ -368,7 +370,8 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
             else:
                 steps.append({"do": "click", "keys": entry[1]})
                 others += len(entry[1])
-        steps += [{"do": "eval", "js": "window.s66.camera()"}, {"do": "state"}]
+        steps += [{"do": "eval", "js": "window.s66seen || []"},
+                  {"do": "eval", "js": "window.s66.camera()"}, {"do": "state"}]
         try:
             got = browser.drive(url, steps, camera=video, timeout=900)
         finally:
@@ -401,6 +404,9 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
         "camera_deal_tricks": len(tricks),
         "camera_deal_tricks_by_camera": ways.count("camera"),
         "camera_deal_equal": got["results"][-1] == typed["results"][-1],
+        # proposals that are no trick of the deal (the video shows only those, in turn)
+        "camera_deal_wrong_proposals": [p for p in got["results"][-3]
+                                        if p.split(" ") not in tricks],
         "errors": got["errors"] + typed["errors"],
     }, got["results"][-1], typed["results"][-1]
 
