@@ -60,6 +60,11 @@ def test_the_index_reader_is_small_and_set_apart_from_what_it_learnt():
     assert min(agree["thresholds"]) > agree["set_from"]["highest_wrong"]
     report = open(os.path.join(CAMERA, "TRAINING.md"), encoding="utf-8").read()
     assert "## The index reader" in report and "THRESHOLD_SEEDS" in report
+    # the report says the threshold the page reads by, and what it was set from
+    import joint_thresholds
+
+    assert joint_thresholds.report(agree) in report
+    assert "%.4f" % agree["thresholds"][0] in joint_thresholds.report(agree)
 
 
 K = len(scenes.CLASSES)

@@ -5,10 +5,13 @@ networks with model.json's thresholds, the index reader on the two corners), the
 sureness.agreement_thresholds(): a box is sure only when the whole-card reading is sure,
 the index reader's likeliest card is the same, and the index's probability for it reaches
 a threshold just above the highest one among the boxes where both readers named the same
-wrong card. Writes it into web/camera/index.json ("agree", with what it was set from);
+wrong card. Writes it into web/camera/index.json ("agree", with what it was set from),
+and its section of web/camera/TRAINING.md (after the index reader's, replaced on each run);
 web/camread.js and tools/camera_figures.py read by it.
 
     .venv/bin/python tools/cardcam/joint_thresholds.py [--tricks 120] [--cache DIR]
+    .venv/bin/python tools/cardcam/joint_thresholds.py --report   (only the section, from
+                                                                   index.json's "agree")
 
 Needs tools/cardcam's typefaces (cd tools/cardcam && npm ci).
 """
@@ -34,6 +37,42 @@ import sureness  # noqa: E402
 
 SEED = 4401  # the tricks' seed: not the bench's (camera_figures.SEED)
 INDEX_JSON = os.path.join(scenes.ROOT, "web", "camera", "index.json")
+TRAINING_MD = os.path.join(scenes.ROOT, "web", "camera", "TRAINING.md")
+HEADING = "## The joint rule's agreement threshold"
+
+
+def report(agree):
+    """The TRAINING.md section of index.json's "agree"."""
+    b = agree["set_from"]
+    t = agree["thresholds"][0]
+    return "\n".join([
+        HEADING + " (tools/cardcam/joint_thresholds.py)", "",
+        "A box is sure only when the whole-card networks are sure of a card, the index",
+        "reading's likeliest card is the same, and its probability reaches %.4f, one" % t,
+        "threshold for every card (index.json's \"agree\"; sureness.agree, web/camread.js",
+        "sureNames). It is set where the error that matters is: boxes where both readers",
+        "named the same wrong card. On the generator's seeds %d to %d" % tuple(b["seeds"]),
+        "(decks.THRESHOLD_SEEDS, never trained on, never measured), %d tricks a seed" % (
+            b["tricks_a_seed"]),
+        "(tricks' seed %d), %d boxes, the whole-card networks were sure of %d;" % (
+            b["trick_seed"], b["boxes"], b["whole_sure"]),
+        "the index reading's likeliest card was the same in %d of those, and wrong" % (
+            b["agreed"]),
+        "in %d, the surest of which the index reading gave %.6f: the threshold is" % (
+            b["agreed_wrong"], b["highest_wrong"]),
+        "just above it, within %.1f to %.4f. The held-out boxes are too few to trust" % (
+            sureness.AGREE_BOUNDS),
+        "a card without such an error with a lower one of its own.", ""])
+
+
+def write_report(agree):
+    """TRAINING.md with the joint rule's section (after the index reader's) replaced."""
+    with open(TRAINING_MD, encoding="utf-8") as f:
+        text = f.read()
+    head = text.split(HEADING)[0].rstrip("\n") + "\n\n"
+    with open(TRAINING_MD + ".part", "w", encoding="utf-8") as f:
+        f.write(head + report(agree))
+    os.replace(TRAINING_MD + ".part", TRAINING_MD)
 
 
 def held_boxes(tricks, cache, echo=print):
@@ -59,7 +98,13 @@ def main(argv=None):
     ap.add_argument("--tricks", type=int, default=120, help="tricks a threshold seed")
     ap.add_argument("--cache", metavar="DIR", default=os.path.join(
         scenes.ROOT, "build", "threshold-frames"), help="keep the seeds' frames as read here")
+    ap.add_argument("--report", action="store_true",
+                    help="only write TRAINING.md's section from index.json's threshold")
     args = ap.parse_args(argv)
+    if args.report:
+        with open(INDEX_JSON, encoding="utf-8") as f:
+            write_report(json.load(f)["agree"])
+        return
     names, index, labels = held_boxes(args.tricks, args.cache,
                                       lambda line: print(line, flush=True))
     agree, basis = sureness.agreement_thresholds(names, index, labels, scenes.CLASSES)
@@ -74,6 +119,7 @@ def main(argv=None):
     with open(INDEX_JSON, "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")
+    write_report(meta["agree"])
 
 
 if __name__ == "__main__":
