@@ -28,12 +28,15 @@ def deck(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def video(deck, tmp_path_factory):
-    """The six batches, then the trick laid in its two boxes, over and over."""
+    """The six batches, then the trick laid in its two boxes, over and over, each moved
+    about in its boxes while it lies there."""
     import fakecam
 
     path = str(tmp_path_factory.mktemp("teach") / "teach.y4m")
-    fakecam.write_deal_video(path, deck, camera_teach.BATCHES + [TRICK], camera_teach.SEED)
-    return path, int(1000 * fakecam.loop_seconds(len(camera_teach.BATCHES) + 1)) + 2000
+    fakecam.write_deal_video(path, deck, camera_teach.BATCHES + [TRICK], camera_teach.SEED,
+                             held=camera_teach.HELD, moved=True)
+    return path, int(1000 * fakecam.loop_seconds(len(camera_teach.BATCHES) + 1,
+                                                 camera_teach.HELD)) + 2000
 
 
 def _setup():

@@ -6,7 +6,8 @@ a box's proposal is wrong, corrects by typing its box's letter, rank and suit.
     .venv/bin/python tools/bench.py --camera-teach      (the same, as the bench's row)
 
 The fake camera plays the six batches of the held-out npm deck (tools/cardcam/fakecam.py:
-each batch slides into its boxes, is held 2.5 s, taken away); the player answers each
+each batch slides into its boxes, is moved about in them for 6 s, each frame a placement
+of its own, as the page asks, and is taken away); the player answers each
 proposal as soon as it is right, or once it has stood for PATIENCE_MS wrong. Figures: the
 presses (the "learn this deck" button, OK, the keys typed) and the seconds from that
 button to the deck kept, CPU throttled x4 as camera mode's other figures; and the time to
@@ -38,10 +39,13 @@ def card_keys(code):
     return RANK_KEYS[code[0]] + SUIT_KEYS[code[1]]
 
 
+HELD = 60  # frames (6 s) a batch lies in its boxes, moved about (web/camteach.js READS)
+
+
 def write_video(path, deck, batches=BATCHES, seed=SEED):
     import fakecam
 
-    fakecam.write_deal_video(path, deck, batches, seed)
+    fakecam.write_deal_video(path, deck, batches, seed, held=HELD, moved=True)
 
 
 # The batches still to teach, kept in the page between the steps (the fake camera shows

@@ -1,5 +1,6 @@
 // Teaching camera mode a deck (camera.js; docs/web.md, "Teaching the page a deck"). The
-// player lays the deck's cards in the boxes, four at a time; the page proposes each box's
+// player lays the deck's cards in the boxes, four at a time, and moves them about in their
+// boxes while the page watches them (READS frames); the page then proposes each box's
 // card (the whole-card reading's likeliest card not yet taught) and one OK keeps the batch;
 // a box it cannot tell is typed: a box's letter (A to D, or the next box), the card's rank
 // and suit keys, as for a trick. What is kept for each of the 24 cards: its features, every
@@ -11,7 +12,10 @@
 
 import { MARGIN, alike, embeddings, keptDeck, unit, unpacked } from "./camdeck.js";
 
-const READS = 3; // the same boxes showing cards this many frames in a row: a proposal
+// The same boxes showing cards this many frames in a row: a proposal. Meanwhile the note
+// asks the player to move the cards about in their boxes: a card taught from one placement
+// is far from itself in another (docs/web.md, "Taught decks measured").
+const READS = 12;
 const EMPTY_READS = 2; // boxes seen empty this often: the batch was taken away
 const RANK_KEYS = { 1: "A", 2: "T", 3: "K", 4: "Q", 5: "J", 6: "9" }; // webcamera.py's keys
 const SUIT_KEYS = { 7: "S", 8: "H", 9: "D", 0: "C" };
@@ -200,6 +204,7 @@ export function createTeacher(api, frame) {
       });
       t.run.frames++;
       if (!present.some(Boolean)) sayLay();
+      else if (t.run.frames < READS) api.say("teach move", t.run.frames + "/" + READS);
       else propose();
       return present.map((p, b) => (!p ? "none" : t.proposal ? t.proposal[b] || "none" : "?"));
     },

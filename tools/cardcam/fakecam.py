@@ -21,11 +21,6 @@ SIZE = (640, 480)  # what the page asks a phone's camera for (web/camera.js)
 EMPTY, MOVE, HELD, AWAY = 6, 3, 25, 3  # frames of each part of a trick
 
 
-def loop_seconds(tricks):
-    """How long the video of that many tricks plays before Chromium starts it again."""
-    return tricks * (EMPTY + MOVE + HELD + AWAY) / FPS
-
-
 def yuv420(img):
     """PIL RGB (even width and height) -> the Y, U, V planes' bytes (BT.601, full range)."""
     a = np.asarray(img, np.float32)
@@ -52,8 +47,10 @@ def write_y4m(path, frames, fps=FPS):
             f.write(b"FRAME\n" + yuv420(img))
 
 
-def deal_frames(deck, tricks, seed, size=SIZE):
-    """The frames of a deal's tricks, in order (PIL RGB)."""
+def deal_frames(deck, tricks, seed, size=SIZE, held=HELD, moved=False):
+    """The frames of a deal's tricks, in order (PIL RGB). moved: while held, the cards are
+    moved about in their boxes, each frame a placement of its own (teaching a deck:
+    web/camteach.js asks the player to)."""
     rng = np.random.default_rng(seed)
     for cards in tricks:
         trick_rng = np.random.default_rng([seed, len(cards), rng.integers(1 << 30)])
@@ -71,12 +68,21 @@ def deal_frames(deck, tricks, seed, size=SIZE):
             yield empty
         for i in range(1, MOVE + 1):
             yield frame([1 - (MOVE + 1 - i) / (MOVE + 1)] * len(cards))
-        held = frame(None)
-        for _ in range(HELD):
-            yield held
+        still = frame(None)
+        for k in range(held):
+            if moved and k:
+                yield scenes.trick_frame(np.random.default_rng([seed, int(rng.integers(1 << 30))]),
+                                         deck, cards, size[0], size[1], mild=True)[0]
+            else:
+                yield still
         for i in range(1, AWAY + 1):
             yield frame([1 - i / (AWAY + 1)] * len(cards))
 
 
-def write_deal_video(path, deck, tricks, seed, size=SIZE):
-    write_y4m(path, deal_frames(deck, tricks, seed, size))
+def write_deal_video(path, deck, tricks, seed, size=SIZE, held=HELD, moved=False):
+    write_y4m(path, deal_frames(deck, tricks, seed, size, held, moved))
+
+
+def loop_seconds(tricks, held=HELD):
+    """How long the video of that many tricks plays before Chromium starts it again."""
+    return tricks * (EMPTY + MOVE + held + AWAY) / FPS

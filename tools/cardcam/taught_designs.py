@@ -1,6 +1,6 @@
 """Taught decks measured (issue 44): each design is taught as the page teaches it
-(web/camteach.js: its 24 cards four at a time, each batch laid once and seen in a few
-frames through the phone's camera, every network's last hidden layer kept), then its tricks
+(web/camteach.js: its 24 cards four at a time, each batch moved about in its boxes and
+seen in twelve frames through the phone's camera, every network's last hidden layer kept), then its tricks
 are read as measure_designs.py reads them (the same tricks; a fifth of them with a box left
 empty) and the page's taught rule (web/camdeck.js gate(), its MARGIN) is applied on top.
 
@@ -39,7 +39,7 @@ import measure_designs  # noqa: E402
 import scenes  # noqa: E402
 import sureness  # noqa: E402
 
-TEACH_FRAMES = 6  # frames a batch is seen before the player's OK (READS is 3; 5 a second)
+TEACH_FRAMES = 12  # frames a batch is seen before its proposal (web/camteach.js READS)
 EMPTY_SHARE = 0.2  # of the tricks read: one box left empty (a trick not yet complete)
 TEACH_SEED = 44
 THRESHOLD_DESIGNS = decks.THRESHOLD_SEEDS[:20]  # --own's margins are set on these
@@ -162,10 +162,11 @@ def teach(reader, deck, seed=TEACH_SEED):
     sums, sizes = {}, None
     for at in range(0, 24, 4):
         batch = scenes.CARDS[at:at + 4]
-        # one batch laid and held still, as a player does: the same placement and light
-        # in every frame, each through the phone's camera (blur, noise, JPEG)
-        laid, _ = scenes.trick_frame(rng, deck, batch, *measure_designs.FRAME, mild=True)
+        # the batch moved about in its boxes while the page watches, as it asks the
+        # player to (fakecam.py's teaching videos): each frame a placement of its own,
+        # through the phone's camera (blur, noise, JPEG)
         for _ in range(TEACH_FRAMES):
+            laid, _ = scenes.trick_frame(rng, deck, batch, *measure_designs.FRAME, mild=True)
             _p, _i, parts = reader.read(scenes.camera(rng, laid), 4)
             emb, sizes = embeddings(parts)
             for code, e in zip(batch, emb):
