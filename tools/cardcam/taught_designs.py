@@ -1,8 +1,9 @@
 """Taught decks measured (issue 44): each design is taught as the page teaches it
 (web/camteach.js: its 24 cards four at a time, each batch moved about in its boxes and
-seen in twelve frames through the phone's camera, every network's last hidden layer kept), then its tricks
-are read as measure_designs.py reads them (the same tricks; a fifth of them with a box left
-empty) and the page's taught rule (web/camdeck.js gate(), its MARGIN) is applied on top.
+seen in twelve frames through the phone's camera, every network's last hidden layer
+kept), then its tricks are read as measure_designs.py reads them (the same tricks; a
+fifth of them with a box left empty) and the page's taught rule (web/camdeck.js gate(),
+its MARGIN) is applied on top.
 
     .venv/bin/python tools/cardcam/taught_designs.py [--tricks N] [--seed S ...]
                      [--hand NAME ...] [--no-npm] [--own] [--json FILE]
