@@ -769,6 +769,23 @@ def teach_only():
     _put_rows(result, rows)
 
 
+def _designs_drawable(what):
+    """tools/cardcam on the path; whether the designs' typefaces are installed (if not,
+    `what` is said skipped, on stderr)."""
+    import os
+
+    here = os.path.join(_root(), "tools", "cardcam")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import decks
+
+    if decks.fonts_installed():
+        return True
+    print("bench: %s skipped: their typefaces are not installed (make camera-decks installs "
+          "them)" % what, file=sys.stderr)
+    return False
+
+
 def card_designs_figures(tricks=None):
     """tools/cardcam/measure_designs.py's figures as bench.json keeps them, or None (and
     why, on stderr) when the designs' typefaces are not installed. The frames as the
@@ -776,16 +793,10 @@ def card_designs_figures(tricks=None):
     --cache): the index reader trained again is measured without reading them again."""
     import os
 
-    here = os.path.join(_root(), "tools", "cardcam")
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    import decks
+    if not _designs_drawable("card designs"):
+        return None
     import measure_designs
 
-    if not decks.fonts_installed():
-        print("bench: card designs skipped: their typefaces are not installed "
-              "(make camera-decks installs them)", file=sys.stderr)
-        return None
     return measure_designs.bench_raw(measure_designs.measure_all(
         tricks or measure_designs.TRICKS,
         echo=lambda line: print(line, file=sys.stderr, flush=True),
@@ -823,18 +834,10 @@ def card_designs_only(tricks=None):
 def taught_designs_figures():
     """tools/cardcam/taught_designs.py's figures as bench.json keeps them, or None (and why,
     on stderr) when the designs' typefaces are not installed."""
-    import os
-
-    here = os.path.join(_root(), "tools", "cardcam")
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    import decks
+    if not _designs_drawable("taught designs"):
+        return None
     import taught_designs
 
-    if not decks.fonts_installed():
-        print("bench: taught designs skipped: their typefaces are not installed "
-              "(make camera-decks installs them)", file=sys.stderr)
-        return None
     return taught_designs.bench_raw(taught_designs.measure_all(
         echo=lambda line: print(line, file=sys.stderr, flush=True)))
 
