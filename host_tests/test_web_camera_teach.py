@@ -12,7 +12,7 @@ import browser
 import camera_figures
 import camera_teach
 import pytest
-from test_web import run
+from test_web import LAYOUT_CHECK, run
 from test_web_camera import CAMERA_STATE, NOTE, WAIT_NOTE, WAIT_PROPOSED, WATCH, _texts
 
 needs_browser = pytest.mark.skipif(browser.missing() is not None,
@@ -207,6 +207,53 @@ def test_the_taught_rule_is_the_nearest_card_with_a_margin(site):
     assert got["gated"] == ["AC", "?", "AC", "?", "?", "?", "none", "!AH"]
     assert got["none"] == ["AC", "?"]
     assert got["alike"] == ["AH KD"] and got["apart"] == []  # cosines 0, 0.6 and 0.8
+
+
+# While teaching: the note set to each text (as the page sets it, in one task, so no frame
+# writes over it), then where it lies against the view and the buttons over the picture.
+NOTE_PLACE = """((texts) => {
+  const note = document.getElementById("camera-note");
+  const box = (el) => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                          a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const buttons = [...document.querySelectorAll("#camera-view button")]
+    .filter((b) => b.offsetParent !== null);
+  return texts.map((text) => {
+    note.textContent = text;
+    const n = box(note), v = box(document.getElementById("camera-view"));
+    return {text, lines: Math.round(n.height / parseFloat(getComputedStyle(note).lineHeight)),
+            inView: n.top >= v.top - 0.5 && n.bottom <= v.bottom + 0.5,
+            under: buttons.filter((b) => meets(box(b), n)).map((b) => b.textContent),
+            picture: box(document.querySelector("#camera-view .cam-frame")).height,
+            buttonsLow: Math.max(...buttons.map((b) => box(b).bottom)) - box(
+              document.querySelector("#camera-view .cam-frame")).bottom};
+  });
+})(%s)"""
+
+
+@needs_browser
+@pytest.mark.parametrize("size", [(320, 568), (568, 320), (360, 640), (390, 844)])
+def test_the_teaching_note_is_never_under_the_buttons_on_any_phone(site, video, size):
+    # At 320 x 568 the picture had shrunk under the buttons over it, and "stop learning"
+    # hid the note's first line while teaching. Each language's teaching notes, with the
+    # counter as the page shows it: whole, in the view, under no button, the buttons over
+    # the picture, and the keys and the bar as every test of the layout wants them.
+    path, _loop_ms = video
+    texts = _texts()
+    notes = [texts[lang][key] + suffix for lang in sorted(texts)
+             for key, suffix in (("teach lay", ""), ("teach move", " 10/12"))]
+    got = run(site, [{"do": "open"}, {"do": "eval", "js": camera_figures.CAMERA_ON},
+                     {"do": "eval", "js": camera_teach.START % json.dumps(camera_teach.BATCHES)},
+                     {"do": "eval", "js": NOTE_PLACE % json.dumps(notes)},
+                     {"do": "eval", "js": LAYOUT_CHECK}],
+              viewport=size, touch=True, camera=path)
+    places, layout = got[3], got[4]
+    assert max(p["lines"] for p in places) >= 2  # the longest notes do wrap
+    for p in places:
+        assert p["inView"] and p["under"] == [], (size, p)
+        assert p["buttonsLow"] <= 0, (size, p)  # the buttons lie over the picture only
+    assert layout["scroll"] == [False, False] and layout["outside"] == 0, layout
+    assert layout["under"] == 0 and layout["small"] == [], layout
 
 
 def test_the_teaching_module_ships_with_camera_mode_only():
