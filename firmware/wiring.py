@@ -52,6 +52,12 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
         from ui.text import board_font
 
         font = board_font()
+    if settings.get("cards"):  # German signs, set by the settings list's code before a frame
+        from loader import drop
+        from ui.settings import card_signs
+
+        card_signs(1)
+        drop("lists")
     app = kind(display, session, font, layout, settings, buzzer, on_settings, export)
     app.boot(problems)
     return app

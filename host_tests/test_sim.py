@@ -216,13 +216,13 @@ def test_quick_matches_in_results_mode(micropython, tmp_path, rid, layout):
 # --- hand-written flows ------------------------------------------------------------------
 
 
-def check_flow(micropython, tmp_path, steps, layout=KEYPAD):
+def check_flow(micropython, tmp_path, steps, layout=KEYPAD, flash=None):
     """steps: (keys, event line or None, words expected on screen after the keys).
 
     Returns the run; its match must equal the core fed the event lines."""
     keys = "|".join(k for k, _line, _words in steps)
     lines = [line for _k, line, _w in steps if line]
-    run = run_sim(micropython, tmp_path, keys, layout)
+    run = run_sim(micropython, tmp_path, keys, layout, flash)
     assert len(run.frames) == len(steps)
     for frame, (k, _line, words) in zip(run.frames, steps):
         for w in words:
@@ -436,7 +436,7 @@ def test_results_mode_flow_buttons(micropython, tmp_path):
         ("sse", "new mariage3 dealer=2", ["1", "2", "3", "Menu"]),
         ("q", None, ["Menu"]),
         ("ssssssse", None, ["Settings"]),
-        ("we", None, ["Settings"]),
+        ("wwe", None, ["Settings"]),  # up from the first item: Cards, then Entry
         ("E", None, ["1", "2", "3", "Menu"]),
         ("e", None, ["+1", "+2", "+3", "\u25c4"]),
         ("q", None, ["1", "2", "3", "Menu"]),  # the back key under the points
@@ -457,6 +457,56 @@ def test_buttons_suit_soft_key_opens_the_suits(micropython, tmp_path):
         ("ese", "new mariage dealer=1", ["Suit"]),
         ("e", None, ["1 \u2660 spades"]),
     ], layout=BUTTONS)
+
+
+# The German signs (the setting "cards", ui/settings.py card_signs; tools/make_font.py draws
+# Laub, Schellen and Eichel at U+E000 to U+E002).
+LAUB, SCHELLEN, EICHEL = "\ue000", "\ue001", "\ue002"
+CARDS_ITEM = "*|m|3|bbbbbbb|8|"  # back from the rule sets, held #, Settings, down to Cards
+
+
+def test_german_cards_show_on_every_screen_that_names_a_card_and_survive_a_restart(
+        micropython, tmp_path):
+    # The same keys, the same match: only the signs differ. The settings line names the
+    # choice by the signs; trump Laub (the spades' key), Ober for the queen; the suit list
+    # names the German suits; a restart keeps the choice, and the settings line turns it
+    # back.
+    flash = tmp_path / "flash"
+    keys = "#|12|7|a4|5|#|1|"  # a new match, trump, a trick Q J, Menu, a marriage's suits
+    german = run_sim(micropython, tmp_path, CARDS_ITEM + keys, flash=flash, name="de")
+    french = run_sim(micropython, tmp_path, "*|" + keys, flash=tmp_path / "fr", name="fr")
+    assert german.state == french.state  # the match itself is the same
+    assert german.state["deal"]["trump"] == "S" and german.state["deal"]["points"] == [5, 0]
+    assert "8 " + T("cards") + ": \u2660\u2665\u2666\u2663" in german.frames[3]
+    trump, half, chooser = german.frames[7], german.frames[8], german.frames[-1]
+    assert LAUB in trump and "\u2660" not in trump
+    assert half[-1] == "1 : O _" and french.frames[4][-1] == "1 : Q _"
+    assert chooser[1:5] == ["1 " + LAUB + " " + T("gsuit_0"),
+                           "2 \u2665 " + T("gsuit_1"), "3 " + SCHELLEN + " " + T("gsuit_2"),
+                           "4 " + EICHEL + " " + T("gsuit_3")], chooser
+    assert french.frames[-1][1] == "1 \u2660 " + T("suit_0")
+    again = run_sim(micropython, tmp_path, "*|", flash=flash, name="again")  # a restart
+    assert LAUB in again.frames[0] and LAUB in again.frames[1]
+    toggled = tmp_path / "toggled"  # German, then the same line again: French
+    run_sim(micropython, tmp_path, CARDS_ITEM, flash=toggled, name="set")
+    back = run_sim(micropython, tmp_path, CARDS_ITEM + "#|12|7|", flash=toggled, name="back")
+    assert "8 " + T("cards") + ": " + LAUB + "\u2665" + SCHELLEN + EICHEL in back.frames[3]
+    assert "\u2660" in back.frames[-1] and LAUB not in back.frames[-1]
+
+
+def test_german_cards_on_four_buttons_label_the_rank_keys_ober_and_unter(micropython, tmp_path):
+    flash = tmp_path / "flash"
+    run_sim(micropython, tmp_path, CARDS_ITEM, flash=flash, name="set")
+    run = check_flow(micropython, tmp_path, [
+        ("ese", "new mariage dealer=1", ["Suit"]),
+        ("e", None, ["1 " + LAUB + " " + T("gsuit_0")]),
+        ("*", None, ["Suit"]),
+        ("qese", "trump H", []),
+        ("s", None, ["2 : _", "A", "10", "K"]),
+        ("q", None, ["O", "U", "9"]),
+        ("w", None, ["2 : O _"]),
+    ], layout=BUTTONS, flash=flash)
+    assert "Q" not in run.frames[5] and "J" not in run.frames[5]
 
 
 def pixel_rows(run):

@@ -129,11 +129,25 @@ def run_mp(micropython, body, data=None, **kw):
 
 
 def test_charset_has_every_required_character_and_nothing_unexpected():
-    assert set(make_font.REQUIRED) <= set(CHARSET)
-    assert set(CHARSET) <= set(make_font.REQUIRED + make_font.OPTIONAL)
+    drawn = "".join(chr(code) for code, _what, _rows in make_font.DRAWN)
+    assert set(make_font.REQUIRED + drawn) <= set(CHARSET)
+    assert set(CHARSET) <= set(make_font.REQUIRED + make_font.OPTIONAL + drawn)
     for ch in "ЇїІіЄєҐґЁёЪъЫыЭэ" + "ÄÖÜäöüß" + "♠♥♦♣№…–—×·" + "←→↑↓":
         assert ch in CHARSET, ch
     assert len(CHARSET) == len(set(CHARSET))
+
+
+def test_the_german_suits_are_drawn_as_written_each_unlike_every_french_suit():
+    # The drawn glyphs (tools/make_font.py DRAWN) reach the module as their rows say, in
+    # the suits' rows of the cell, and none is any French suit's bitmap or another's.
+    seen = []
+    for code, _what, rows in make_font.DRAWN:
+        advance, lit = glyph(chr(code))
+        assert advance == 6
+        assert lit == {(x, y + 1) for y, row in enumerate(rows) for x, ch in enumerate(row)
+                       if ch == "#"}
+        assert all(lit != glyph(ch)[1] for ch in "♠♥♦♣") and lit not in seen
+        seen.append(lit)
 
 
 def test_generated_module_states_licence_and_source():

@@ -131,11 +131,13 @@ LAYOUT = (
     + [("1 <dealer> 4", LIST)]
     + [("1 <export> JSON", LIST)]  # the history list's export, where the host has one (web)
     + [("1 \u2660 <suit_%d>" % s, LIST) for s in range(4)]
+    + [("1 \ue000 <gsuit_%d>" % s, LIST) for s in range(4)]  # German suits (cards: German)
     + [("1 <language>: <lang_name>", LIST), ("1 <contrast>: 255", LIST),
        ("1 <dim after>: 120<sec>", LIST),
        ("1 <off after>: 600<sec>", LIST), ("1 <sleep after>: 60<min>", LIST),
        ("1 <sound>: <on>", LIST), ("1 <sound>: <off>", LIST),
-       ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST)]
+       ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST),
+       ("1 <cards>: \u2660\u2665\u2666\u2663", LIST)]
     # the new-match list
     + [("1 <rules_%s>" % r, LIST) for r in RULE_SETS]
     + [("<menu>", SOFT)]

@@ -229,8 +229,8 @@ def test_a_list_open_shows_its_item_numbers_on_the_keys_that_pick(site):
     assert board["1"] == "A|" and board["6"] == "9|"  # the scoreboard: card ranks
     assert all(face.endswith("|") for face in board.values()), board
     # The new-match list: one rule set per item; the browser's settings list: language,
-    # sound, entry (the panel's settings are not offered there).
-    for faces, n in ((fresh, len(RULE_SETS)), (settings, 3)):
+    # sound, entry, cards (the panel's settings are not offered there).
+    for faces, n in ((fresh, len(RULE_SETS)), (settings, 4)):
         for i, key in enumerate("1234567890"):
             if i < n:
                 assert faces[key] == "|" + key, (n, key, faces)

@@ -27,6 +27,8 @@
     .venv/bin/python tools/bench.py --camera-taught   only the card designs taught to the
                                                 page (tools/cardcam/taught_designs.py),
                                                 their row in bench.json replaced, then --docs
+    .venv/bin/python tools/bench.py --font      only the font's row (tools/font_figures.py),
+                                                into bench.json and the docs
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -1607,15 +1609,40 @@ def figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries
             None, "deploy", deploy)
     if fleet_row(fleet):
         rows.append(fleet_row(fleet))
-    if font and font["heap"]:
-        rt = "mp32" if "mp32" in font["heap"] else "mp64"
-        h = font["heap"][rt]
-        row("font: heap of the board's Text (font file) / of the font module, %s"
-            % ("32-bit" if rt == "mp32" else "64-bit"),
-            "%d B / %d B" % (h["board_text"], h["font_module"] + h["text_instance"]), "-",
-            None, "font", font)
+    if font_row(font):
+        rows.append(font_row(font))
     return {"rows": rows, "deals_in_long_match": deals, "entries_in_long_match": entries,
             "presses_typed": presses["presses"], "matches_per_rule_set": presses["matches"]}
+
+
+def font_row(font):
+    """The font's row (tools/font_figures.py's figures), or None without heap figures."""
+    if not font or not font["heap"]:
+        return None
+    rt = "mp32" if "mp32" in font["heap"] else "mp64"
+    h = font["heap"][rt]
+    return {"figure": "font: heap of the board's Text (font file) / of the font module, %s"
+                      % ("32-bit" if rt == "mp32" else "64-bit"),
+            "value": "%d B / %d B" % (h["board_text"], h["font_module"] + h["text_instance"]),
+            "target": "-", "status": "-", "key": "font", "raw": font}
+
+
+def font_only():
+    """--font: the font's row alone (after the font was drawn again), then --docs."""
+    import json
+    import os
+
+    import font_figures
+
+    new = font_row(font_figures.figures())
+    if new is None:
+        print("bench: the font's row needs MicroPython", file=sys.stderr)
+        return 2
+    with open(os.path.join(_root(), "bench.json")) as f:
+        result = json.load(f)
+    print(benchdocs.table({"rows": [new]}))
+    _put_rows(result, [new])
+    return 0
 
 
 def main(argv):
@@ -1639,7 +1666,7 @@ def main(argv):
                                                          "--camera", "--web", "--club",
                                                          "--camera-designs",
                                                          "--camera-teach",
-                                                         "--camera-taught"}:
+                                                         "--camera-taught", "--font"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1685,6 +1712,8 @@ def main(argv):
         return 0
     if "--camera-taught" in argv:
         return taught_designs_only()
+    if "--font" in argv:
+        return font_only()
     if "--camera" in argv:
         camera_only()
         return 0

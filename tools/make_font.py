@@ -54,6 +54,19 @@ PUNCTUATION = "«»„“”‘’°±≤≥≠"
 SYMBOLS = "•●○◆▲▼►◄■□█♪"
 
 REQUIRED = ASCII + CYRILLIC + GERMAN + SUITS + SIGNS
+
+# The German suits' signs (the setting "cards: German", ui/screen.py), which no font has
+# (Unicode has no leaf, bell or acorn suit): drawn here in the font's style, rows 1 to 7
+# of the 6x10 cell as its suits are, and added after font_to_py's glyphs at code points
+# of the Private Use Area (Herz is the font's own heart).
+DRAWN = (
+    (0xE000, "Laub, a leaf",
+     ("..#...", ".###..", "##.##.", "##.##.", ".#.#..", "..#...", "..#...")),
+    (0xE001, "Schellen, a bell",
+     ("..#...", ".###..", "#####.", "#...#.", "#####.", "#.#.#.", ".###..")),
+    (0xE002, "Eichel, an acorn",
+     ("..#...", "#.#.#.", "#####.", ".###..", ".###..", ".###..", "..#...")),
+)
 OPTIONAL = ARROWS + HUNGARIAN + PUNCTUATION + SYMBOLS
 
 HEADER = """\
@@ -61,7 +74,8 @@ HEADER = """\
 # Licence: public domain. The font's COPYRIGHT property reads "{copyright}"
 # Source: Debian package xfonts-base {deb}, file 6x10.pcf.gz.
 # GENERATED FILE, do not edit: regenerate with `.venv/bin/python tools/make_font.py`
-# (font_to_py {ftp}, freetype-py {ftpy}). {count} characters; firmware/ui/text.py draws them.
+# (font_to_py {ftp}, freetype-py {ftpy}). {count} characters and {drawn} drawn (DRAWN there);
+# firmware/ui/text.py draws them.
 """
 
 
@@ -171,13 +185,46 @@ def generate(font_path):
         os.chdir(old_cwd)
         sys.argv = old_argv
         shutil.rmtree(work, ignore_errors=True)
+    body = with_drawn(body)
     header = HEADER.format(
         xlfd=props.get("FONT", "?"),
         copyright=props.get("COPYRIGHT", "?"),
         deb=debian_version("xfonts-base"),
         ftp=version, ftpy=dist_version("freetype-py"), count=len(chars),
+        drawn=len(DRAWN),
     )
     return header + body, chars, missing
+
+
+def _byte_lines(name, data):
+    """A bytes literal as font_to_py writes one: 16 bytes a line."""
+    rows = ["b'%s'" % "".join("\\x%02x" % b for b in data[i:i + 16])
+            for i in range(0, len(data), 16)]
+    return "%s =\\\n%s\n" % (name, "\\\n".join(rows))
+
+
+def with_drawn(body, drawn=DRAWN):
+    """font_to_py's module with the drawn glyphs added: each a glyph record as font_to_py
+    lays out the font's (width, then one byte a row, padded to 16 bytes), its code and
+    offset at the sparse index's end (their codes are above every other), max_ch() raised."""
+    space = {}
+    exec(compile(body, "font6x10", "exec"), space)
+    font, sparse = bytearray(space["_font"]), bytearray(space["_sparse"])
+    font.extend(bytes(-len(font) % 16))  # font_to_py leaves the last glyph unpadded
+    top = space["max_ch"]()
+    for code, _what, rows in drawn:
+        if code <= top:
+            raise ValueError("a drawn glyph's code must be above the font's: %x" % code)
+        top = code
+        sparse += bytes((code & 0xFF, code >> 8, (len(font) >> 3) & 0xFF, len(font) >> 11))
+        font += bytes((6, 0)) + bytes(int(r.replace(".", "0").replace("#", "1"), 2) << 2
+                                      for r in ("......",) + rows + ("......",) * 2)
+        font.extend(bytes(-len(font) % 16))
+    start, end = body.index("_font =\\\n"), body.index("_mvfont = ")
+    body = body[:start] + _byte_lines("_font", font) + "\n" + _byte_lines("_sparse", sparse) \
+        + "\n" + body[end:]
+    return body.replace("def max_ch():\n    return %d\n" % space["max_ch"](),
+                        "def max_ch():\n    return %d\n" % top)
 
 
 def font_file_bytes(module):

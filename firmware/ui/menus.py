@@ -14,7 +14,9 @@ from ui.screen import SUIT_TEXT, side_name
 def choose_suit(app, title, then):
     items = []
     for s in range(4):
-        items.append((SUIT_TEXT[s] + " " + t("suit_" + str(s)), bind(then, s)))
+        # the suit's sign and name, French or German (gsuit_: the setting "cards")
+        name = ("g" if app.settings.get("cards") else "") + "suit_" + str(s)
+        items.append((SUIT_TEXT[s] + " " + t(name), bind(then, s)))
     app.push(List(title, items))
 
 

@@ -1,5 +1,8 @@
-"""The settings list: language, contrast, power timeouts, sound, the entry mode."""
+"""The settings list: language, contrast, power timeouts, sound, the entry mode, the cards'
+signs (French or German suits); and card_signs(), which sets those signs (ui/screen.py)."""
 
+from loader import drop
+from ui import screen
 from ui.i18n import LANGS, t
 from ui.lists import List, bind
 
@@ -28,6 +31,9 @@ def settings_menu(app):
         (t("sound") + ": " + (t("on") if s["sound"] else t("off")), _cycle("sound", (0, 1))),
         (t("entry") + ": " + (t("results") if s["quick"] else t("tricks")),
          _cycle("quick", (0, 1))),
+        # The signs themselves name the choice, in every language. "cards" is absent from
+        # the settings until chosen (App's defaults): a key there is heap on every board.
+        (t("cards") + ": " + screen.SUIT_TEXT[:4], _cards),
     ]
     app.push(List(t("settings"), items))
 
@@ -46,6 +52,14 @@ def _cycle(key, values):
     return go
 
 
+def _cards(app):
+    s = app.settings
+    s["cards"] = 0 if s.get("cards") else 1
+    app.save_settings()
+    card_signs(s["cards"])
+    app.home()  # as after a new language: every screen drawn again, with the new signs
+
+
 def _languages(app):
     items = [(NAMES[i], bind(_set_lang, LANGS[i])) for i in range(len(LANGS))]
     app.push(List(t("language"), items, LANGS.index(app.lang)))
@@ -55,3 +69,17 @@ def _set_lang(app, code):
     app.settings["lang"] = code
     app.save_settings()  # the app takes the language up there
     app.home()
+
+
+def card_signs(german):
+    """The panel's signs for the cards (ui/screen.py), French or German: at boot when the
+    settings say German (wiring.py), and when the setting changes. German suits stand for the
+    French ones the rules use: Laub for spades, Herz for hearts, Schellen for diamonds,
+    Eichel for clubs (the font's drawn signs, U+E000 to U+E002: tools/make_font.py DRAWN);
+    Ober and Unter for the queen and the jack (O, U); Daus, Zehner, König and Neuner keep
+    A, 10, K and 9."""
+    screen.SUIT_TEXT = "\ue000\u2665\ue001\ue002OU" if german else "\u2660\u2665\u2666\u2663QJ"
+    # Modules that import the signs by name take the new ones when loaded again: the
+    # scoreboard's and amend's here, the lists' on the way home (App.home drops them).
+    drop("scoreboard")
+    drop("amend")
