@@ -54,9 +54,9 @@ def build(display, folder, fs, font, layout, opener=None, buzzer=None, on_settin
         font = board_font()
     if settings.get("cards"):  # German signs, set by the settings list's code before a frame
         from loader import drop
-        from ui.settings import card_signs
+        from ui import settings as listed  # (names the board holds already: no new heap)
 
-        card_signs(1)
+        listed.use(1)
         drop("lists")
     app = kind(display, session, font, layout, settings, buzzer, on_settings, export)
     app.boot(problems)

@@ -459,54 +459,54 @@ def test_buttons_suit_soft_key_opens_the_suits(micropython, tmp_path):
     ], layout=BUTTONS)
 
 
-# The German signs (the setting "cards", ui/settings.py card_signs; tools/make_font.py draws
-# Laub, Schellen and Eichel at U+E000 to U+E002).
+# The German suits' signs (the setting "cards", ui/settings.py use(); tools/make_font.py
+# draws Laub, Schellen and Eichel at U+E000 to U+E002; Herz is the heart).
 LAUB, SCHELLEN, EICHEL = "\ue000", "\ue001", "\ue002"
-CARDS_ITEM = "*|m|3|bbbbbbb|8|"  # back from the rule sets, held #, Settings, down to Cards
+FRENCH, GERMAN = "\u2660\u2665\u2666\u2663", LAUB + "\u2665" + SCHELLEN + EICHEL
+CARDS_ITEM = "*|m|3|bbbbbbb|8|"  # back from the rule sets, held #, Settings, down to the suits
 
 
-def test_german_cards_show_on_every_screen_that_names_a_card_and_survive_a_restart(
+def test_german_suits_show_on_every_screen_that_names_a_suit_and_survive_a_restart(
         micropython, tmp_path):
-    # The same keys, the same match: only the signs differ. The settings line names the
-    # choice by the signs; trump Laub (the spades' key), Ober for the queen; the suit list
-    # names the German suits; a restart keeps the choice, and the settings line turns it
-    # back.
+    # The same keys, the same match: only the signs differ. The settings line shows the
+    # signs in use; trump Laub (the spades' key) and a marriage in Laub; the suit list
+    # names the German suits; the ranks keep the keys' letters; a restart keeps the
+    # choice, and the settings line turns it back.
     flash = tmp_path / "flash"
-    keys = "#|12|7|a4|5|#|1|"  # a new match, trump, a trick Q J, Menu, a marriage's suits
+    keys = "#|12|7|7|a4|5|#|1|"  # a new match, trump, a marriage, a trick Q J, a suit list
     german = run_sim(micropython, tmp_path, CARDS_ITEM + keys, flash=flash, name="de")
     french = run_sim(micropython, tmp_path, "*|" + keys, flash=tmp_path / "fr", name="fr")
     assert german.state == french.state  # the match itself is the same
-    assert german.state["deal"]["trump"] == "S" and german.state["deal"]["points"] == [5, 0]
-    assert "8 " + T("cards") + ": \u2660\u2665\u2666\u2663" in german.frames[3]
-    trump, half, chooser = german.frames[7], german.frames[8], german.frames[-1]
+    assert german.state["deal"]["trump"] == "S" and german.state["deal"]["marriages"]
+    assert "8 " + T("suit") + ": " + FRENCH in german.frames[3]
+    trump, marriage, half = german.frames[7], german.frames[8], german.frames[9]
     assert LAUB in trump and "\u2660" not in trump
-    assert half[-1] == "1 : O _" and french.frames[4][-1] == "1 : Q _"
-    assert chooser[1:5] == ["1 " + LAUB + " " + T("gsuit_0"),
-                           "2 \u2665 " + T("gsuit_1"), "3 " + SCHELLEN + " " + T("gsuit_2"),
-                           "4 " + EICHEL + " " + T("gsuit_3")], chooser
-    assert french.frames[-1][1] == "1 \u2660 " + T("suit_0")
+    assert has(marriage, "40" + LAUB) and not has(marriage, "40\u2660")
+    assert has(french.frames[4], "40\u2660")
+    assert half[-1] == french.frames[5][-1] == "1 : Q _"  # Ober: the queen's key, Q
+    chooser = german.frames[-1]
+    assert chooser[1:5] == ["%d %s %s" % (i + 1, sign, T("suit_" + sign))
+                            for i, sign in enumerate(GERMAN)], chooser
+    assert [T("suit_" + sign) for sign in GERMAN] == ["leaves", "hearts", "bells", "acorns"]
+    assert french.frames[-1][1:5] == ["1 \u2660 spades", "2 \u2665 hearts",
+                                      "3 \u2666 diamonds", "4 \u2663 clubs"]
     again = run_sim(micropython, tmp_path, "*|", flash=flash, name="again")  # a restart
     assert LAUB in again.frames[0] and LAUB in again.frames[1]
     toggled = tmp_path / "toggled"  # German, then the same line again: French
     run_sim(micropython, tmp_path, CARDS_ITEM, flash=toggled, name="set")
     back = run_sim(micropython, tmp_path, CARDS_ITEM + "#|12|7|", flash=toggled, name="back")
-    assert "8 " + T("cards") + ": " + LAUB + "\u2665" + SCHELLEN + EICHEL in back.frames[3]
+    assert "8 " + T("suit") + ": " + GERMAN in back.frames[3]
     assert "\u2660" in back.frames[-1] and LAUB not in back.frames[-1]
 
 
-def test_german_cards_on_four_buttons_label_the_rank_keys_ober_and_unter(micropython, tmp_path):
+def test_german_suits_on_four_buttons_in_the_suit_list_and_on_the_board(micropython, tmp_path):
     flash = tmp_path / "flash"
     run_sim(micropython, tmp_path, CARDS_ITEM, flash=flash, name="set")
-    run = check_flow(micropython, tmp_path, [
+    check_flow(micropython, tmp_path, [
         ("ese", "new mariage dealer=1", ["Suit"]),
-        ("e", None, ["1 " + LAUB + " " + T("gsuit_0")]),
-        ("*", None, ["Suit"]),
-        ("qese", "trump H", []),
-        ("s", None, ["2 : _", "A", "10", "K"]),
-        ("q", None, ["O", "U", "9"]),
-        ("w", None, ["2 : O _"]),
+        ("e", None, ["1 " + LAUB + " " + T("suit_" + LAUB)]),
+        ("e", "trump S", [LAUB]),
     ], layout=BUTTONS, flash=flash)
-    assert "Q" not in run.frames[5] and "J" not in run.frames[5]
 
 
 def pixel_rows(run):

@@ -45,13 +45,13 @@ def test_the_board_offers_every_setting():
         with open(os.path.join(FIRMWARE, "hw", name), encoding="utf-8") as f:
             assert "always_lit" not in f.read()
     assert _labels(Oled()) == ["Language", "Contrast", "Dim after", "Off after",
-                               "Sleep after", "Sound", "Entry", "Cards"]
+                               "Sleep after", "Sound", "Entry", "Suit"]
 
 
 def test_the_browser_offers_only_what_it_can_do():
     class Canvas:  # web/webmain.py's Panel says the same of itself
         always_lit = True
 
-    assert _labels(Canvas()) == ["Language", "Sound", "Entry", "Cards"]
+    assert _labels(Canvas()) == ["Language", "Sound", "Entry", "Suit"]
     with open(os.path.join(WEB, "webmain.py"), encoding="utf-8") as f:
         assert "always_lit = True" in f.read()

@@ -130,14 +130,15 @@ LAYOUT = (
     + [("1 <%s>" % k, LIST) for k in LIST_ITEMS]
     + [("1 <dealer> 4", LIST)]
     + [("1 <export> JSON", LIST)]  # the history list's export, where the host has one (web)
-    + [("1 \u2660 <suit_%d>" % s, LIST) for s in range(4)]
-    + [("1 \ue000 <gsuit_%d>" % s, LIST) for s in range(4)]  # German suits (cards: German)
+    # the suits' names, keyed by their signs, French and German (the setting "cards")
+    + [("1 %s <suit_%s>" % (sign, sign), LIST)
+       for sign in "\u2660\u2665\u2666\u2663\ue000\ue001\ue002"]
     + [("1 <language>: <lang_name>", LIST), ("1 <contrast>: 255", LIST),
        ("1 <dim after>: 120<sec>", LIST),
        ("1 <off after>: 600<sec>", LIST), ("1 <sleep after>: 60<min>", LIST),
        ("1 <sound>: <on>", LIST), ("1 <sound>: <off>", LIST),
        ("1 <entry>: <results>", LIST), ("1 <entry>: <tricks>", LIST),
-       ("1 <cards>: \u2660\u2665\u2666\u2663", LIST)]
+       ("1 <suit>: \u2660\u2665\u2666\u2663", LIST)]
     # the new-match list
     + [("1 <rules_%s>" % r, LIST) for r in RULE_SETS]
     + [("<menu>", SOFT)]
@@ -502,7 +503,8 @@ def test_tour_reaches_every_screen(micropython, tour_frames, lang):
         s["dealer"] + ": 1", s["trump?"], s["deal"] + " 1  " + s["lead"] + " 2", "2 : K\u2665 _",
         s["stock"] + " 10 20\u2665" + "40\u2660", "2 " + s["gets"] + " 3",
         s["closed"] + " 2 20\u2665" + "40\u2660",
-        "1 \u2660 " + s["suit_0"], "4 \u2663 " + s["suit_3"], s["who claims"], s["result"],
+        "1 \u2660 " + s["suit_\u2660"], "4 \u2663 " + s["suit_\u2663"], s["who claims"],
+        s["result"],
         s["game points"], "3 +3", "# " + s["next deal"], "1 " + s["gets"] + " 1",
         "1 " + s["gets"] + " 3", "1 " + s["wins match"],
         "# " + s["new match"], s["history"], s["no deals yet"], s["statistics"],

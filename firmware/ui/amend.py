@@ -45,6 +45,4 @@ def loses(scoreboard, app, state):
         state.check(bytes((1, scoreboard.win)) + bytes(cards[:-1]) + bytes((cards[-1] & 7,)))
     except Refused:
         key = "loses star"
-    r = c & 7  # the queen's and the jack's letters follow the suits' signs (ui/screen.py)
-    app.say((SUIT_TEXT[r + 1] if 2 < r < 5 else _RANK_TEXT[r])
-            + (SUIT_TEXT[s] if s >= 0 else "") + " " + t(key))
+    app.say(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else "") + " " + t(key))

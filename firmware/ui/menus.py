@@ -14,9 +14,8 @@ from ui.screen import SUIT_TEXT, side_name
 def choose_suit(app, title, then):
     items = []
     for s in range(4):
-        # the suit's sign and name, French or German (gsuit_: the setting "cards")
-        name = ("g" if app.settings.get("cards") else "") + "suit_" + str(s)
-        items.append((SUIT_TEXT[s] + " " + t(name), bind(then, s)))
+        # the suit's name is keyed by its sign: French or German (the setting "cards")
+        items.append((SUIT_TEXT[s] + " " + t("suit_" + SUIT_TEXT[s]), bind(then, s)))
     app.push(List(title, items))
 
 

@@ -328,9 +328,7 @@ class Scoreboard(Screen):
             parts = [side_name(state.names, state.rules.sides, deal.side(self.win)), ":"]
             for c in self.cards:  # "A♠", or "10" while its suit is not given
                 s = suit_of(c)
-                r = c & 7  # the queen's and the jack's letters follow the suits' signs
-                parts.append((SUIT_TEXT[r + 1] if 2 < r < 5 else _RANK_TEXT[r])
-                             + (SUIT_TEXT[s] if s >= 0 else ""))
+                parts.append(_RANK_TEXT[c & 7] + (SUIT_TEXT[s] if s >= 0 else ""))
             parts.append("_")
             trick = " ".join(parts)
         if deal.played == deal.total:

@@ -11,12 +11,10 @@ W = 128
 H = 64
 LINE = 10  # text line height (font 6x10)
 
-# The cards' signs: the four suits' (♠ ♥ ♦ ♣: spades hearts diamonds clubs), then the
-# queen's and the jack's letters, the ranks whose letters differ in a German deck (O, U).
-# ui/settings.py card_signs() sets the German ones, and unloads the modules that imported
-# this by name (the scoreboard's, which the settings list covers, and amend's). One string,
-# not a second global: on the board every name a module holds is heap.
-SUIT_TEXT = "\u2660\u2665\u2666\u2663QJ"
+# The suits' signs (♠ ♥ ♦ ♣: spades hearts diamonds clubs), or the German suits' when the
+# setting "cards" says so: ui/settings.py use() sets them, and unloads the modules
+# that imported them by name (the scoreboard's, which the settings list covers, and amend's).
+SUIT_TEXT = "\u2660\u2665\u2666\u2663"
 
 
 

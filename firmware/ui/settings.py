@@ -1,5 +1,6 @@
 """The settings list: language, contrast, power timeouts, sound, the entry mode, the cards'
-signs (French or German suits); and card_signs(), which sets those signs (ui/screen.py)."""
+signs (French or German suits); and use(), which sets those signs (ui/screen.py), named as
+i18n's use() of a language (a name the board has interned already: a new one is heap)."""
 
 from loader import drop
 from ui import screen
@@ -33,7 +34,7 @@ def settings_menu(app):
          _cycle("quick", (0, 1))),
         # The signs themselves name the choice, in every language. "cards" is absent from
         # the settings until chosen (App's defaults): a key there is heap on every board.
-        (t("cards") + ": " + screen.SUIT_TEXT[:4], _cards),
+        (t("suit") + ": " + screen.SUIT_TEXT, _cards),
     ]
     app.push(List(t("settings"), items))
 
@@ -56,7 +57,7 @@ def _cards(app):
     s = app.settings
     s["cards"] = 0 if s.get("cards") else 1
     app.save_settings()
-    card_signs(s["cards"])
+    use(s["cards"])
     app.home()  # as after a new language: every screen drawn again, with the new signs
 
 
@@ -71,14 +72,13 @@ def _set_lang(app, code):
     app.home()
 
 
-def card_signs(german):
-    """The panel's signs for the cards (ui/screen.py), French or German: at boot when the
-    settings say German (wiring.py), and when the setting changes. German suits stand for the
-    French ones the rules use: Laub for spades, Herz for hearts, Schellen for diamonds,
-    Eichel for clubs (the font's drawn signs, U+E000 to U+E002: tools/make_font.py DRAWN);
-    Ober and Unter for the queen and the jack (O, U); Daus, Zehner, König and Neuner keep
-    A, 10, K and 9."""
-    screen.SUIT_TEXT = "\ue000\u2665\ue001\ue002OU" if german else "\u2660\u2665\u2666\u2663QJ"
+def use(german):
+    """The panel's suit signs (ui/screen.py), French or German: at boot when the settings
+    say German (wiring.py), and when the setting changes. German suits stand for the French
+    ones the rules use: Laub for spades, Herz for hearts, Schellen for diamonds, Eichel for
+    clubs (the font's drawn signs, U+E000 to U+E002: tools/make_font.py DRAWN; Herz is the
+    heart). The ranks keep the letters the keys carry: Ober is Q, Unter J, Daus A."""
+    screen.SUIT_TEXT = "\ue000\u2665\ue001\ue002" if german else "\u2660\u2665\u2666\u2663"
     # Modules that import the signs by name take the new ones when loaded again: the
     # scoreboard's and amend's here, the lists' on the way home (App.home drops them).
     drop("scoreboard")

@@ -5,7 +5,7 @@ only (a keypad's keys are printed on its overlay), and App.push drops it with th
 
 from ui import keymap
 from ui.i18n import t
-from ui.screen import LINE, SUIT_TEXT
+from ui.screen import LINE
 
 
 def soft(board, app):
@@ -26,9 +26,7 @@ def soft(board, app):
         if board.page == 0:
             return (("A", keymap.RANK, 0), ("10", keymap.RANK, 1), ("K", keymap.RANK, 2),
                     ("\u25ba", keymap.PICK, 1))
-        # (the queen's and the jack's letters: French or German, ui/screen.py)
-        return ((SUIT_TEXT[4], keymap.RANK, 3), (SUIT_TEXT[5], keymap.RANK, 4),
-                ("9", keymap.RANK, 5),
+        return (("Q", keymap.RANK, 3), ("J", keymap.RANK, 4), ("9", keymap.RANK, 5),
                 ("\u25c4", keymap.PICK, 0))
     n = state.rules.players
     keys = [None, None, None, None]  # type: list
