@@ -55,7 +55,7 @@ NO_CLAIM = "no claim"
 SETTINGS = "settings"
 GENERAL = ("undo", "redo", "history", "statistics", SETTINGS, "new match")
 ENTRY_SETTING = 6  # "Entry: tricks/results", the seventh item of the settings list
-SETTINGS_ITEMS = 8  # the last: "Cards" (French or German signs)
+SETTINGS_ITEMS = 8  # the last: "Suit" (French or German signs)
 
 
 class Unsupported(Exception):

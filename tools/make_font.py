@@ -54,11 +54,12 @@ PUNCTUATION = "«»„“”‘’°±≤≥≠"
 SYMBOLS = "•●○◆▲▼►◄■□█♪"
 
 REQUIRED = ASCII + CYRILLIC + GERMAN + SUITS + SIGNS
+OPTIONAL = ARROWS + HUNGARIAN + PUNCTUATION + SYMBOLS
 
-# The German suits' signs (the setting "cards: German", ui/screen.py), which no font has
-# (Unicode has no leaf, bell or acorn suit): drawn here in the font's style, rows 1 to 7
-# of the 6x10 cell as its suits are, and added after font_to_py's glyphs at code points
-# of the Private Use Area (Herz is the font's own heart).
+# The German suits' signs (Settings -> Suit: the setting "cards", ui/screen.py), which no
+# font has (Unicode has no leaf, bell or acorn suit): drawn here in the font's style, rows
+# 1 to 7 of the 6x10 cell as its suits are, and added after font_to_py's glyphs at code
+# points of the Private Use Area (Herz is the font's own heart).
 DRAWN = (
     (0xE000, "Laub, a leaf",
      ("..#...", ".###..", "##.##.", "##.##.", ".#.#..", "..#...", "..#...")),
@@ -67,7 +68,6 @@ DRAWN = (
     (0xE002, "Eichel, an acorn",
      ("..#...", "#.#.#.", "#####.", ".###..", ".###..", ".###..", "..#...")),
 )
-OPTIONAL = ARROWS + HUNGARIAN + PUNCTUATION + SYMBOLS
 
 HEADER = """\
 # Bitmap font for the UI: X11 misc-fixed 6x10 ({xlfd}).
