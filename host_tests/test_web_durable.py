@@ -45,7 +45,8 @@ def check(answer, kills, second_copy=True):
     assert answer["errors"] == [] and answer["foreign"] == []
     assert len(answer["kills"]) == len(kills)
     bad = [k for k in answer["kills"] if not k.get("ok")]
-    log = answer.get("storageLog", "")
+    log = "%s\nthe page's warnings (launch: text):\n%s" % (
+        answer.get("storageLog", ""), "\n".join(answer.get("warnings", [])[-40:]))
     assert bad == [], ("reopened elsewhere than the last frame drawn 200 ms before the kill: %s"
                        "\nChromium on its storage:\n%s" % (json.dumps(bad), log))
     figs = web_kills.summary(answer)

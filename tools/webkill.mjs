@@ -39,6 +39,8 @@ const ownRules = (job.args || []).find((f) => f.startsWith(RULES));
 const JOB_ARGS = [ownRules ? ownRules + ", " + NO_DNS : RULES + NO_DNS,
   ...(job.args || []).filter((f) => !f.startsWith(RULES))];
 const errors = [];
+const warnings = []; // the page's console warnings, by launch (its storage says what it did)
+let launches = 0;
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const origin = new URL(job.url).origin;
 const foreign = [];
@@ -51,6 +53,7 @@ async function launch(profile) {
   rmSync(portFile, { force: true }); // a killed browser leaves its old one
   // Chromium's own log (its storage's complaints) beside the profile, one block a launch.
   appendFileSync(profile + ".log", "==== launch\n");
+  launches++;
   const log = openSync(profile + ".log", "a");
   const proc = spawn(job.chromium, [...FLAGS, ...JOB_ARGS, "--user-data-dir=" + profile,
     "--remote-debugging-port=0", "--enable-logging=stderr", "about:blank"],
@@ -75,6 +78,7 @@ async function launch(profile) {
   const page = context.pages()[0] || await context.newPage();
   live = { proc, exited, browser, page };
   page.on("console", (m) => {
+    if (m.type() === "warning") warnings.push(launches + ": " + m.text());
     // A refused WebSocket (the broker not up yet) is expected on a club table.
     if (m.type() === "error" && !m.text().startsWith("WebSocket connection to")) {
       errors.push(m.text());
@@ -200,7 +204,8 @@ function damage(profile) {
 // page again on the same profile and answer `after`'s value as "final" (a page setting
 // changed a second before the browser died; a match whose database Chromium deleted).
 if (job.act) {
-  const out = { errors, foreign, failed: null, before: null, final: null, damaged: null };
+  const out = { errors, warnings, foreign, failed: null, before: null, final: null,
+    damaged: null };
   try {
     let b = await launch(job.profile);
     await open(b);
@@ -225,7 +230,7 @@ if (job.act) {
   process.exit(0);
 }
 
-const answer = { positions: 0, kills: [], errors, foreign, failed: null, latency: [],
+const answer = { positions: 0, kills: [], errors, warnings, foreign, failed: null, latency: [],
   secure: null, worker: null, final: null };
 try {
   // The reference: every key, no kill.
@@ -273,15 +278,20 @@ try {
       }
       times.set(i + 1, t);
     }
+    // The key's frame is painted when a frame asked for after this one is (not a time:
+    // the last key's frame could be painted in the very millisecond of `pressed`).
+    const asked = await b.page.evaluate(() => window.s66.frames().made);
     const pressed = Date.now();
     // The key goes down (its keydown handler runs the firmware) and the browser dies before
     // it comes up: one round trip less, so more kills land before the key's frame.
     await b.page.keyboard.down(KEY_NAMES[job.keys[k.at]] || job.keys[k.at]);
     if (k.delay) await sleep(k.delay);
-    const last = await b.page.evaluate(() => window.s66.drawn());
+    const [last, shown] = await b.page.evaluate(() => [window.s66.drawn(),
+      window.s66.frames().shown]);
     const killedAt = Date.now();
     await kill(b);
-    if (last >= pressed) times.set(k.at + 1, last);
+    const keyDrawn = shown > asked;
+    if (keyDrawn) times.set(k.at + 1, last);
     let lo = j.resume;
     let any = j.resume;
     for (const [i, t] of times) {
@@ -289,7 +299,7 @@ try {
       if (t <= killedAt && i > any) any = i;
     }
     check = { lo, hi: k.at + 1, any };
-    answer.kills.push({ at: k.at, delay: k.delay, kind: k.kind, drawnBeforeKill: last >= pressed,
+    answer.kills.push({ at: k.at, delay: k.delay, kind: k.kind, drawnBeforeKill: keyDrawn,
       keyToKillMs: killedAt - pressed, mustKeep: lo, lastDrawn: any });
   }
   const b = await launch(job.profile);

@@ -91,6 +91,12 @@ export function drawn() {
   return lastDrawn;
 }
 
+// The frames asked for so far and the number of the newest painted (the kill test tells by
+// them whether a key's frame was painted; a time can fall in the same millisecond).
+export function counts() {
+  return { made, shown };
+}
+
 // A write failed (durable.js): the panel keeps the last frame whose writes are on disk.
 export function lose() {
   lost = true;

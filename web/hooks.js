@@ -2,7 +2,7 @@
 // tools/webdrive.mjs, tools/webkill.mjs): window.s66, there before the page boots; its
 // ready promise settles when boot() (page.js) has the first frame on the canvas.
 import { cameraInfo } from "./cammode.js";
-import { drawn, idle, latency } from "./frames.js";
+import { counts, drawn, idle, latency } from "./frames.js";
 import { holding, waited } from "./keybind.js";
 import { fw } from "./runtime.js";
 
@@ -24,6 +24,7 @@ window.s66 = {
   club: () => JSON.parse(fw.web.club_info()),
   idle, // resolved once every frame asked for is on the canvas (each waits for its writes)
   drawn, // Date.now() when the last frame was painted (after the writes it waited for)
+  frames: counts, // {made, shown}: frames asked for, the newest painted (frames.js)
   // Where the match stands, the trick being typed included (the durable kill test).
   position: () => fw.web.state() + " " + fw.web.typed(),
   camera: cameraInfo, // camera mode's state (web/camera.js)
