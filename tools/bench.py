@@ -29,6 +29,9 @@
                                                 their row in bench.json replaced, then --docs
     .venv/bin/python tools/bench.py --font      only the font's row (tools/font_figures.py),
                                                 into bench.json and the docs
+    .venv/bin/python tools/bench.py --no-camera   every figure but camera mode's (hours of
+                                                card designs): the camera rows bench.json
+                                                holds are kept as they are
 
 Prints a table and writes bench.json at the project root. CPython only orchestrates: every
 figure comes from the firmware running in MicroPython (tools/runtimes.py): heap figures on
@@ -633,7 +636,7 @@ def heap_only(runtime):
     return h
 
 
-def build(quick=False):
+def build(quick=False, camera=True):
     import os
     import shutil
     import tempfile
@@ -710,6 +713,8 @@ def build(quick=False):
     result = figures(presses, heap, board, alloc, grow, boot, first, misc, deals, entries, web,
                      club, measure_deploy(), evenings, font_figures.figures(),
                      fleet_figures.figures(), savings)
+    if not camera:
+        return result
     if not browser.missing():
         import camera_figures
 
@@ -1270,11 +1275,22 @@ def battery_only():
     _put_rows(result, new)
 
 
+def _write_bench(result, path=None):
+    """bench.json written whole or not at all: a figure that cannot be written (a value JSON
+    does not take) leaves the file as it was, and a kill leaves the old file or the new."""
+    import json
+    import os
+
+    path = path or os.path.join(_root(), "bench.json")
+    text = json.dumps(result, indent=1, sort_keys=True) + "\n"
+    with open(path + ".part", "w") as f:
+        f.write(text)
+    os.replace(path + ".part", path)
+
+
 def _put_rows(result, new):
     """bench.json with the rows of `new`'s keys replaced where the first of them stood (the
     others kept), written, then the docs written from it."""
-    import json
-    import os
 
     keys = {r["key"] for r in new}
     old = result["rows"]
@@ -1282,9 +1298,7 @@ def _put_rows(result, new):
     rest = [r for r in old if r["key"] not in keys]
     at = min(at, len(rest))
     result["rows"] = rest[:at] + new + rest[at:]
-    with open(os.path.join(_root(), "bench.json"), "w") as f:
-        json.dump(result, f, indent=1, sort_keys=True)
-        f.write("\n")
+    _write_bench(result)
     _say_docs(result)
 
 
@@ -1482,9 +1496,7 @@ def camera_only():
         result = json.load(f)
     result["rows"] = [r for r in result["rows"] if not r["key"].startswith("camera_")] + rows
     print(benchdocs.table({"rows": rows}))
-    with open(path, "w") as f:
-        json.dump(result, f, indent=1, sort_keys=True)
-        f.write("\n")
+    _write_bench(result, path)
     _say_docs(result)
 
 def fleet_row(fl):
@@ -1666,7 +1678,8 @@ def main(argv):
                                                          "--camera", "--web", "--club",
                                                          "--camera-designs",
                                                          "--camera-teach",
-                                                         "--camera-taught", "--font"}:
+                                                         "--camera-taught", "--font",
+                                                         "--no-camera"}:
         asked = "-h" in opts or "--help" in opts
         print(__doc__.split("\n\n")[1], file=sys.stdout if asked else sys.stderr)
         return 0 if asked else 2
@@ -1698,9 +1711,7 @@ def main(argv):
             rows[at[0]] = new
         else:
             rows.insert(at[0] if at else len(rows), new)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1, sort_keys=True)
-            f.write("\n")
+        _write_bench(result, path)
         print(benchdocs.table({"rows": [new]}))
         _say_docs(result)
         return 0
@@ -1728,13 +1739,17 @@ def main(argv):
         heap_only(rest[0] if rest else "mp32")
         return 0
     t0 = time.time()
-    result = build(quick="--quick" in argv)
-    result["seconds"] = round(time.time() - t0, 1)
-    print(benchdocs.table(result))
     path = os.path.join(_root(), "bench.json")
-    with open(path, "w") as f:
-        json.dump(result, f, indent=1, sort_keys=True)
-        f.write("\n")
+    camera = "--no-camera" not in argv
+    result = build(quick="--quick" in argv, camera=camera)
+    result["seconds"] = round(time.time() - t0, 1)
+    if not camera:  # the rows this run did not measure, as the last run left them
+        with open(path) as f:
+            kept = json.load(f)["rows"]
+        made = {r["key"] for r in result["rows"]}
+        result["rows"] += [r for r in kept if r["key"] not in made]
+    print(benchdocs.table(result))
+    _write_bench(result, path)
     print("\n%d figures, %d not met; %.0f s; written to bench.json" % (
         len(result["rows"]), sum(1 for r in result["rows"] if r["status"] == "NOT MET"),
         result["seconds"]))
