@@ -97,7 +97,8 @@ def measure(sess, deck, thresholds, tricks=TRICKS, seed=SEED, frame_size=FRAME, 
     index_thresholds = camera_figures.index_meta()["agree"]["thresholds"]
     out = {"tricks": tricks, "boxes": 0, "right": 0, "wrong": 0, "unsure": 0,
            "wrong_tricks": 0, "wrong_suit": 0, "wrong_rank": 0,
-           "alone_right": 0, "alone_wrong": 0, "alone_wrong_tricks": 0}
+           "alone_right": 0, "alone_wrong": 0, "alone_wrong_tricks": 0,
+           "index_right": 0, "index_none": 0}
     wrong = {}
     for codes, probs, corners in cached_frames(cache, name, sess, deck, tricks, seed,
                                                frame_size):
@@ -110,6 +111,11 @@ def measure(sess, deck, thresholds, tricks=TRICKS, seed=SEED, frame_size=FRAME, 
         out["alone_wrong"] += sum(g in scenes.CARDS and g != c for g, c in zip(alone, codes))
         out["alone_wrong_tricks"] += all(g in scenes.CARDS for g in alone) and alone != codes
         out["boxes"] += len(codes)
+        # the index reader alone: which reader holds a design back (docs/web.md's table)
+        best = index.argmax(1)
+        for b, p, c in zip(best, index.max(1), codes):
+            out["index_right"] += int(scenes.CLASSES[b] == c and p >= index_thresholds[b])
+            out["index_none"] += int(b == scenes.NONE)
         for g, c in zip(got, codes):
             if g == c:
                 out["right"] += 1
@@ -147,17 +153,20 @@ def markdown(rows):
 
     out = ["| design | what it is | right and sure | **wrong and sure** | unsure | "
            "tricks proposed with a wrong card | commonest wrong readings (true as read) | "
-           "whole-card networks alone: right and sure / wrong and sure |",
-           "|---|---|---|---|---|---|---|---|"]
+           "whole-card networks alone: right and sure / wrong and sure | "
+           "index reader alone: right at the joint rule's threshold / read as no index |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         worst = ", ".join("%s as %s %d" % (*k.split(">"), v)
                           for k, v in list(r["wrong_readings"].items())[:3])
         wrong = "**%s** (suit wrong: %d)" % (pct(r["wrong"], r), r["wrong_suit"]) \
             if r["wrong"] else "**0**"
-        out.append("| %s | %s | %s | %s | %s | %d | %s | %s / %s |" % (
+        index = "%s / %s" % (pct(r["index_right"], r), pct(r["index_none"], r)) \
+            if "index_right" in r else "not measured"
+        out.append("| %s | %s | %s | %s | %s | %d | %s | %s / %s | %s |" % (
             r["design"], r["about"], pct(r["right"], r), wrong, pct(r["unsure"], r),
             r["wrong_tricks"], worst or "none", pct(r["alone_right"], r),
-            pct(r["alone_wrong"], r)))
+            pct(r["alone_wrong"], r), index))
     return "\n".join(out)
 
 
@@ -208,11 +217,13 @@ def bench_raw(rows):
         out[key(r["design"])] = dict(
             {k: r[k] for k in ("tricks", "boxes", "right", "wrong", "unsure", "wrong_tricks",
                                "wrong_suit", "wrong_rank", "alone_wrong",
-                               "alone_wrong_tricks")},
+                               "alone_wrong_tricks", "index_right", "index_none")},
             right_pct=100 * r["right"] / r["boxes"], wrong_pct=100 * r["wrong"] / r["boxes"],
             unsure_pct=100 * r["unsure"] / r["boxes"],
             alone_right_pct=100 * r["alone_right"] / r["boxes"],
-            alone_wrong_pct=100 * r["alone_wrong"] / r["boxes"], about=r["about"])
+            alone_wrong_pct=100 * r["alone_wrong"] / r["boxes"],
+            index_right_pct=100 * r["index_right"] / r["boxes"],
+            index_none_pct=100 * r["index_none"] / r["boxes"], about=r["about"])
     gen = [r for r in rows if r["kind"] == "generator"]
     if gen:
         boxes = sum(r["boxes"] for r in gen)
@@ -222,7 +233,8 @@ def bench_raw(rows):
             "wrong": sum(r["wrong"] for r in gen),
             "wrong_tricks": sum(r["wrong_tricks"] for r in gen),
             "alone_right_pct": 100 * sum(r["alone_right"] for r in gen) / boxes,
-            "alone_wrong_pct": 100 * sum(r["alone_wrong"] for r in gen) / boxes}
+            "alone_wrong_pct": 100 * sum(r["alone_wrong"] for r in gen) / boxes,
+            "index_right_pct": 100 * sum(r["index_right"] for r in gen) / boxes}
     out["wrong"] = sum(r["wrong"] for r in rows)
     out["wrong_tricks"] = sum(r["wrong_tricks"] for r in rows)
     out["designs"] = len(rows)
