@@ -188,6 +188,12 @@ def pump(wait):
             return
 
 
+def sleep(seconds):
+    """Terminals read for `seconds`: only where nothing must happen (sim_update_rehearsal.py
+    watches a table mid-match take no update), never to wait for something to happen."""
+    pump(seconds)
+
+
 def port_open(port, timeout=60):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
