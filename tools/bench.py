@@ -1291,7 +1291,6 @@ def _write_bench(result, path=None):
 def _put_rows(result, new):
     """bench.json with the rows of `new`'s keys replaced where the first of them stood (the
     others kept), written, then the docs written from it."""
-
     keys = {r["key"] for r in new}
     old = result["rows"]
     at = min([i for i, r in enumerate(old) if r["key"] in keys] or [len(old)])

@@ -278,8 +278,9 @@ try {
       }
       times.set(i + 1, t);
     }
-    // The key's frame is painted when a frame asked for after this one is (not a time:
-    // the last key's frame could be painted in the very millisecond of `pressed`).
+    // The key's frame counts as painted once a frame asked for after this count is
+    // (frames.js numbers them), not by time: the frame of the key before could be painted
+    // in the very millisecond of `pressed`.
     const asked = await b.page.evaluate(() => window.s66.frames().made);
     const pressed = Date.now();
     // The key goes down (its keydown handler runs the firmware) and the browser dies before

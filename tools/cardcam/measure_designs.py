@@ -161,8 +161,7 @@ def markdown(rows):
                           for k, v in list(r["wrong_readings"].items())[:3])
         wrong = "**%s** (suit wrong: %d)" % (pct(r["wrong"], r), r["wrong_suit"]) \
             if r["wrong"] else "**0**"
-        index = "%s / %s" % (pct(r["index_right"], r), pct(r["index_none"], r)) \
-            if "index_right" in r else "not measured"
+        index = "%s / %s" % (pct(r["index_right"], r), pct(r["index_none"], r))
         out.append("| %s | %s | %s | %s | %s | %d | %s | %s / %s | %s |" % (
             r["design"], r["about"], pct(r["right"], r), wrong, pct(r["unsure"], r),
             r["wrong_tricks"], worst or "none", pct(r["alone_right"], r),
