@@ -220,10 +220,13 @@ camera-taught: $(STAMP) $(NODE_STAMP) $(CARDCAM_STAMP)
 #                     ones), and writes web/camera/index.onnx, index.bin (the page's copy),
 #                     index.json and its section of TRAINING.md, then the joint rule's
 #                     agreement threshold into index.json (tools/cardcam/joint_thresholds.py,
-#                     on the same held-out seeds). Two stages, each kept in build/index: the
+#                     on the same held-out seeds). Three stages, each kept in build/index: the
 #                     training designs (about an hour on two cores), then those and the
-#                     designs drawn as other card systems draw them (about half an hour more).
+#                     designs drawn as other card systems draw them (about half an hour more),
+#                     then all of those and the npm training decks (render.mjs's letele,
+#                     heruka and herukabf, never the held-out deck: a few minutes more).
 .PHONY: camera-index
 camera-index: $(STAMP) $(NODE_STAMP) $(TRAIN_STAMP) $(CARDCAM_STAMP)
-	$(TRAIN_VENV)/bin/python tools/cardcam/train_index.py --work build/index
+	node tools/cardcam/render.mjs build/cards letele heruka herukabf
+	$(TRAIN_VENV)/bin/python tools/cardcam/train_index.py --work build/index --cards build/cards
 	$(BIN)/python tools/cardcam/joint_thresholds.py

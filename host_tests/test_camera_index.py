@@ -49,6 +49,11 @@ def test_the_index_reader_is_small_and_set_apart_from_what_it_learnt():
     assert set(held) <= set(decks.THRESHOLD_SEEDS)
     assert not set(held) & (set(decks.TRAINING_SEEDS) | set(decks.MEASURED))
     assert all(0.8 <= t <= 0.9999 for t in info["thresholds"])
+    # the npm decks it learnt from are the whole-card networks' training decks, never the
+    # deck the bench holds out (camera_figures renders that one alone)
+    whole = scenes.meta()
+    assert info["npm_decks"] and set(info["npm_decks"]) <= set(whole["train_designs"])
+    assert whole["held_out_design"] not in info["npm_decks"]
     # the joint rule's threshold: set on the same held-out seeds, from boxes where both
     # readers named the same card, at least as strict as the surest wrong one of those
     agree = info["agree"]
@@ -84,7 +89,9 @@ def test_a_box_is_sure_only_when_its_index_is_sure_of_the_same_card():
         (_one("QH", 0.99), _one("QH", 0.98), "AH", "?"),     # the index says another card
         (_one("AD", 0.99), _one("none", 0.99), "AD", "AD"),  # one corner shows no index
         (_one("AD", 0.99), _one("AS", 0.99), "AD", "?"),     # the corners disagree
-        (_one("9C", 0.85), _one("9C", 0.85), "9C", "?"),     # the index not sure
+        (_one("9C", 0.85), _one("none", 0.9), "9C", "?"),    # the one index not sure
+        (_one("9C", 0.85), _one("9C", 0.85), "9C", "9C"),    # two prints of it: sure
+        (_one("9C", 0.85), _one("9S", 0.6), "9C", "?"),      # two that disagree
         (_one("none", 0.99), _one("none", 0.99), "KS", "?"),  # no index seen
         (_one("none", 0.99), _one("none", 0.99), "none", "none"),
         (_one("JS", 0.99), _one("JS", 0.99), "?", "?"),      # the whole card not sure
@@ -94,6 +101,26 @@ def test_a_box_is_sure_only_when_its_index_is_sure_of_the_same_card():
     reading = sureness.index_reading(corners, scenes.NONE)
     got = sureness.agree([c[2] for c in cases], reading, t, scenes.CLASSES)
     assert got == [c[3] for c in cases]
+
+
+def test_two_corners_are_joined_as_two_pieces_of_evidence():
+    # Each corner's probabilities multiplied class by class and scaled to sum to one: two
+    # corners at 0.85 for the same card (the rest spread over 24 classes) give about 0.9987;
+    # corners each sure of another card give neither a sure reading nor a NaN.
+    reading = sureness.index_reading(np.stack([np.stack([_one("9C", 0.85),
+                                                         _one("9C", 0.85)])]), scenes.NONE)[0]
+    rest = (0.15 / (K - 1)) ** 2
+    assert reading[scenes.CLASSES.index("9C")] == pytest.approx(0.7225 / (0.7225 + 24 * rest))
+    assert reading.sum() == pytest.approx(1.0)
+    sharp = np.zeros((1, 2, K))
+    sharp[0, 0, scenes.CLASSES.index("AD")] = 1.0
+    sharp[0, 1, scenes.CLASSES.index("AS")] = 1.0
+    reading = sureness.index_reading(sharp, scenes.NONE)[0]
+    assert np.isfinite(reading).all() and reading.max() < 0.6
+    # one corner showing an index: that corner's reading as it is
+    one = sureness.index_reading(np.stack([np.stack([_one("KH", 0.93), _one("none", 0.8)])]),
+                                 scenes.NONE)[0]
+    assert one == pytest.approx(_one("KH", 0.93))
 
 
 def test_the_joint_threshold_is_just_above_the_surest_card_both_readers_named_wrongly():

@@ -218,8 +218,12 @@ export async function readCorners(px, n, hidden = null) {
 }
 
 // A box's index reading from its two corners (tools/cardcam/sureness.py index_reading()):
-// a corner whose likeliest class is "none" shows no index and is left out, the others are
-// averaged (two that disagree leave neither card sure); neither: both averaged.
+// a corner whose likeliest class is "none" shows no index and is left out; two that show
+// one are each evidence of their own, so their probabilities are multiplied class by class
+// (each at least FLOOR) and scaled to sum to one (two that disagree leave neither card
+// sure); one: that corner's; neither: both averaged.
+const FLOOR = 1e-6;
+
 export function indexReading(corners, n, k, none) {
   const out = new Float32Array(n * k);
   for (let b = 0; b < n; b++) {
@@ -230,9 +234,20 @@ export function indexReading(corners, n, k, none) {
       return best !== none;
     });
     const count = shows[0] + shows[1];
+    const a = 2 * b * k;
+    if (count === 2) {
+      let sum = 0;
+      for (let c = 0; c < k; c++) {
+        const p = Math.max(corners[a + c], FLOOR) * Math.max(corners[a + k + c], FLOOR);
+        out[b * k + c] = p;
+        sum += p;
+      }
+      for (let c = 0; c < k; c++) out[b * k + c] /= sum;
+      continue;
+    }
     for (let j = 0; j < 2; j++) {
-      const wt = count ? (shows[j] ? 1 / count : 0) : 0.5;
-      for (let c = 0; c < k; c++) out[b * k + c] += wt * corners[(2 * b + j) * k + c];
+      const wt = count ? (shows[j] ? 1 : 0) : 0.5;
+      for (let c = 0; c < k; c++) out[b * k + c] += wt * corners[a + j * k + c];
     }
   }
   return out;

@@ -69,14 +69,28 @@ def refusal(validation):
 def index_reading(corners, none):
     """The index reader's reading of boxes from their two corners' probabilities (n, 2, K):
     (n, K). A corner whose likeliest class is `none` shows no index (a one-corner design,
-    a finger on it) and is left out; the others are averaged, so two corners that disagree
-    leave neither card sure. Neither showing an index: both averaged (then "none" leads).
-    web/camera.js indexReading() computes the same."""
+    a finger on it) and is left out. Two corners that show one are two prints of the same
+    index seen apart, so each is evidence of its own: their probabilities are multiplied
+    class by class and scaled to sum to one (two corners that disagree leave neither card
+    sure; two that agree at 0.9 give a surer reading than either). One: that corner's.
+    Neither: both averaged (then "none" leads). web/camread.js indexReading() computes the
+    same. The agreement threshold is set on readings made this way (joint_thresholds.py)."""
     corners = np.asarray(corners, np.float64)
-    shows = (corners.argmax(2) != none).astype(np.float64)  # (n, 2)
-    count = shows.sum(1, keepdims=True)
+    shows = corners.argmax(2) != none  # (n, 2)
+    both = shows.all(1)
+    count = shows.sum(1, keepdims=True).astype(np.float64)
     weights = np.where(count > 0, shows / np.maximum(count, 1), 0.5)
-    return (corners * weights[..., None]).sum(1)
+    out = (corners * weights[..., None]).sum(1)
+    if both.any():
+        joint = np.maximum(corners[both, 0], FLOOR) * np.maximum(corners[both, 1], FLOOR)
+        out[both] = joint / joint.sum(1, keepdims=True)
+    return out
+
+
+# A corner's probability below this counts as this in index_reading()'s product: two corners
+# each sure of another card (a softmax in float32 reaches 0) would otherwise leave every
+# class at zero.
+FLOOR = 1e-6
 
 
 def agree(names, index_probs, index_thresholds, classes):

@@ -3,17 +3,21 @@
     .venv-train/bin/python tools/cardcam/train_index.py --work DIR [--seed 44]
                            [--designs 400] [--boxes 60000] [--epochs 5]
                            [--foreign 12000] [--more-epochs 4]
+                           [--cards build/cards] [--npm 20000] [--npm-epochs 3]
 
 The index reader (IndexNet) reads a card's corner index, its rank glyph and suit pip, from
 the two corners of a box (scenes.corner_crops(): the top left, and the bottom right turned
 half round), in grey levels: one of the 24 cards, or "none" (no card, a card face down, a
 corner without an index, an index without a pip: its suit cannot be told by its shape).
-It learns in two stages, each kept in DIR: first the training designs alone, then, from
-there, those and the same designs drawn as other card systems draw them (decks.foreign(),
-every corner "none"), so that a pip or a rank letter it was never shown is not taken for
-the nearest card of the rules.
-It learns only from the deck generator's training seeds (decks.TRAINING_SEEDS), each
-design drawn again with its own inks per suit (any of decks.INKS, faded or not: a suit is
+It learns in three stages, each kept in DIR: first the training designs alone, then,
+from there, those and the same designs drawn as other card systems draw them
+(decks.foreign(), every corner "none"), so that a pip or a rank letter it was never shown
+is not taken for the nearest card of the rules; then all of those and the npm decks the
+whole-card networks learn from (train.TRAIN, as render.mjs draws them into --cards), whose
+indices were drawn by other hands than the generator's (the held-out deck, train.HELD_OUT,
+never).
+Of the generator's designs it learns only from the training seeds (decks.TRAINING_SEEDS),
+each design drawn again with its own inks per suit (any of decks.INKS, faded or not: a suit is
 told by its shape, never its colour) half the time; its per-class thresholds are set on
 decks.THRESHOLD_SEEDS, designs it never saw, never on the training designs; the measured
 seeds (decks.MEASURED) and the hand-made designs stay for measuring (make camera-designs).
@@ -44,6 +48,7 @@ import decks  # noqa: E402
 import layers  # noqa: E402
 import scenes  # noqa: E402
 import sureness  # noqa: E402
+from train import HELD_OUT, TRAIN  # noqa: E402
 
 OUT = os.path.join(scenes.ROOT, "web", "camera")
 NONE = scenes.NONE
@@ -148,6 +153,46 @@ def _chunk(job):
             xs.append(x)
             ys.append(y)
     return np.stack(xs), np.array(ys, np.int64)
+
+
+# The npm training decks (train.TRAIN: rendered by render.mjs) show rank and pip in both
+# corners; the held-out one (train.HELD_OUT) is never read here.
+NPM_INDEX = {"index": {"pip": "drawn", "corners": 2}}
+
+
+def _npm_chunk(job):
+    folder, designs, seed, index, n = job
+    rng = np.random.default_rng([seed, index])
+    decks_ = [scenes.load_deck(os.path.join(folder, d)) for d in designs]
+    xs, ys = [], []
+    for _ in range(n):
+        deck = decks_[int(rng.integers(len(decks_)))]
+        label = NONE if rng.random() < NONE_SHARE else int(rng.integers(24))
+        x, y = corner_sample(rng, deck, NPM_INDEX, label)
+        xs.append(x)
+        ys.append(y)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def make_npm_set(work, folder, designs, seed, n, procs=2):
+    """n boxes (2n corners) of the npm training decks in folder, made once and kept."""
+    if set(designs) & {HELD_OUT}:
+        raise SystemExit("the held-out deck is never trained on")
+    cache = os.path.join(work, "index-npm-%s-%d-%d-%dx%d-c%g.npz" % (
+        "-".join(designs), seed, n, scenes.IDX_W, scenes.IDX_H, scenes.CORNER))
+    if os.path.exists(cache):
+        with np.load(cache) as z:
+            return z["x"], z["y"]
+    began = time.time()
+    jobs = [(folder, designs, seed, i, min(CHUNK, n - i)) for i in range(0, n, CHUNK)]
+    with Pool(procs) as pool:
+        parts = pool.map(_npm_chunk, jobs)
+    xs = np.concatenate([p[0] for p in parts])
+    ys = np.concatenate([p[1] for p in parts])
+    np.savez(cache, x=xs, y=ys)
+    with open(cache + ".seconds", "w") as f:
+        f.write("%.0f\n" % (time.time() - began))
+    return xs, ys
 
 
 def make_set(work, name, seeds, seed, n, reink, procs=2, other=False):
@@ -291,6 +336,11 @@ def thresholds_text(thresholds):
 def report(meta, figures, seconds):
     """The index reader's section of TRAINING.md (replaced on each run)."""
     f = figures
+    npm_text, npm_epochs = "", ""
+    if meta.get("npm_decks"):  # the third stage
+        npm_text = "; then %d boxes of the npm training decks\n  (%s, as render.mjs draws them)" % (
+            meta["npm_boxes"], ", ".join(meta["npm_decks"]))
+        npm_epochs = ", then %d on all of those and the npm decks'" % meta["npm_epochs"]
     lines = [
         "## The index reader (tools/cardcam/train_index.py, make camera-index)",
         "",
@@ -302,7 +352,8 @@ def report(meta, figures, seconds):
         "levels (scenes.corner_crops), each normalised to its own mean and spread. Its classes:",
         "the 24 cards and \"none\" (no card, a back, a corner without an index, an index",
         "without a pip, another card system's pip or rank). A corner read as \"none\" is left",
-        "out, the others averaged",
+        "out; two that show an index are joined as two pieces of evidence, their",
+        "probabilities multiplied class by class and scaled to sum to one",
         "(sureness.index_reading). A box is sure only when this reading is sure and names the",
         "card the whole-card networks read (sureness.agree; docs/web.md, \"Camera\").",
         "",
@@ -312,12 +363,13 @@ def report(meta, figures, seconds):
         % (meta["designs"], round(100 * REINK)),
         "  for each suit (any of decks.INKS: blue, navy, green, orange, purple, black, red,",
         "  grey, brown, gold; a fifth of those faded): a suit is told by its pip's shape;",
-        "  %d boxes (%d corners), a fifth without a card face up; the npm decks and the"
+        "  %d boxes (%d corners), a fifth without a card face up; the npm held-out deck and"
         % (meta["train_boxes"], 2 * meta["train_boxes"]),
-        "  hand-made designs never; then %d boxes more of the same designs drawn as other card"
+        "  the hand-made designs never; then %d boxes more of the same designs drawn as other"
         % meta["foreign_boxes"],
-        "  systems draw them (decks.foreign: Latin and Swiss pips, plain marks, rank letters",
-        "  and digits no card of the rules shows; German pips never), all read \"none\"",
+        "  card systems draw them (decks.foreign: Latin and Swiss pips, plain marks, rank",
+        "  letters and digits no card of the rules shows; German pips never), all read",
+        "  \"none\"" + npm_text,
         "- thresholds set on: the generator's seeds %d to %d (decks.THRESHOLD_SEEDS), drawn as"
         % (meta["threshold_seeds"][0], meta["threshold_seeds"][1]),
         "  the generator draws them, never trained on, %d boxes (%d of them drawn as other card"
@@ -327,8 +379,8 @@ def report(meta, figures, seconds):
         "  " + thresholds_text(meta["thresholds"]),
         "- seed %d; %d epochs on the training designs, then %d on those and the other systems'"
         % (meta["seed"], meta["epochs"], meta["more_epochs"]),
-        "  boxes; %.0f s on the CPU (%d threads, data included); torch %s"
-        % (seconds, torch.get_num_threads(), torch.__version__.split("+")[0]),
+        "  boxes%s;\n  %.0f s on the CPU (%d threads, data included); torch %s"
+        % (npm_epochs, seconds, torch.get_num_threads(), torch.__version__.split("+")[0]),
         "- model: index.onnx, %d parameters; the page's copy index.bin, %d bytes (float16)"
         % (meta["parameters"], meta["page"]["bytes"]),
         "",
@@ -351,8 +403,8 @@ def report(meta, figures, seconds):
     return "\n".join(lines) + "\n"
 
 
-def write_report(section):
-    path = os.path.join(OUT, "TRAINING.md")
+def write_report(section, out=OUT):
+    path = os.path.join(out, "TRAINING.md")
     with open(path, encoding="utf-8") as f:
         text = f.read()
     head = text.split("## The index reader")[0].rstrip("\n") + "\n\n"
@@ -360,8 +412,8 @@ def write_report(section):
         f.write(head + section)
 
 
-def export(net, meta):
-    onnx_path = os.path.join(OUT, "index.onnx")
+def export(net, meta, out=OUT):
+    onnx_path = os.path.join(out, "index.onnx")
     torch.onnx.export(Probs(net), torch.zeros(1, 1, scenes.IDX_H, scenes.IDX_W), onnx_path,
                       input_names=["corners"], output_names=["probs"], opset_version=17,
                       dynamic_axes={"corners": {0: "n"}, "probs": {0: "n"}}, dynamo=False)
@@ -369,7 +421,7 @@ def export(net, meta):
         body = f.read()
     topology, specs, data = layers.layers_model(net, scenes.IDX_H, scenes.IDX_W, "index",
                                                 channels=1)
-    with open(os.path.join(OUT, "index.bin"), "wb") as f:
+    with open(os.path.join(out, "index.bin"), "wb") as f:
         f.write(data)
     meta["onnx"] = {"file": "index.onnx", "bytes": len(body),
                     "sha256": hashlib.sha256(body).hexdigest()}
@@ -393,6 +445,13 @@ def main():
                     help="boxes of training designs drawn as other card systems draw them")
     ap.add_argument("--more-epochs", type=int, default=4,
                     help="the second stage's: the first's net on its boxes and the foreign")
+    ap.add_argument("--cards", default=os.path.join(scenes.ROOT, "build", "cards"),
+                    help="the npm decks as render.mjs draws them (make camera-model)")
+    ap.add_argument("--npm", type=int, default=20000,
+                    help="boxes of the npm training decks (train.TRAIN), for the third stage")
+    ap.add_argument("--npm-epochs", type=int, default=3,
+                    help="the third stage's: the second's net on its boxes and the npm decks'")
+    ap.add_argument("--out", default=OUT, help="where the model and its report go")
     ap.add_argument("--held", type=int, default=10000, help="boxes of THRESHOLD_SEEDS")
     ap.add_argument("--held-designs", type=int, default=len(decks.THRESHOLD_SEEDS))
     ap.add_argument("--held-foreign", type=int, default=2000,
@@ -418,6 +477,10 @@ def main():
     gx, gy = make_set(args.work, "threshold-foreign", held, args.seed + 3, args.held_foreign,
                       False, other=True)
     log("data: %d + %d threshold boxes (%.0f s)" % (len(hx), len(gx), time.time() - started))
+    if args.npm:
+        nx, ny = make_npm_set(args.work, args.cards, list(TRAIN), args.seed + 6, args.npm)
+        log("data: %d npm training boxes (%.0f s)" % (len(nx), time.time() - started))
+        nx, ny = nx.reshape(-1, scenes.IDX_H, scenes.IDX_W), ny.reshape(-1)
     hx, hy = np.concatenate([hx, gx]), np.concatenate([hy, gy])
     xs, ys = xs.reshape(-1, scenes.IDX_H, scenes.IDX_W), ys.reshape(-1)
     fx, fy = fx.reshape(-1, scenes.IDX_H, scenes.IDX_W), fy.reshape(-1)
@@ -453,6 +516,15 @@ def main():
         net = stage(first + (len(fx), args.more_epochs), lambda: train(
             both_x, both_y, hx2, hy2, args.seed + 5, args.more_epochs, started, log, net=net,
             max_lr=1e-3))
+    if args.npm and args.npm_epochs:
+        # then the npm training decks beside the same boxes: real decks' index typefaces
+        # and pips, which the generator's families do not cover (the held-out deck's
+        # corners were mostly read "none" before)
+        all_x = np.concatenate([xs, fx, nx])
+        all_y = np.concatenate([ys, fy, ny])
+        net = stage(first + (len(fx), args.more_epochs, len(nx), args.npm_epochs),
+                    lambda: train(all_x, all_y, hx2, hy2, args.seed + 7, args.npm_epochs,
+                                  started, log, net=net, max_lr=1e-3))
     layers.to_half(net, scenes.IDX_H, scenes.IDX_W, channels=1)
     # each box's card: the top-left corner's label, else the other's, else none
     def cards_of(y):
@@ -475,18 +547,21 @@ def main():
             "corner": scenes.CORNER, "thresholds": thresholds, "seed": args.seed,
             "epochs": args.epochs, "more_epochs": args.more_epochs, "widths": list(widths),
             "foreign_boxes": args.foreign, "held_foreign": args.held_foreign,
+            "npm_decks": list(TRAIN) if args.npm else [], "npm_boxes": args.npm,
+            "npm_epochs": args.npm_epochs if args.npm else 0,
             "designs": len(train_seeds),
             "train_seeds": [train_seeds[0], train_seeds[-1]],
             "threshold_seeds": [held[0], held[-1]], "train_boxes": args.boxes,
             "parameters": sum(p.numel() for p in net.parameters()),
             "figures": figures}
-    meta = export(net, meta)
-    with open(os.path.join(OUT, "index.json"), "w", encoding="utf-8") as f:
+    meta = export(net, meta, args.out)
+    with open(os.path.join(args.out, "index.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")
-    made = set_seconds(args.work, "index-*-%d-*.npz" % args.seed) + set_seconds(
-        args.work, "index-*-%d-*.npz" % (args.seed + 1))
-    write_report(report(meta, figures, time.time() - started + made - took_from_cache))
+    made = sum(set_seconds(args.work, "index-*-%d-*.npz" % (args.seed + k))
+               for k in (0, 1, 2, 3, 6))
+    write_report(report(meta, figures, time.time() - started + made - took_from_cache),
+                 args.out)
     log("wrote index.onnx, index.bin, index.json (%.0f s)" % (time.time() - started))
 
 
