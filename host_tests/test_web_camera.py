@@ -386,6 +386,9 @@ def test_a_deal_by_camera_is_the_deal_typed(site_dir, sure_deck):
     assert by_camera == typed
     assert by_camera["deals"] == 1 and by_camera["history"]  # the whole deal, to its result
     assert figures["camera_deal_wrong_proposals"] == [], figures
+    # no proposal was wrong, so the deck was never said unreliable: a trick of the deal
+    # read out of its turn (the fake camera loops the deal) must not stop the camera
+    assert not figures["camera_deal_unreliable"], figures
     # trump and a marriage are one key each, each trick read is one tap on OK; a trick the
     # camera is not sure of in the player's patience is typed (its keys drop any proposal
     # first). How many it reads is the bench's figure: on a saturated CPU, fewer in time.

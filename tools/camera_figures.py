@@ -269,9 +269,12 @@ def plan(lines):
 # with one tap (on the panel, or the # key from the keyboard on every other trick); if no
 # right proposal comes while the video plays once through (a card not sure, or read
 # wrong), the player types the trick on the keys with ranks only (the fewest presses),
-# which drops any proposal first. Answers "camera" or "typed".
+# which drops any proposal first: a proposal read wrong is then a correction, as in play.
+# The video loops the whole deal, which a table never shows: a proposal of another of the
+# deal's tricks (others) is let go first, as the boxes empty, since in play those cards
+# are not on the table. Answers "camera" or "typed".
 TRICK = """(async () => {
-  const [want, keys, waitMs, viaKey, tap] = %s;
+  const [want, keys, waitMs, viaKey, tap, others] = %s;
   const s66 = window.s66;
   const pause = (ms) => new Promise((ok) => setTimeout(ok, ms));
   const key = (ch) => document.dispatchEvent(new KeyboardEvent("keydown", {key: ch}));
@@ -293,12 +296,36 @@ TRICK = """(async () => {
     }
     await pause(25);
   }
+  const t2 = Date.now();
+  for (let c = s66.camera(); c && c.pending && others.includes(c.pending.join(" "));
+    c = s66.camera()) {
+    if (Date.now() - t2 > 30000) throw new Error("still proposed: " + c.pending.join(" "));
+    await pause(25);
+  }
   for (const ch of keys) {
     await s66.idle();
     key(ch);
   }
   await s66.idle();
   return "typed";
+})()"""
+
+# Keys between two tricks (a marriage, closing): said while the trick before still lies in
+# its boxes. The video loops the whole deal, which a table never shows: were the keys
+# typed while it shows a later trick, the page would read that trick out of its turn and
+# the core refuse it (a marriage's lead), the deck then said not read reliably. So the
+# keys wait for the trick before to be in view (read as played, "!", or as its cards).
+SYNC = """(async () => {
+  const [before, waitMs] = %s;
+  const t0 = Date.now();
+  while (Date.now() - t0 < waitMs) {
+    const c = window.s66.camera();
+    const shown = (c && c.shown) || [];
+    if (shown.length === before.length
+        && shown.every((s, i) => s.replace("!", "") === before[i])) return "in view";
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+  return "not seen";
 })()"""
 
 CAMERA_ON = """(async () => {
@@ -313,10 +340,16 @@ CAMERA_ON = """(async () => {
 })()"""
 
 
+# The deal's video leaves the boxes bare this many frames (2 s) between tricks, as players
+# gather a trick and lead the next: at a slow phone's few readings a second the page must
+# still see them empty twice (camera.js EMPTY_READS) before it reads the next trick.
+DEAL_EMPTY = 20
+
+
 def write_video(path, deck, tricks, seed=DEAL_SEED):
     import fakecam
 
-    fakecam.write_deal_video(path, deck, tricks, seed)
+    fakecam.write_deal_video(path, deck, tricks, seed, bare=DEAL_EMPTY)
 
 
 def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
@@ -335,7 +368,7 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
         write_video(video, deck, tricks)
         import fakecam
 
-        wait_ms = int(1000 * (fakecam.loop_seconds(len(tricks)) + 5))
+        wait_ms = int(1000 * (fakecam.loop_seconds(len(tricks), bare=DEAL_EMPTY) + 5))
         sync = [os.path.join(tmp, n) for n in ("before", "before.ok", "after", "after.ok")]
 
         def mark():  # the server's byte count at the page's two marks
@@ -363,11 +396,16 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
             if entry[0] == "trick":
                 want = " ".join(entry[1])
                 if shot and i == SHOT_AT:  # a trick read and typed, waiting for OK
-                    steps += [{"do": "eval", "js": TRICK % json.dumps([want, "", 90000, 0, 0])},
+                    steps += [{"do": "eval", "js": TRICK % json.dumps(
+                        [want, "", 90000, 0, 0, []])},
                               {"do": "screenshot", "path": shot}]
+                rest = [" ".join(t) for t in tricks if " ".join(t) != want]
                 steps.append({"do": "eval", "js": TRICK % json.dumps(
-                    [want, entry[3], wait_ms, i % 2, 1])})
+                    [want, entry[3], wait_ms, i % 2, 1, rest])})
             else:
+                if i > 0 and entries[i - 1][0] == "trick":
+                    steps.append({"do": "eval", "js": SYNC % json.dumps(
+                        [entries[i - 1][1], wait_ms])})
                 steps.append({"do": "click", "keys": entry[1]})
                 others += len(entry[1])
         steps += [{"do": "eval", "js": "window.s66seen || []"},
@@ -404,6 +442,8 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
         "camera_deal_tricks": len(tricks),
         "camera_deal_tricks_by_camera": ways.count("camera"),
         "camera_deal_equal": got["results"][-1] == typed["results"][-1],
+        # whether the page said the deck was not read reliably by the deal's end
+        "camera_deal_unreliable": info["unreliable"],
         # proposals that are no trick of the deal (the video shows only those, in turn)
         "camera_deal_wrong_proposals": [p for p in got["results"][-3]
                                         if p.split(" ") not in tricks],

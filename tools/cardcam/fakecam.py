@@ -47,10 +47,10 @@ def write_y4m(path, frames, fps=FPS):
             f.write(b"FRAME\n" + yuv420(img))
 
 
-def deal_frames(deck, tricks, seed, size=SIZE, held=HELD, moved=False):
+def deal_frames(deck, tricks, seed, size=SIZE, held=HELD, moved=False, bare=EMPTY):
     """The frames of a deal's tricks, in order (PIL RGB). moved: while held, the cards are
     moved about in their boxes, each frame a placement of its own (teaching a deck:
-    web/camteach.js asks the player to)."""
+    web/camteach.js asks the player to). bare: frames of bare cloth before each trick."""
     rng = np.random.default_rng(seed)
     for cards in tricks:
         trick_rng = np.random.default_rng([seed, len(cards), rng.integers(1 << 30)])
@@ -64,7 +64,7 @@ def deal_frames(deck, tricks, seed, size=SIZE, held=HELD, moved=False):
                                       mild=True)[0]
 
         empty = frame([0.0] * len(cards))
-        for _ in range(EMPTY):
+        for _ in range(bare):
             yield empty
         for i in range(1, MOVE + 1):
             yield frame([1 - (MOVE + 1 - i) / (MOVE + 1)] * len(cards))
@@ -79,10 +79,11 @@ def deal_frames(deck, tricks, seed, size=SIZE, held=HELD, moved=False):
             yield frame([1 - i / (AWAY + 1)] * len(cards))
 
 
-def write_deal_video(path, deck, tricks, seed, size=SIZE, held=HELD, moved=False):
-    write_y4m(path, deal_frames(deck, tricks, seed, size, held, moved))
+def write_deal_video(path, deck, tricks, seed, size=SIZE, held=HELD, moved=False,
+                     bare=EMPTY):
+    write_y4m(path, deal_frames(deck, tricks, seed, size, held, moved, bare))
 
 
-def loop_seconds(tricks, held=HELD):
+def loop_seconds(tricks, held=HELD, bare=EMPTY):
     """How long the video of that many tricks plays before Chromium starts it again."""
-    return tricks * (EMPTY + MOVE + held + AWAY) / FPS
+    return tricks * (bare + MOVE + held + AWAY) / FPS
