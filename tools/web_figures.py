@@ -15,16 +15,19 @@
                        (goal p95 16 ms: one frame of a 60 Hz screen)
   tap_to_frame_*_ms    the same keys tapped on the on-screen keys with real touch events
                        (Chromium's Input.dispatchTouchEvent, a finger on for TAP_MS each;
-                       held keys as long as a long press takes), from the touch's event
-                       to its frame: median, p95, max  (goal p95 16 ms)
+                       held keys as long as a long press takes), each KEY_GAP_MS after
+                       the frame of the one before, as the keys are, from the touch's
+                       event to its frame: median, p95, max  (goal p95 16 ms). A touch
+                       that starts within a millisecond of the last one's end, which no
+                       finger does, waits in Chromium for that end's frame (about 14 ms
+                       on a page with one button too)
   tap_wait_*_ms        of that, the time from the touch's event to the page's handler:
                        the browser's input queue, before any of the page's code runs
                        (median, p95)
-  tap_vsync_*_ms       the same taps with headless Chromium's own 60 Hz frame clock:
-                       there it holds each touch sent through the DevTools protocol until
-                       its next frame (0 to 16.7 ms, evenly: a blank page with one button
-                       waits as long), a wait of the test harness that keys and clicks
-                       never see. The tap figures above run with that clock off
+  tap_vsync_*_ms       the same taps with headless Chromium's own 60 Hz frame clock,
+                       which can hold a touch sent through the DevTools protocol until its
+                       next frame, a wait of the test harness that keys and clicks never
+                       see. The tap figures above run with that clock off
                        (UNTHROTTLED), so they measure the page, as the key figures do;
                        these show the harness's wait beside them (to_frame median, p95;
                        wait median, p95).
@@ -96,7 +99,8 @@ def figures():
             # Chromium's frame clock off (the figure), then on (the harness's wait).
             # (Each from an empty store: a profile of its own.)
             tapped = [browser.drive(url, [
-                {"do": "open"}, {"do": "tap", "keys": keys, "hold": TAP_MS},
+                {"do": "open"}, {"do": "tap", "keys": keys, "hold": TAP_MS, "settle": True,
+                                  "gap": KEY_GAP_MS},
                 {"do": "eval", "js": "window.s66.idle().then(() => [Array.from("
                                      "window.s66.latency), Array.from(window.s66.waited)])"}],
                 profile=os.path.join(tmp, "tap%d" % n), touch=True, args=flags)
