@@ -411,7 +411,7 @@ def camera_deal(site_dir, deck, throttle=THROTTLE, shot=None):
         steps += [{"do": "eval", "js": "window.s66seen || []"},
                   {"do": "eval", "js": "window.s66.camera()"}, {"do": "state"}]
         try:
-            got = browser.drive(url, steps, camera=video, timeout=900)
+            got = browser.drive(url, steps, camera=video, timeout=1200)
         finally:
             stop.set()
         if got["failed"]:
