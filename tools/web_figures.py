@@ -19,8 +19,8 @@
                        the frame of the one before, as the keys are, from the touch's
                        event to its frame: median, p95, max  (goal p95 16 ms). A touch
                        that starts within a millisecond of the last one's end, which no
-                       finger does, waits in Chromium for that end's frame (about 14 ms
-                       on a page with one button too)
+                       finger does, waits in Chromium for that end's frame (on a page
+                       with one button too)
   tap_wait_*_ms        of that, the time from the touch's event to the page's handler:
                        the browser's input queue, before any of the page's code runs
                        (median, p95)

@@ -99,13 +99,12 @@ async function clickKeys(keys) {
 // Touches as a phone's screen sends them, through the DevTools protocol: a touch start at
 // the key's middle and its end (held LONG_MS and a little for a long press). settle, gap:
 // as typeKeys's, before each touch. A touch that starts within a millisecond of the last
-// one's end (no finger does) waits in Chromium for that end's frame, about 14 ms.
+// one's end (no finger does) waits in Chromium for that end's frame.
 async function tapKeys(keys, step) {
   const longMs = await page.evaluate(() => window.s66.longMs());
   const cdp = await context.newCDPSession(page);
   for (const ch of keys) {
-    if (step.settle) await page.evaluate(() => window.s66 && window.s66.idle && window.s66.idle());
-    if (step.gap) await page.waitForTimeout(step.gap);
+    await keyTurn(step.settle, step.gap);
     const [name, long] = await page.evaluate((c) => window.s66.keyFor(c), ch);
     if (name === null) throw new Error("not a key in this layout: " + JSON.stringify(ch));
     const box = await page.locator(`.keys:not([hidden]) button[data-key="${name}"]`).boundingBox();
@@ -119,10 +118,14 @@ async function tapKeys(keys, step) {
 
 // settle: each key waits for the frame of the one before (a player pressing one key at a
 // time), not typed ahead of the disk as fast as the driver can; gap: and then that many ms.
+async function keyTurn(settle, gap) {
+  if (settle) await page.evaluate(() => window.s66 && window.s66.idle && window.s66.idle());
+  if (gap) await page.waitForTimeout(gap);
+}
+
 async function typeKeys(keys, settle, gap) {
   for (const ch of keys) {
-    if (settle) await page.evaluate(() => window.s66 && window.s66.idle && window.s66.idle());
-    if (gap) await page.waitForTimeout(gap);
+    await keyTurn(settle, gap);
     await page.keyboard.press(KEY_NAMES[ch] || ch);
   }
 }
