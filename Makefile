@@ -164,9 +164,11 @@ fuzz: $(STAMP)
 #                     target installs them), trains the model on the CPU with a fixed seed
 #                     in its own venv (.venv-train: torch's CPU build, about 1.2 GB) and
 #                     writes web/camera/cards.onnx, cards.bin (the page's copy),
-#                     model.json and TRAINING.md (two networks: about two hours on two cores;
-#                     TRAINING.md says how long it took). The drawn court cards'
-#                     indices are set in the deck generator's typefaces (npm @fontsource,
+#                     model.json and TRAINING.md (two networks: about two hours and a half
+#                     on two cores; TRAINING.md says how long it took). Half the boxes are
+#                     the npm decks', half the deck generator's training seeds' in inks of
+#                     their own (tools/cardcam/decks.py); the drawn court cards' indices
+#                     are set in the generator's typefaces (npm @fontsource,
 #                     tools/cardcam/package.json), never the machine's fonts.
 TRAIN_VENV := .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed

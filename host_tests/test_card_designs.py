@@ -69,6 +69,24 @@ def test_the_generator_varies_every_element():
     assert a["face"] != b["face"] and a["inks"] != b["inks"]
 
 
+def test_a_reinked_design_ties_no_ink_to_a_suit():
+    # Both networks learn from training designs drawn again this way (decks.reinked): any
+    # ink family for any suit, each colour inside its family's range, the rest untouched.
+    rng = np.random.default_rng(44)
+    base = decks.design(7)
+    seen = {s: set() for s in "CDHS"}
+    for _ in range(300):
+        p = decks.reinked(rng, base)
+        assert {k: v for k, v in p.items() if k != "inks"} == \
+            {k: v for k, v in base.items() if k != "inks"}
+        for s in "CDHS":
+            family = p["inks"]["families"][s]
+            seen[s].add(family)
+            assert all(lo <= c <= hi for c, (lo, hi) in zip(p["inks"][s], decks.INKS[family]))
+    assert all(families == set(decks.INKS) for families in seen.values())
+    assert base == decks.design(7)  # the design it was given is not changed
+
+
 def test_the_typefaces_are_the_pinned_npm_packages():
     with open(os.path.join(ROOT, "tools", "cardcam", "package.json"), encoding="utf-8") as f:
         deps = json.load(f)["dependencies"]

@@ -156,6 +156,21 @@ def _inks(rng):
     return out
 
 
+def reinked(rng, params):
+    """A training design with its own ink per suit: any family of INKS for any suit,
+    faded now and then, so that no suit is told by its colour."""
+    p = json.loads(json.dumps(params))
+    fams = sorted(INKS)
+    inks = {"scheme": "reinked", "families": {}}
+    for s in SUITS:
+        f = fams[int(rng.integers(len(fams)))]
+        inks["families"][s] = f
+        inks[s] = [int(rng.integers(lo, hi + 1)) for lo, hi in INKS[f]]
+    inks["faded"] = round(float(rng.uniform(0.2, 0.55)), 3) if rng.random() < 0.2 else 0.0
+    p["inks"] = inks
+    return p
+
+
 def _pip_shape(rng):
     """The pips' own proportions: a design draws its suits fat or thin."""
     return {"heart_width": round(float(rng.uniform(0.85, 1.15)), 3),

@@ -28,6 +28,7 @@ from torch import nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import decks  # noqa: E402
 import layers  # noqa: E402
 import scenes  # noqa: E402
 import sureness  # noqa: E402
@@ -58,31 +59,75 @@ NONE_SHARE = 0.2  # the share of "no card" boxes in the data
 CHUNK = 500
 
 
+# Half the training boxes come from the deck generator's training seeds (decks.py: every
+# element of a design varied, index typefaces from npm), most of them drawn again with an
+# ink of their own for each suit (decks.reinked): on the npm decks alone the networks told
+# a suit by its colour (a blue diamond was a spade, sure) and a nine by its pips (a design
+# with one symbol in the middle of every card read as aces). A tenth of those designs are
+# drawn as another card system draws them (decks.foreign: other pips or rank letters), and
+# every box of them is "none": no card of the rules. The measured seeds, the threshold
+# seeds and the hand-made designs are never trained on.
+GENERATOR = {"seeds": decks.TRAINING_SEEDS, "share": 0.5, "reink": 0.75, "foreign": 0.1}
+# The generator's designs never trained on, for the report: drawn as the generator draws them.
+GENERATOR_HELD_OUT = {"seeds": decks.THRESHOLD_SEEDS, "share": 1.0, "reink": 0.0,
+                      "foreign": 0.0}
+GEN_DESIGNS = 2  # the generator designs a chunk of boxes draws (each about a second)
+
+
+def _generator_decks(rng, gen):
+    """GEN_DESIGNS decks of gen's seeds, each (cards, foreign)."""
+    out = []
+    for _ in range(GEN_DESIGNS):
+        params = decks.design(int(gen["seeds"][int(rng.integers(len(gen["seeds"])))]))
+        if gen["reink"] and rng.random() < gen["reink"]:
+            params = decks.reinked(rng, params)
+        other = bool(gen["foreign"] and rng.random() < gen["foreign"])
+        if other:
+            params = decks.foreign(rng, params)
+        out.append((decks.deck(params), other))
+    return out
+
+
 def _chunk(job):
-    folder, designs, seed, index, n, crossed, pips = job
-    decks = [scenes.load_deck(os.path.join(folder, d)) for d in designs]
+    folder, designs, seed, index, n, crossed, pips, gen = job
+    npm = [scenes.load_deck(os.path.join(folder, d)) for d in designs]
     rng = np.random.default_rng([seed, index])
     labels = np.where(rng.random(n) < NONE_SHARE, scenes.NONE,
                       rng.integers(0, len(scenes.CARDS), n))
     vary = HELD_OUT not in designs  # the held-out deck is measured as it is drawn
-    xs = np.stack([scenes.box_sample(rng, decks, int(y), vary, crossed, pips)
-                   for y in labels])
-    return xs, labels
+    drawn = _generator_decks(rng, gen) if gen else []
+    xs = []
+    for k, y in enumerate(labels):
+        if drawn and (not npm or rng.random() < gen["share"]):
+            cards, other = drawn[int(rng.integers(len(drawn)))]
+            # the generator draws its own courts: no other art on them
+            xs.append(scenes.box_sample(rng, [cards], int(y), False, crossed, pips))
+            if other:
+                labels[k] = scenes.NONE
+        else:
+            xs.append(scenes.box_sample(rng, npm, int(y), vary, crossed, pips))
+    return np.stack(xs), labels
 
 
-def set_path(folder, designs, seed, n, crossed=0.0, pips=0.0):
+def set_path(folder, designs, seed, n, crossed=0.0, pips=0.0, gen=None):
+    more = ""
+    if gen:
+        more = "-g%d-%d-%g-%g-%g" % (gen["seeds"][0], len(gen["seeds"]), gen["share"],
+                                      gen["reink"], gen["foreign"])
     return os.path.join(folder, "boxes-%s-%d-%d-%dx%d-%gto%g-m%g%s.npz" % (
-        "-".join(designs), seed, n, scenes.IN_W, scenes.IN_H, *scenes.NATIVE, scenes.MARGIN,
-        ("-c%g" % crossed if crossed else "") + ("-p%g" % pips if pips else "")))
+        "-".join(designs) or "generator", seed, n, scenes.IN_W, scenes.IN_H, *scenes.NATIVE,
+        scenes.MARGIN,
+        ("-c%g" % crossed if crossed else "") + ("-p%g" % pips if pips else "") + more))
 
 
-def make_set(folder, designs, seed, n, crossed=0.0, pips=0.0, procs=2):
-    """n boxes of the designs, made once per seed and kept beside the rendered cards."""
-    cache = set_path(folder, designs, seed, n, crossed, pips)
+def make_set(folder, designs, seed, n, crossed=0.0, pips=0.0, procs=2, gen=None):
+    """n boxes of the npm designs and, by gen's share, the generator's designs, made once
+    per seed and kept beside the rendered cards."""
+    cache = set_path(folder, designs, seed, n, crossed, pips, gen)
     if os.path.exists(cache):
         with np.load(cache) as z:
             return z["x"], z["y"]
-    jobs = [(folder, designs, seed, i, min(CHUNK, n - i * CHUNK), crossed, pips)
+    jobs = [(folder, designs, seed, i, min(CHUNK, n - i * CHUNK), crossed, pips, gen)
             for i in range((n + CHUNK - 1) // CHUNK)]
     with Pool(procs) as pool:
         parts = pool.map(_chunk, jobs)
@@ -184,7 +229,21 @@ def report(path, meta, figures, matrix, seconds):
              "each member reads it as it is and turned half round, all the probabilities",
              "averaged.",
              "",
-             "- trained on: " + "; ".join(LICENCES[d] for d in TRAIN),
+             "",
+             "As many boxes again come from the deck generator's training seeds %d to %d"
+             % (GENERATOR["seeds"][0], GENERATOR["seeds"][-1]),
+             "(tools/cardcam/decks.py: index typefaces, sizes and places, the middle of the",
+             "cards, stock, borders and wear all varied), %d%% of those designs drawn again with"
+             % round(100 * GENERATOR["reink"]),
+             "an ink of their own for each suit (decks.reinked: a suit is told by its shape,",
+             "never its colour) and %d%% drawn as another card system draws them (decks.foreign),"
+             % round(100 * GENERATOR["foreign"]),
+             "every box of which is \"none\". The generator's measured and threshold seeds and",
+             "the hand-made designs are never trained on.",
+             "",
+             "- trained on: " + "; ".join(LICENCES[d] for d in TRAIN)
+             + "; the deck generator's training seeds (%d%% of the boxes)"
+             % round(100 * GENERATOR["share"]),
              "- held out (never seen in training): " + LICENCES[HELD_OUT],
              "- members: %d CardNets, their probabilities averaged; each trained on %d boxes"
              % (len(meta["members"]), meta["train_boxes"]),
@@ -192,9 +251,12 @@ def report(path, meta, figures, matrix, seconds):
              "  tens and aces with a fingertip on the pips): " + "; ".join(
                  "%d, %g%%, %g%%" % (meta["seed"] + k, 100 * c, 100 * p)
                  for c, p, k in meta["members"]),
-             "- validation boxes (training designs): %d, held-out boxes: %d (both with fingers"
+             "- validation boxes (the npm training designs): %d, held-out boxes: %d; boxes of"
              % (figures["validation"]["boxes"], figures["held_out"]["boxes"]),
-             "  across %g%% of the cards)" % (100 * CROSSED),
+             "  the generator's threshold seeds %d to %d (never trained on, as the generator"
+             % (GENERATOR_HELD_OUT["seeds"][0], GENERATOR_HELD_OUT["seeds"][-1]),
+             "  draws them): %d (all with fingers across %g%% of the cards)"
+             % (figures["generator_held_out"]["boxes"], 100 * CROSSED),
              "- seed: %d (the members' are above); %d epochs each; %.0f s on the CPU (%d threads);"
              % (meta["seed"], meta["epochs"], seconds, torch.get_num_threads()),
              "  torch " + torch.__version__,
@@ -213,10 +275,11 @@ def report(path, meta, figures, matrix, seconds):
              "| set | boxes | top-1 | cards read and sure | cards unsure | cards wrong and sure"
              " | no card taken for a card, sure |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
-    for name in ("validation", "held_out"):
+    for name, label in (("validation", "validation"), ("held_out", "held-out"),
+                        ("generator_held_out", "generator, never trained on")):
         f = figures[name]
         lines.append("| %s | %d | %.2f%% | %.2f%% | %.2f%% | %d | %d |" % (
-            name.replace("_", "-"), f["boxes"], 100 * f["top1"], 100 * f["card_correct_sure"],
+            label, f["boxes"], 100 * f["top1"], 100 * f["card_correct_sure"],
             100 * f["card_unsure"], f["card_wrong_sure"], f["none_taken_for_card_sure"]))
     lines += ["",
               "The per-trick figures over whole camera frames of the held-out design are the",
@@ -277,7 +340,7 @@ def train_member(xs, ys, vx, vy, seed, epochs, started):
             opt.step()
             sched.step()
             total += float(loss.detach()) * batch
-        val = scores(predict([net], vx), vy, 0.5)
+        val = scores(predict([net], vx), vy, [0.5] * len(scenes.CLASSES))
         print("epoch %d loss %.3f val top1 %.4f (%.0f s)" % (
             epoch + 1, total / len(xs), val["top1"], time.time() - started), flush=True)
     net.eval()
@@ -288,7 +351,7 @@ def trained_member(args, vx, vy, seed, crossed, pips):
     """A member and the seconds its boxes and training took. Its weights are kept beside
     the rendered cards (make camera-model starts without them), named by all that made
     them, so scoring and export can be changed and run again without training again."""
-    made = set_path(args.cards, TRAIN, seed, args.train, crossed, pips)
+    made = set_path(args.cards, TRAIN, seed, args.train, crossed, pips, GENERATOR)
     key = hashlib.sha256(repr((os.path.basename(made), seed, args.epochs, torch.__version__,
                                inspect.getsource(CardNet), inspect.getsource(train_member))
                               ).encode()).hexdigest()[:16]
@@ -302,7 +365,7 @@ def trained_member(args, vx, vy, seed, crossed, pips):
             seed, crossed, pips, os.path.basename(kept)), flush=True)
         return net, saved["seconds"]
     began = time.time()
-    xs, ys = make_set(args.cards, TRAIN, seed, args.train, crossed, pips)
+    xs, ys = make_set(args.cards, TRAIN, seed, args.train, crossed, pips, gen=GENERATOR)
     print("data: %d train boxes (seed %d, crossed %g, pips %g) in %.0f s" % (
         len(xs), seed, crossed, pips, time.time() - began), flush=True)
     net = train_member(xs, ys, vx, vy, seed, args.epochs, began)
@@ -361,6 +424,7 @@ def main():
     started = time.time()
     vx, vy = make_set(args.cards, TRAIN, args.seed + 1, VALIDATION, CROSSED)
     hx, hy = make_set(args.cards, (HELD_OUT,), args.seed + 2, 3000, CROSSED)
+    gx, gy = make_set(args.cards, (), args.seed + 2, 3000, CROSSED, gen=GENERATOR_HELD_OUT)
     nets = []
     seconds = time.time() - started
     for crossed, pips, offset in MEMBERS:
@@ -379,6 +443,7 @@ def main():
     figures = {"validation": scores(vp, vy, thresholds)}
     hp = predict(nets, hx)
     figures["held_out"] = scores(hp, hy, thresholds)
+    figures["generator_held_out"] = scores(predict(nets, gx), gy, thresholds)
     print(json.dumps(figures, indent=1))
     print("thresholds: " + thresholds_text(thresholds))
     why = sureness.refusal(figures["validation"])
@@ -386,7 +451,10 @@ def main():
         raise SystemExit("not exported: " + why)
     meta = {"thresholds": thresholds, "seed": args.seed, "epochs": args.epochs,
             "members": [list(m) for m in MEMBERS], "train_designs": list(TRAIN),
-            "held_out_design": HELD_OUT, "train_boxes": args.train}
+            "held_out_design": HELD_OUT, "train_boxes": args.train,
+            "generator": {"seeds": [GENERATOR["seeds"][0], GENERATOR["seeds"][-1]],
+                          "share": GENERATOR["share"], "reink": GENERATOR["reink"],
+                          "foreign": GENERATOR["foreign"]}}
     export(nets, args.out, meta, figures, confusion(hp, hy), seconds)
 
 

@@ -53,25 +53,10 @@ from train import HELD_OUT, TRAIN  # noqa: E402
 OUT = os.path.join(scenes.ROOT, "web", "camera")
 NONE = scenes.NONE
 NONE_SHARE = 0.2  # boxes without a card face up
-REINK = 0.5  # the share of training designs drawn again with inks of their own
+REINK = 0.5  # the share of training designs drawn again with inks of their own (decks.reinked)
 CHUNK = 250
 WIDTHS = (12, 24, 48, 64)  # the four convolutions' channels
 BOUNDS = (0.8, 0.9999)  # as sureness.BOUNDS: the thresholds' floor and ceiling
-
-
-def reinked(rng, params):
-    """A training design with its own ink per suit: any family of decks.INKS for any suit,
-    faded now and then, so that no suit is told by its colour."""
-    p = json.loads(json.dumps(params))
-    fams = sorted(decks.INKS)
-    inks = {"scheme": "reinked", "families": {}}
-    for s in decks.SUITS:
-        f = fams[int(rng.integers(len(fams)))]
-        inks["families"][s] = f
-        inks[s] = [int(rng.integers(lo, hi + 1)) for lo, hi in decks.INKS[f]]
-    inks["faded"] = round(float(rng.uniform(0.2, 0.55)), 3) if rng.random() < 0.2 else 0.0
-    p["inks"] = inks
-    return p
 
 
 def corner_labels(params, label, turned):
@@ -143,7 +128,7 @@ def _chunk(job):
     for k, s in enumerate(seeds):
         params = decks.design(s)
         if reink and rng.random() < REINK:
-            params = reinked(rng, params)
+            params = decks.reinked(rng, params)
         if other:
             params = decks.foreign(rng, params)
         deck = decks.deck(params)
