@@ -127,13 +127,25 @@ def make_set(folder, designs, seed, n, crossed=0.0, pips=0.0, procs=2, gen=None)
     if os.path.exists(cache):
         with np.load(cache) as z:
             return z["x"], z["y"]
+    began = time.time()
     jobs = [(folder, designs, seed, i, min(CHUNK, n - i * CHUNK), crossed, pips, gen)
             for i in range((n + CHUNK - 1) // CHUNK)]
     with Pool(procs) as pool:
         parts = pool.map(_chunk, jobs)
     xs, ys = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     np.savez(cache, x=xs, y=ys)
+    with open(cache + ".seconds", "w") as f:  # counted again when the set is loaded
+        f.write("%.0f\n" % (time.time() - began))
     return xs, ys
+
+
+def made_seconds(cache):
+    """The seconds a kept set took to make (0 when it was not recorded)."""
+    try:
+        with open(cache + ".seconds") as f:
+            return float(f.read())
+    except OSError:
+        return 0.0
 
 
 class CardNet(nn.Module):
@@ -228,7 +240,6 @@ def report(path, meta, figures, matrix, seconds):
              "card lies either way up); every figure below reads each box as the page does:",
              "each member reads it as it is and turned half round, all the probabilities",
              "averaged.",
-             "",
              "",
              "As many boxes again come from the deck generator's training seeds %d to %d"
              % (GENERATOR["seeds"][0], GENERATOR["seeds"][-1]),
@@ -365,11 +376,13 @@ def trained_member(args, vx, vy, seed, crossed, pips):
             seed, crossed, pips, os.path.basename(kept)), flush=True)
         return net, saved["seconds"]
     began = time.time()
+    had = os.path.exists(made)
     xs, ys = make_set(args.cards, TRAIN, seed, args.train, crossed, pips, gen=GENERATOR)
     print("data: %d train boxes (seed %d, crossed %g, pips %g) in %.0f s" % (
         len(xs), seed, crossed, pips, time.time() - began), flush=True)
     net = train_member(xs, ys, vx, vy, seed, args.epochs, began)
-    took = time.time() - began
+    # a set made by an earlier run counts the seconds it took then
+    took = time.time() - began + (made_seconds(made) if had else 0.0)
     torch.save({"state": net.state_dict(), "seconds": took}, kept + ".part")
     os.replace(kept + ".part", kept)
     return net, took
