@@ -145,6 +145,45 @@ def test_the_suits_differ_in_shape(german):
                 assert overlap < 0.85, (a, b, overlap)
 
 
+def test_germanised_designs_draw_german_suits_of_their_own():
+    # Training designs drawn German-suited (decks.germanised): each suit its own shape,
+    # told apart by it as the French ones are, never the hand-made German deck's shapes
+    # (that deck stays measured only), the rest of the design untouched.
+    from PIL import Image, ImageDraw
+
+    def mask(parts):
+        img = Image.new("L", (120, 120), 0)
+        colours = {"ink": (255,), "dark": (255,), "stock": (0,)}
+        decks._draw_shape(ImageDraw.Draw(img), parts, 60, 60, 100, False, colours)
+        return np.asarray(img) > 127
+
+    rng = np.random.default_rng(46)
+    base = decks.design(7)
+    hand = {s: decks.shape(s, base["pips"], True) for s in "CDHS"}
+    schemes = set()
+    for _ in range(60):
+        p = decks.germanised(rng, base)
+        assert p["suits"] == "german" and base["suits"] == "french"
+        assert {k: v for k, v in p.items() if k not in ("suits", "german", "inks")} == \
+            {k: v for k, v in base.items() if k not in ("suits", "inks")}
+        schemes.add(p["inks"]["scheme"])
+        parts = {s: decks.suit_parts(p, s) for s in "CDHS"}
+        masks = {s: mask(parts[s]) for s in "CDHS"}
+        for a in "CDHS":
+            assert parts[a] != hand[a]
+            assert masks[a].sum() > 1000
+            for b in "CDHS":
+                if a < b:
+                    overlap = (masks[a] & masks[b]).sum() / (masks[a] | masks[b]).sum()
+                    assert overlap < 0.85, (a, b, overlap, p["german"])
+    assert schemes == {"german", base["inks"]["scheme"]}
+    assert base == decks.design(7)  # the design it was given is not changed
+    for code in ("9C", "TD", "QH", "AS"):  # its cards draw, with ink on each
+        arr = np.asarray(decks.card(in_test_face(p), code))
+        assert arr.shape == (decks.HEIGHT, decks.WIDTH, 4) and arr[..., :3].std() > 20
+    assert [decks._rank_text(p, r) for r in "9TJQKA"] == ["9", "10", "U", "O", "K", "A"]
+
+
 def test_cards_are_drawn_the_same_for_a_seed():
     p = in_test_face(decks.design(10004))
     q = in_test_face(decks.design(10005))

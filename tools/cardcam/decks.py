@@ -24,7 +24,8 @@ never drawn from a seed, and their index typefaces (HAND_FACES) are never among 
 generator's: a model trained on any generator seed has never seen them. The German-suited
 deck (Herz, Schellen, Eichel, Laub; Daus, Koenig, Ober, Unter, Zehner, Neuner) is saved
 under the French names the rules use: hearts, diamonds, clubs, spades; A, K, Q, J, 10, 9
-(GERMAN).
+(GERMAN). A generator design can also be drawn German-suited (germanised(): bells, acorns
+and leaves in shapes of its own, never the hand-made deck's), to train on.
 
 Seeds below TRAINING_SEEDS' end are for training; MEASURED seeds are never trained on.
 Needs numpy and Pillow (whose FreeType reads the .woff2 files) and, to draw, the typefaces
@@ -168,6 +169,44 @@ def reinked(rng, params):
         inks[s] = [int(rng.integers(lo, hi + 1)) for lo, hi in INKS[f]]
     inks["faded"] = round(float(rng.uniform(0.2, 0.55)), 3) if rng.random() < 0.2 else 0.0
     p["inks"] = inks
+    return p
+
+
+def germanised(rng, params):
+    """A training design drawn German-suited (hearts, bells, acorns, leaves; the indices A K O
+    U 10 9) under the French cards the rules use (GERMAN), so that both readers learn the
+    German suits by their shapes. The shapes are drawn here from parameters of their own
+    (_german_drawn), never the hand-made German deck's (_german_shape), which stays
+    measured only; half of such designs print the German colours, the others keep the
+    design's inks (reinked: any ink for any suit)."""
+    p = json.loads(json.dumps(params))
+
+    def u(lo, hi):
+        return round(float(rng.uniform(lo, hi)), 3)
+
+    p["suits"] = "german"
+    p["german"] = {
+        "heart_width": u(0.85, 1.25),
+        "bell": {"r": u(0.3, 0.44), "squash": u(0.82, 1.08), "band": u(-0.2, 0.06),
+                 "band_h": u(0.025, 0.09), "mouth": _pick(rng, ["slit", "cross", "ring",
+                                                                "none"]),
+                 "knob": u(0.05, 0.12)},
+        "acorn": {"w": u(0.17, 0.3), "h": u(0.27, 0.4), "cap": u(0.3, 0.55),
+                  "cap_style": _pick(rng, ["dome", "cup", "hatched"]), "stalk": u(0.05, 0.16),
+                  "leaf": bool(rng.random() < 0.4)},
+        "leaf": {"w": u(0.45, 0.85), "tip": u(-0.15, 0.2), "stalk": u(0.1, 0.28),
+                 "vein": bool(rng.random() < 0.6), "lobes": int(rng.integers(0, 4))},
+        "dark": {"D": _colour(rng, _pick(rng, ["red", "brown", "black", "orange"])),
+                 "C": _colour(rng, _pick(rng, ["green", "brown", "black", "gold"]))},
+    }
+    if rng.random() < 0.5:  # the German colours, as most such decks print them
+        fam = {"H": "red", "D": _pick(rng, ["gold", "orange"]), "C": _pick(rng, ["brown", "gold"]),
+               "S": "green"}
+        inks = {"scheme": "german", "families": fam}
+        for suit in SUITS:
+            inks[suit] = _colour(rng, fam[suit])
+        inks["faded"] = round(float(rng.uniform(0.2, 0.5)), 3) if rng.random() < 0.15 else 0.0
+        p["inks"] = inks
     return p
 
 
@@ -346,11 +385,12 @@ def _stem(flare, top=0.1, bottom=0.5, waist=0.04):
             (-waist - flare * 0.5, bottom)]
 
 
-def shape(suit, p, german=False):
+def shape(suit, p, german=False, drawn=None):
     """A pip as parts: ("poly", points, role) and ("ellipse", (cx, cy, rx, ry), role) in the
-    unit box; role "ink" (the suit's colour), "dark" (its details), "stock" (cut out)."""
+    unit box; role "ink" (the suit's colour), "dark" (its details), "stock" (cut out).
+    German: the hand-made deck's shapes, or those of a germanised design's `drawn`."""
     if german:
-        return _german_shape(suit)
+        return _german_drawn(suit, drawn) if drawn else _german_shape(suit)
     if suit == "H":
         return [("poly", _heart_poly(p["heart_width"]), "ink")]
     if suit == "D":
@@ -397,6 +437,77 @@ def _german_shape(suit):
             ("poly", [(-0.03, 0.2), (0.03, 0.2), (0.05, 0.5), (-0.05, 0.5)], "ink"),
             ("poly", [(-0.012, -0.35), (0.012, -0.35), (0.012, 0.25), (-0.012, 0.25)],
              "stock")]
+
+
+def _german_drawn(suit, g):
+    """The German suits of a germanised design, from its own parameters."""
+    if suit == "H":
+        return [("poly", _heart_poly(g["heart_width"]), "ink")]
+    if suit == "D":  # a bell: a ball (rounder or flatter), a band, a knob, its mouth
+        b = g["bell"]
+        r, ry = b["r"], b["r"] * b["squash"]
+        cy = 0.5 - ry - 0.02
+        parts = [("ellipse", (0, cy, r, ry), "ink"),
+                 ("ellipse", (0, cy - ry - b["knob"] * 0.6, b["knob"], b["knob"]), "dark"),
+                 ("poly", [(-r, cy + b["band"]), (r, cy + b["band"]),
+                           (r, cy + b["band"] + b["band_h"]),
+                           (-r, cy + b["band"] + b["band_h"])], "dark")]
+        mouth = cy + ry * 0.5
+        if b["mouth"] == "slit":
+            parts += [("ellipse", (0, mouth, r * 0.16, r * 0.16), "dark"),
+                      ("poly", [(-0.02, mouth), (0.02, mouth), (0.02, cy + ry),
+                                (-0.02, cy + ry)], "dark")]
+        elif b["mouth"] == "cross":
+            parts.append(("poly", [(-r * 0.6, mouth - 0.02), (r * 0.6, mouth - 0.02),
+                                   (r * 0.6, mouth + 0.02), (-r * 0.6, mouth + 0.02)], "dark"))
+        elif b["mouth"] == "ring":
+            parts += [("ellipse", (0, mouth, r * 0.25, r * 0.2), "dark"),
+                      ("ellipse", (0, mouth, r * 0.13, r * 0.1), "stock")]
+        return parts
+    if suit == "C":  # an acorn: a nut, its cap (a dome, a cup or hatched), a stalk
+        a = g["acorn"]
+        ny = 0.5 - a["h"]
+        cap_y = ny - a["h"] * (1 - a["cap"] * 1.2)
+        parts = [("ellipse", (0, ny, a["w"], a["h"]), "ink")]
+        cw = a["w"] * 1.15
+        if a["cap_style"] == "dome":
+            parts.append(("poly", _bezier((-cw, cap_y), (0, cap_y - a["h"] * a["cap"] * 2),
+                                          (cw, cap_y)), "dark"))
+        else:
+            top = cap_y - a["h"] * a["cap"]
+            parts.append(("poly", [(-cw * 0.75, top), (cw * 0.75, top), (cw, cap_y),
+                                   (-cw, cap_y)], "dark"))
+            if a["cap_style"] == "hatched":  # rows of scales: lines across the cup
+                for k in (1, 2):
+                    y = top + (cap_y - top) * k / 3
+                    parts.append(("poly", [(-cw, y - 0.01), (cw, y - 0.01), (cw, y + 0.01),
+                                           (-cw, y + 0.01)], "stock"))
+        stalk_top = max(-0.5, cap_y - a["h"] * a["cap"] * 1.6 - a["stalk"])
+        parts.append(("poly", [(-0.03, stalk_top), (0.03, stalk_top), (0.03, cap_y - 0.02),
+                               (-0.03, cap_y - 0.02)], "dark"))
+        if a["leaf"]:  # a small leaf on the stalk
+            parts.append(("poly", _bezier((0.02, stalk_top + 0.03), (0.3, stalk_top - 0.08),
+                                          (0.32, stalk_top + 0.12))
+                          + _bezier((0.32, stalk_top + 0.12), (0.12, stalk_top + 0.14),
+                                    (0.02, stalk_top + 0.05)), "dark"))
+        return parts
+    # a leaf: its width, where it is widest, a stalk, a vein, lobes along its edge
+    f = g["leaf"]
+    w, tip, stalk = f["w"], f["tip"], f["stalk"]
+    bottom = 0.5 - stalk
+    left = _bezier((0, -0.5), (-w, tip), (0, bottom))
+    right = _bezier((0, bottom), (w, tip), (0, -0.5))
+    parts = [("poly", left + right, "ink"),
+             ("poly", [(-0.03, bottom - 0.05), (0.03, bottom - 0.05), (0.045, 0.5),
+                       (-0.045, 0.5)], "ink")]
+    for k in range(f["lobes"]):  # bumps on both sides
+        t = (k + 1) / (f["lobes"] + 1)
+        x, y = left[int(t * (len(left) - 1))]
+        parts += [("ellipse", (x, y, 0.07, 0.07), "ink"), ("ellipse", (-x, y, 0.07, 0.07), "ink")]
+    if f["vein"]:
+        parts.append(("poly", [(-0.012, -0.38), (0.012, -0.38), (0.012, bottom - 0.04),
+                               (-0.012, bottom - 0.04)], "stock"))
+    return parts
 
 
 # Suits and ranks of other card systems, drawn by the generator for the index reader to
@@ -483,7 +594,7 @@ def suit_parts(params, suit):
     other = params.get("foreign", {}).get("pips")
     if other:
         return _foreign_shape(other[suit])
-    return shape(suit, params["pips"], params["suits"] == "german")
+    return shape(suit, params["pips"], params["suits"] == "german", params.get("german"))
 
 
 def _draw_shape(d, parts, cx, cy, size, turned, colours):
@@ -713,10 +824,10 @@ def card(params, code):
         ink = _mix(inks[suit], stock, inks["faded"])
         colours = {"ink": ink, "dark": _mix(_dark(inks[suit]), stock, inks["faded"]),
                    "stock": stock}
-        if german and suit == "D":  # the bell's band and knob in red
-            colours["dark"] = _mix([190, 40, 30], stock, inks["faded"])
-        if german and suit == "C":  # the acorn's cap darker
-            colours["dark"] = _mix([90, 100, 40], stock, inks["faded"])
+        if german and suit in "DC":  # the bell's band and knob red, the acorn's cap darker
+            own = params.get("german")
+            dark = own["dark"][suit] if own else {"D": [190, 40, 30], "C": [90, 100, 40]}[suit]
+            colours["dark"] = _mix(dark, stock, inks["faded"])
         if border["kind"] == "frame":
             d.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius,
                                 outline=tuple(border["colour"]), width=bw * 2)
