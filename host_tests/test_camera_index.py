@@ -221,16 +221,19 @@ def test_the_page_applies_the_rule_as_the_tools_do(site):
     assert sum(x in scenes.CARDS for x in names) > 50 and "?" in names
 
 
-@pytest.mark.parametrize("name", ["four-colour", "one-symbol"])
+@pytest.mark.parametrize("name", ["four-colour", "one-symbol", "gen-10004"])
 def test_no_card_of_a_deck_the_cards_networks_misread_is_proposed_wrong(name):
-    # The hand-made four-colour and one-symbol designs (in the root's typeface, which
-    # make test installs): the whole-card networks alone were sure of wrong cards on both
-    # (blue diamonds as spades, one symbol as an ace); with the index's agreement, none.
-    params = dict(decks.hand(name), face=TEST_FACE)
-    deck = decks.deck(params)
+    # Designs never trained on, in the root's typeface (which make test installs): the
+    # hand-made four-colour and one-symbol decks, whose cards whole-card networks trained on
+    # the npm decks alone were sure of wrongly (blue diamonds as spades, one symbol as an
+    # ace), and a measured generator seed, some of whose cards today's networks alone are
+    # still sure of wrongly. With the index's agreement, none is proposed.
+    params = decks.design(int(name[4:])) if name.startswith("gen-") else decks.hand(name)
+    deck = decks.deck(dict(params, face=TEST_FACE))
     sess = camera_figures.session()
     thresholds = scenes.meta()["thresholds"]
     got = measure_designs.measure(sess, deck, thresholds, tricks=60, seed=5)
     assert got["wrong"] == 0 and got["wrong_tricks"] == 0, got
-    # the same frames read by the whole-card networks alone, as the page read them before
-    assert got["alone_wrong"] > 0, got
+    assert got["right"] > got["boxes"] // 4, got  # read, not only refused
+    if name == "gen-10004":  # the guard is tried: the same frames read by the whole-card
+        assert got["alone_wrong"] > 0, got  # networks alone, as the page read them before
