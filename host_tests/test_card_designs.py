@@ -123,14 +123,18 @@ def test_the_hand_made_designs_are_never_a_seeds():
     assert set(decks.GERMAN["ranks"]) == set("9TJQKA")
 
 
-def pip_mask(suit, german=False):
+def parts_mask(parts):
+    """Where a pip's parts (decks.shape) cover a 120 x 120 square, drawn 100 pixels tall."""
     from PIL import Image, ImageDraw
 
     img = Image.new("L", (120, 120), 0)
-    parts = decks.shape(suit, decks.design(0)["pips"], german)
     colours = {"ink": (255,), "dark": (255,), "stock": (0,)}
     decks._draw_shape(ImageDraw.Draw(img), parts, 60, 60, 100, False, colours)
     return np.asarray(img) > 127
+
+
+def pip_mask(suit, german=False):
+    return parts_mask(decks.shape(suit, decks.design(0)["pips"], german))
 
 
 @pytest.mark.parametrize("german", [False, True])
@@ -149,14 +153,6 @@ def test_germanised_designs_draw_german_suits_of_their_own():
     # Training designs drawn German-suited (decks.germanised): each suit its own shape,
     # told apart by it as the French ones are, never the hand-made German deck's shapes
     # (that deck stays measured only), the rest of the design untouched.
-    from PIL import Image, ImageDraw
-
-    def mask(parts):
-        img = Image.new("L", (120, 120), 0)
-        colours = {"ink": (255,), "dark": (255,), "stock": (0,)}
-        decks._draw_shape(ImageDraw.Draw(img), parts, 60, 60, 100, False, colours)
-        return np.asarray(img) > 127
-
     rng = np.random.default_rng(46)
     base = decks.design(7)
     hand = {s: decks.shape(s, base["pips"], True) for s in "CDHS"}
@@ -168,7 +164,7 @@ def test_germanised_designs_draw_german_suits_of_their_own():
             {k: v for k, v in base.items() if k not in ("suits", "inks")}
         schemes.add(p["inks"]["scheme"])
         parts = {s: decks.suit_parts(p, s) for s in "CDHS"}
-        masks = {s: mask(parts[s]) for s in "CDHS"}
+        masks = {s: parts_mask(parts[s]) for s in "CDHS"}
         for a in "CDHS":
             assert parts[a] != hand[a]
             assert masks[a].sum() > 1000

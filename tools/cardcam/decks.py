@@ -177,8 +177,8 @@ def germanised(rng, params):
     U 10 9) under the French cards the rules use (GERMAN), so that both readers learn the
     German suits by their shapes. The shapes are drawn here from parameters of their own
     (_german_drawn), never the hand-made German deck's (_german_shape), which stays
-    measured only; half of such designs print the German colours, the others keep the
-    design's inks (reinked: any ink for any suit)."""
+    measured only; half of such designs print the German colours, the others keep the inks
+    of the design given (reinked or not)."""
     p = json.loads(json.dumps(params))
 
     def u(lo, hi):
