@@ -70,6 +70,15 @@ def test_the_index_reader_is_small_and_set_apart_from_what_it_learnt():
 
     assert joint_thresholds.report(agree) in report
     assert "%.4f" % agree["thresholds"][0] in joint_thresholds.report(agree)
+    # a fifth of the index reader's designs were German-suited; the joint rule's run reads
+    # German-suited threshold seeds (decks.germanised, never the hand-made German deck)
+    # beside the French ones and reports them, not set from them
+    assert 0 < info["german"] < 1
+    german = joint_thresholds.designs(german=True)
+    assert all(d["suits"] == "german" and d["seed"] in decks.THRESHOLD_SEEDS for d in german)
+    assert not {d["name"] for d in german} & {d["name"] for d in joint_thresholds.designs()}
+    assert agree["set_from"]["german"]["designs"] == len(german)
+    assert agree["set_from"]["german"]["boxes"] > 0
 
 
 K = len(scenes.CLASSES)

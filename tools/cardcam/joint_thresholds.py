@@ -36,6 +36,9 @@ import scenes  # noqa: E402
 import sureness  # noqa: E402
 
 SEED = 4401  # the tricks' seed: not the bench's (camera_figures.SEED)
+# every fifth threshold seed is laid a second time German-suited (decks.germanised): read
+# the same way and reported beside the threshold, not set from (docs/web.md says why)
+GERMAN_EVERY = 5
 INDEX_JSON = os.path.join(scenes.ROOT, "web", "camera", "index.json")
 TRAINING_MD = os.path.join(scenes.ROOT, "web", "camera", "TRAINING.md")
 HEADING = "## The joint rule's agreement threshold"
@@ -62,7 +65,32 @@ def report(agree):
             b["agreed_wrong"], b["highest_wrong"]),
         "just above it, within %.1f to %.4f. The held-out boxes are too few to trust" % (
             sureness.AGREE_BOUNDS),
-        "a card without such an error with a lower one of its own.", ""])
+        "a card without such an error with a lower one of its own.", ""] + _german_lines(b))
+
+
+def _german_lines(b):
+    """What the rule does on the German-suited threshold designs (none before they were
+    read)."""
+    g = b.get("german")
+    if not g:
+        return []
+    return [
+        "The same seeds, every %s of them (%d) drawn German-suited (decks.germanised)," % (
+            _nth(GERMAN_EVERY), g["designs"]),
+        "are read the same way and not set from: %d boxes, the whole-card networks sure" % (
+            g["boxes"]),
+        "of %d; both readers named the same wrong card in %d (the surest at %.6f)," % (
+            g["whole_sure"], g["agreed_wrong"], g["highest_wrong"]),
+        "and at the threshold above %d cards are read right and sure, %d wrong and" % (
+            g["right_sure"], g["wrong_sure"]),
+        "sure." + (" The surest of those is above the ceiling: no threshold would stop them."
+                   if g["highest_wrong"] >= sureness.AGREE_BOUNDS[1] else ""),
+        "German decks are to be typed (docs/web.md)." if g["wrong_sure"] else
+        "None of them is read wrong and sure.", ""]
+
+
+def _nth(n):
+    return {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, "%dth" % n)
 
 
 def write_report(agree):
@@ -75,21 +103,34 @@ def write_report(agree):
     os.replace(TRAINING_MD + ".part", TRAINING_MD)
 
 
-def held_boxes(tricks, cache, echo=print):
-    """Every threshold seed's boxes: (whole-card sure names, index readings, true cards)."""
+def designs(german=False):
+    """The threshold seeds as the generator draws them; german: every GERMAN_EVERY-th of
+    them German-suited instead (a draw of decks.germanised of its own, named so)."""
+    if not german:
+        return [decks.design(s) for s in decks.THRESHOLD_SEEDS]
+    out = []
+    for s in decks.THRESHOLD_SEEDS[::GERMAN_EVERY]:
+        params = decks.germanised(np.random.default_rng([SEED, s]), decks.design(s))
+        params["name"] += "-german"
+        out.append(params)
+    return out
+
+
+def held_boxes(tricks, cache, echo=print, german=False):
+    """Every threshold design's boxes (designs(german)): (whole-card sure names, index
+    readings, true cards)."""
     if not decks.fonts_installed():
         raise SystemExit("the designs' typefaces are not installed: cd tools/cardcam && npm ci")
     sess = camera_figures.session()
     thresholds = scenes.meta()["thresholds"]
     names, index, labels = [], [], []
-    for s in decks.THRESHOLD_SEEDS:
-        params = decks.design(s)
+    for params in designs(german):
         for codes, probs, corners in measure_designs.cached_frames(
                 cache, params["name"], sess, decks.deck(params), tricks, seed=SEED):
             names += camera_figures.sure_names(probs, frozenset(), thresholds)
             index.append(camera_figures.index_probabilities(corners))
             labels += codes
-        echo("seed %d: %d boxes" % (s, len(labels)))
+        echo("%s: %d boxes" % (params["name"], len(labels)))
     return names, np.concatenate(index), labels
 
 
@@ -112,6 +153,16 @@ def main(argv=None):
     basis.update({"boxes": len(labels), "whole_sure": len(sure),
                   "seeds": [decks.THRESHOLD_SEEDS[0], decks.THRESHOLD_SEEDS[-1]],
                   "tricks_a_seed": args.tricks, "trick_seed": SEED})
+    # the German-suited ones, read by the rule at that threshold
+    names, index, labels = held_boxes(args.tricks, args.cache,
+                                      lambda line: print(line, flush=True), german=True)
+    _t, german = sureness.agreement_thresholds(names, index, labels, scenes.CLASSES)
+    at = sureness.agree(names, index, agree, scenes.CLASSES)
+    german.update({"designs": len(designs(True)), "boxes": len(labels),
+                   "whole_sure": sum(n in scenes.CARDS for n in names),
+                   "wrong_sure": sum(a in scenes.CARDS and a != t for a, t in zip(at, labels)),
+                   "right_sure": sum(a == t for a, t in zip(at, labels))})
+    basis["german"] = german
     print("agreement threshold %.4f from %r" % (agree[0], basis))
     with open(INDEX_JSON, encoding="utf-8") as f:
         meta = json.load(f)

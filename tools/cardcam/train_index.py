@@ -3,7 +3,8 @@
     .venv-train/bin/python tools/cardcam/train_index.py --work DIR [--seed 44]
                            [--designs 400] [--boxes 60000] [--epochs 5]
                            [--foreign 12000] [--more-epochs 4]
-                           [--cards build/cards] [--npm 20000] [--npm-epochs 3]
+                           [--cards build/cards] [--npm 20000] [--npm-epochs 6]
+                           [--german 0.2]
 
 The index reader (IndexNet) reads a card's corner index, its rank glyph and suit pip, from
 the two corners of a box (scenes.corner_crops(): the top left, and the bottom right turned
@@ -18,8 +19,10 @@ indices were drawn by other hands than the generator's (the held-out deck, train
 never).
 Of the generator's designs it learns only from the training seeds (decks.TRAINING_SEEDS),
 each design drawn again with its own inks per suit (any of decks.INKS, faded or not: a suit is
-told by its shape, never its colour) half the time; its per-class thresholds are set on
-decks.THRESHOLD_SEEDS, designs it never saw, never on the training designs; the measured
+told by its shape, never its colour) half the time, and a fifth of them German-suited
+(decks.germanised: bells, acorns, leaves and hearts, the letters O and U, read as the French
+cards the rules use); its per-class thresholds are set on decks.THRESHOLD_SEEDS (as many of
+them German-suited), designs it never saw, never on the training designs; the measured
 seeds (decks.MEASURED) and the hand-made designs stay for measuring (make camera-designs).
 
 It writes web/camera/index.onnx (input "corners": N x 1 x IDX_H x IDX_W grey levels in
@@ -54,6 +57,8 @@ OUT = os.path.join(scenes.ROOT, "web", "camera")
 NONE = scenes.NONE
 NONE_SHARE = 0.2  # boxes without a card face up
 REINK = 0.5  # the share of training designs drawn again with inks of their own (decks.reinked)
+GERMAN = 0.2  # the share drawn German-suited (decks.germanised): O and U with a German pip
+# are a queen and a jack; with any other pip they stay another system's letters ("none")
 CHUNK = 250
 WIDTHS = (12, 24, 48, 64)  # the four convolutions' channels
 BOUNDS = (0.8, 0.9999)  # as sureness.BOUNDS: the thresholds' floor and ceiling
@@ -121,14 +126,18 @@ def corner_sample(rng, deck, params, label):
 
 
 def _chunk(job):
-    seeds, seed, index, n, reink, other = job
+    seeds, seed, index, n, reink, other, german = job
     rng = np.random.default_rng([seed, index])
+    # the German draws from a stream of their own: the other designs stay as they were
+    grng = np.random.default_rng([seed, index, 49])
     xs, ys = [], []
     per = max(1, n // len(seeds))
     for k, s in enumerate(seeds):
         params = decks.design(s)
         if reink and rng.random() < REINK:
             params = decks.reinked(rng, params)
+        if grng.random() < german:
+            params = decks.germanised(grng, params)
         if other:
             params = decks.foreign(rng, params)
         deck = decks.deck(params)
@@ -180,11 +189,13 @@ def make_npm_set(work, folder, designs, seed, n, procs=2):
     return xs, ys
 
 
-def make_set(work, name, seeds, seed, n, reink, procs=2, other=False):
+def make_set(work, name, seeds, seed, n, reink, procs=2, other=False, german=0.0):
     """n boxes (2n corners) of the designs `seeds` (other: each drawn as another card
-    system draws it, decks.foreign()), made once and kept in work/."""
-    cache = os.path.join(work, "index-%s-%d-%d-%d-%d-%dx%d-c%g.npz" % (
-        name, seeds[0], len(seeds), seed, n, scenes.IDX_W, scenes.IDX_H, scenes.CORNER))
+    system draws it, decks.foreign(); german: the share drawn German-suited), made once and
+    kept in work/."""
+    cache = os.path.join(work, "index-%s-%d-%d-%d-%d-%dx%d-c%g%s.npz" % (
+        name, seeds[0], len(seeds), seed, n, scenes.IDX_W, scenes.IDX_H, scenes.CORNER,
+        "-g%g" % german if german else ""))
     if os.path.exists(cache):
         with np.load(cache) as z:
             return z["x"], z["y"]
@@ -193,7 +204,7 @@ def make_set(work, name, seeds, seed, n, reink, procs=2, other=False):
     jobs = []
     for i in range(0, len(seeds), per_chunk):
         part = list(seeds[i:i + per_chunk])
-        jobs.append((part, seed, i, n * len(part) // len(seeds), reink, other))
+        jobs.append((part, seed, i, n * len(part) // len(seeds), reink, other, german))
     with Pool(procs) as pool:
         parts = pool.map(_chunk, jobs)
     xs = np.concatenate([p[0] for p in parts])
@@ -348,18 +359,22 @@ def report(meta, figures, seconds):
         % (meta["designs"], round(100 * REINK)),
         "  for each suit (any of decks.INKS: blue, navy, green, orange, purple, black, red,",
         "  grey, brown, gold; a fifth of those faded): a suit is told by its pip's shape;",
-        "  %d boxes (%d corners), a fifth without a card face up; the npm held-out deck and"
+        "  %d%% German-suited (decks.germanised: hearts, bells, acorns and leaves in shapes of"
+        % round(100 * meta.get("german", 0)),
+        "  their own, never the hand-made German deck's; O and U under a German pip are the",
+        "  queen and the jack); %d boxes (%d corners), a fifth without a card face up; the npm"
         % (meta["train_boxes"], 2 * meta["train_boxes"]),
-        "  the hand-made designs never; then %d boxes more of the same designs drawn as other"
+        "  held-out deck and the hand-made designs never; then %d boxes more of the same"
         % meta["foreign_boxes"],
-        "  card systems draw them (decks.foreign: Latin and Swiss pips, plain marks, rank",
-        "  letters and digits no card of the rules shows; German pips never), all read",
-        "  \"none\"" + npm_text,
+        "  designs drawn as other card systems draw them (decks.foreign: Latin and Swiss pips,",
+        "  plain marks, rank letters and digits no card of the rules shows; German pips never),",
+        "  all read \"none\"" + npm_text,
         "- thresholds set on: the generator's seeds %d to %d (decks.THRESHOLD_SEEDS), drawn as"
         % (meta["threshold_seeds"][0], meta["threshold_seeds"][1]),
-        "  the generator draws them, never trained on, %d boxes (%d of them drawn as other card"
-        % (f["threshold"]["boxes"], f["threshold_foreign"]["boxes"]),
-        "  systems draw them, all \"none\"): per class, just above the",
+        "  the generator draws them (%d%% German-suited), never trained on, %d boxes (%d of"
+        % (round(100 * meta.get("german", 0)), f["threshold"]["boxes"],
+           f["threshold_foreign"]["boxes"]),
+        "  them drawn as other card systems draw them, all \"none\"): per class, just above the",
         "  surest wrong index reading of that class among them, within %.4f to %.4f;" % BOUNDS,
         "  " + thresholds_text(meta["thresholds"]),
         "- seed %d; %d epochs on the training designs, then %d on those and the other systems'"
@@ -434,8 +449,10 @@ def main():
                     help="the npm decks as render.mjs draws them (make camera-model)")
     ap.add_argument("--npm", type=int, default=20000,
                     help="boxes of the npm training decks (train.TRAIN), for the third stage")
-    ap.add_argument("--npm-epochs", type=int, default=3,
+    ap.add_argument("--npm-epochs", type=int, default=6,
                     help="the third stage's: the second's net on its boxes and the npm decks'")
+    ap.add_argument("--german", type=float, default=GERMAN,
+                    help="the share of training and threshold designs drawn German-suited")
     ap.add_argument("--out", default=OUT, help="where the model and its report go")
     ap.add_argument("--held", type=int, default=10000, help="boxes of THRESHOLD_SEEDS")
     ap.add_argument("--held-designs", type=int, default=len(decks.THRESHOLD_SEEDS))
@@ -453,12 +470,14 @@ def main():
     held = list(decks.THRESHOLD_SEEDS)[:args.held_designs]
     if set(train_seeds) & (set(held) | set(decks.MEASURED)):
         raise SystemExit("a training seed is held out")
-    xs, ys = make_set(args.work, "train", train_seeds, args.seed, args.boxes, True)
+    xs, ys = make_set(args.work, "train", train_seeds, args.seed, args.boxes, True,
+                      german=args.german)
     log("data: %d training boxes (%.0f s)" % (len(xs), time.time() - started))
     fx, fy = make_set(args.work, "foreign", train_seeds, args.seed + 2, args.foreign, True,
                       other=True)
     log("data: %d foreign training boxes (%.0f s)" % (len(fx), time.time() - started))
-    hx, hy = make_set(args.work, "threshold", held, args.seed + 1, args.held, False)
+    hx, hy = make_set(args.work, "threshold", held, args.seed + 1, args.held, False,
+                      german=args.german)
     gx, gy = make_set(args.work, "threshold-foreign", held, args.seed + 3, args.held_foreign,
                       False, other=True)
     log("data: %d + %d threshold boxes (%.0f s)" % (len(hx), len(gx), time.time() - started))
@@ -493,7 +512,9 @@ def main():
     # first the training designs alone, then those and the foreign ones, from where it was
     widths = tuple(int(w) for w in args.widths.split(","))
     first = (len(xs), len(train_seeds), args.seed, args.epochs, torch.__version__,
-             scenes.IDX_W, scenes.IDX_H, scenes.CORNER) + ((widths,) if widths != WIDTHS else ())
+             scenes.IDX_W, scenes.IDX_H, scenes.CORNER)
+    first += ((widths,) if widths != WIDTHS else ()) + ((("german", args.german),)
+                                                        if args.german else ())
     net = stage(first, lambda: train(xs, ys, hx2, hy2, args.seed, args.epochs, started, log,
                                      widths=widths))
     if args.more_epochs:
@@ -534,7 +555,7 @@ def main():
             "foreign_boxes": args.foreign, "held_foreign": args.held_foreign,
             "npm_decks": list(TRAIN) if args.npm else [], "npm_boxes": args.npm,
             "npm_epochs": args.npm_epochs if args.npm else 0,
-            "designs": len(train_seeds),
+            "designs": len(train_seeds), "german": args.german,
             "train_seeds": [train_seeds[0], train_seeds[-1]],
             "threshold_seeds": [held[0], held[-1]], "train_boxes": args.boxes,
             "parameters": sum(p.numel() for p in net.parameters()),
