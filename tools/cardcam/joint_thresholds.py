@@ -7,7 +7,9 @@ the index reader's likeliest card is the same, and the index's probability for i
 a threshold just above the highest one among the boxes where both readers named the same
 wrong card. Writes it into web/camera/index.json ("agree", with what it was set from),
 and its section of web/camera/TRAINING.md (after the index reader's, replaced on each run);
-web/camread.js and tools/camera_figures.py read by it.
+web/camread.js and tools/camera_figures.py read by it. Every GERMAN_EVERY-th threshold seed
+is also laid German-suited (decks.germanised) and read at that threshold: reported there
+("agree"'s "set_from"'s "german"), never set from.
 
     .venv/bin/python tools/cardcam/joint_thresholds.py [--tricks 120] [--cache DIR]
     .venv/bin/python tools/cardcam/joint_thresholds.py --report   (only the section, from
