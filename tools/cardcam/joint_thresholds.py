@@ -160,7 +160,7 @@ def main(argv=None):
                                       lambda line: print(line, flush=True), german=True)
     _t, german = sureness.agreement_thresholds(names, index, labels, scenes.CLASSES)
     at = sureness.agree(names, index, agree, scenes.CLASSES)
-    german.update({"designs": len(designs(True)), "boxes": len(labels),
+    german.update({"designs": len(decks.THRESHOLD_SEEDS[::GERMAN_EVERY]), "boxes": len(labels),
                    "whole_sure": sum(n in scenes.CARDS for n in names),
                    "wrong_sure": sum(a in scenes.CARDS and a != t for a, t in zip(at, labels)),
                    "right_sure": sum(a == t for a, t in zip(at, labels))})

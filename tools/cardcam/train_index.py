@@ -360,7 +360,7 @@ def report(meta, figures, seconds):
         "  for each suit (any of decks.INKS: blue, navy, green, orange, purple, black, red,",
         "  grey, brown, gold; a fifth of those faded): a suit is told by its pip's shape;",
         "  %d%% German-suited (decks.germanised: hearts, bells, acorns and leaves in shapes of"
-        % round(100 * meta.get("german", 0)),
+        % round(100 * meta["german"]),
         "  their own, never the hand-made German deck's; O and U under a German pip are the",
         "  queen and the jack); %d boxes (%d corners), a fifth without a card face up; the npm"
         % (meta["train_boxes"], 2 * meta["train_boxes"]),
@@ -372,7 +372,7 @@ def report(meta, figures, seconds):
         "- thresholds set on: the generator's seeds %d to %d (decks.THRESHOLD_SEEDS), drawn as"
         % (meta["threshold_seeds"][0], meta["threshold_seeds"][1]),
         "  the generator draws them (%d%% German-suited), never trained on, %d boxes (%d of"
-        % (round(100 * meta.get("german", 0)), f["threshold"]["boxes"],
+        % (round(100 * meta["german"]), f["threshold"]["boxes"],
            f["threshold_foreign"]["boxes"]),
         "  them drawn as other card systems draw them, all \"none\"): per class, just above the",
         "  surest wrong index reading of that class among them, within %.4f to %.4f;" % BOUNDS,
